@@ -1,0 +1,36 @@
+package dev.gpureactor.core;
+
+/**
+ * The core's only source of time: monotonic nanoseconds from an origin the host chooses.
+ *
+ * <p>Every decision of the core (what to sleep, how long to park, when to query) reads time only
+ * here, so a wait replays exactly under a {@link ManualClock}.
+ */
+@FunctionalInterface
+public interface Clock {
+    /** Monotonic nanoseconds; never decreases. */
+    long nanos();
+
+    /** The JVM's monotonic clock ({@link System#nanoTime()}). */
+    static Clock system() {
+        return SystemClock.INSTANCE;
+    }
+
+    /** {@code later - earlier}, or 0 when {@code earlier} is later. */
+    static long since(long later, long earlier) {
+        return later - earlier > 0 ? later - earlier : 0;
+    }
+
+    /** {@code at + d}, saturating at {@link Long#MAX_VALUE}. */
+    static long after(long at, long d) {
+        long r = at + d;
+        return ((at ^ r) & (d ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    enum SystemClock implements Clock {
+        INSTANCE;
+
+        @Override
+        public long nanos() { return System.nanoTime(); }
+    }
+}

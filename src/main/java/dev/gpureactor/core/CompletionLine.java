@@ -1,0 +1,154 @@
+package dev.gpureactor.core;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One 64-byte, 64-byte-aligned line of eight 64-bit words that devices store sequence numbers into,
+ * behind their work. It is to GPU completion what a file descriptor is to I/O readiness.
+ *
+ * <p><b>Memory ordering.</b> A device writes its payload, then stores the word with release
+ * semantics; {@link #word} is an acquire load, so a reader that sees the new value also sees the
+ * payload. {@link #wordVolatile} is the sequentially consistent load used as the second half of a
+ * waiter's register-then-recheck (the Dekker pair that prevents a lost wakeup). Every access goes
+ * through these atomics: nothing reads the line with plain loads.
+ *
+ * <p><b>Why one line.</b> A CPU monitor (x86 {@code umonitor}/{@code monitorx}, aarch64 {@code ldxr})
+ * covers the whole 64-byte line, so any store to any word wakes one parked thread, which can then
+ * watch up to eight streams.
+ *
+ * <p><b>Lifetime.</b> A line either owns its memory (allocated in its own shared {@link Arena}) or
+ * wraps memory someone else owns (a driver's device-mapped page), with a release action run on
+ * {@link #close()}. After close every access fails with {@link ErrorCode#LineClosed}; memory is
+ * never read after it is freed. {@code close} is idempotent.
+ */
+public final class CompletionLine implements AutoCloseable {
+    /** Words per line. */
+    public static final int WORDS = 8;
+    /** Bytes per line, and the required alignment. */
+    public static final long BYTES = 64;
+
+    private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final MemorySegment segment;
+    private final String name;
+    private final Runnable release;
+    private final List<Runnable> closeListeners = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    private CompletionLine(MemorySegment segment, String name, Runnable release) {
+        this.segment = segment;
+        this.name = name;
+        this.release = release;
+    }
+
+    /** A fresh line reading all zero, in memory it owns and frees on {@link #close()}. */
+    public static CompletionLine allocate() {
+        Arena arena = Arena.ofShared();
+        MemorySegment seg = arena.allocate(BYTES, BYTES);
+        return new CompletionLine(seg, "line-" + IDS.incrementAndGet(), arena::close);
+    }
+
+    /**
+     * A line over memory someone else owns (a driver's mapped page). {@code release} runs once, on
+     * close, after the line has stopped reading; it is where the owner frees the memory, if it may.
+     *
+     * @throws ReactorException {@link ErrorCode#BadLineSegment} when the segment is smaller than 64
+     *     bytes or its address is not 64-byte aligned
+     */
+    public static CompletionLine wrap(MemorySegment segment, String name, Runnable release) {
+        Objects.requireNonNull(segment, "segment");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(release, "release");
+        long addr = segment.address();
+        if (!segment.isNative()) throw new ReactorException(ErrorCode.BadLineSegment, segment.byteSize(), "heap memory");
+        if (segment.byteSize() < BYTES || (addr & (BYTES - 1)) != 0) {
+            throw new ReactorException(ErrorCode.BadLineSegment, segment.byteSize(), addr == 0 ? "null" : Long.lowestOneBit(addr));
+        }
+        return new CompletionLine(segment.asSlice(0, BYTES), name, release);
+    }
+
+    /** Acquire load of a slot's word: a reader that sees a value sees what the writer wrote before it. */
+    public long word(Slot slot) {
+        try {
+            return (long) WORD.getAcquire(live(), slot.offset());
+        } catch (IllegalStateException closedUnderUs) {
+            throw closed("read");
+        }
+    }
+
+    /** Sequentially consistent load: the re-check half of register-then-recheck. */
+    public long wordVolatile(Slot slot) {
+        try {
+            return (long) WORD.getVolatile(live(), slot.offset());
+        } catch (IllegalStateException closedUnderUs) {
+            throw closed("read");
+        }
+    }
+
+    /** Release store of a slot's word: what the caller wrote before is visible to an acquiring reader. */
+    public void store(Slot slot, long value) {
+        try {
+            WORD.setRelease(live(), slot.offset(), value);
+        } catch (IllegalStateException closedUnderUs) {
+            throw closed("store");
+        }
+    }
+
+    /** All eight words, each by an acquire load. */
+    public long[] snapshot() {
+        long[] w = new long[WORDS];
+        for (int i = 0; i < WORDS; i++) w[i] = word(Slot.of(i));
+        return w;
+    }
+
+    /** The line's memory, for native parks and device-side stores. Never read it with plain loads. */
+    public MemorySegment segment() {
+        return live();
+    }
+
+    public String name() { return name; }
+
+    public boolean isClosed() { return closed; }
+
+    /**
+     * Runs {@code listener} once when the line closes (at once if it already has). The parker uses it
+     * to fail the line's waiters with {@link ErrorCode#LineClosed}.
+     */
+    public void onClose(Runnable listener) {
+        closeListeners.add(Objects.requireNonNull(listener, "listener"));
+        if (closed && closeListeners.remove(listener)) listener.run();
+    }
+
+    /** Closes the line: listeners run first, then the memory is released. A second close does nothing. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+        }
+        for (Runnable l : closeListeners) {
+            if (closeListeners.remove(l)) l.run();
+        }
+        release.run();
+    }
+
+    @Override
+    public String toString() { return name + (closed ? " (closed)" : ""); }
+
+    private MemorySegment live() {
+        if (closed) throw closed("access");
+        return segment;
+    }
+
+    private ReactorException closed(String op) {
+        return new ReactorException(ErrorCode.LineClosed, name, op);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.gpureactor.core;
+
+/**
+ * One wait on device work, as a backend offers it. The core names no vendor.
+ *
+ * <p>The status {@link #query()} is the <em>error authority</em>: a failed stream is known only
+ * through it (or {@link #block()}), never through the word, and a wait never ends in success before
+ * it (or the blocking wait) said done. Errors are {@link ReactorException}s, typically
+ * {@link ErrorCode#Backend} with the driver's error name.
+ */
+public interface CompletionPort {
+    /** Answers at once: {@code true} done, {@code false} pending; throws when the work failed. */
+    boolean query();
+
+    /** The vendor's blocking wait ({@code cuStreamSynchronize}); returns when done, throws when failed. */
+    void block() throws InterruptedException;
+
+    /** Queues the device's store of the completion word behind the pending work. */
+    void arm();
+
+    /**
+     * A bounded park on the completion word: returns {@code true} once the word reached its target,
+     * {@code false} when the bound passed (or early, which is allowed).
+     */
+    boolean park(long boundNanos) throws InterruptedException;
+
+    /** Queries until done, yielding the CPU between queries. */
+    default void poll() throws InterruptedException {
+        while (!query()) {
+            if (Thread.interrupted()) throw new InterruptedException();
+            Thread.onSpinWait();
+        }
+    }
+}

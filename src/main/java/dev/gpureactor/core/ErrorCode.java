@@ -1,0 +1,114 @@
+package dev.gpureactor.core;
+
+import java.util.List;
+
+/**
+ * The one append-only registry of coded errors and warnings.
+ *
+ * <p>The code is the identity: its {@link #number()} never changes and is never reused, and callers
+ * branch on the code, never on the text. The {@link #form()} may be reworded between releases; each
+ * {@code {}} in it takes one argument, in order. Codes 1–8 keep the numbers and meanings of the Rust
+ * crate gpu-async-reactor 0.1.1; the rest are what a Java library needs. New codes go at the end.
+ */
+public enum ErrorCode {
+    /** A wait-plan or band text that does not parse: (subject, text, fault). */
+    InvalidPlan(1, Kind.ERROR, "invalid {}: \"{}\": {}"),
+    /** A park the host cannot run, and the declared fallback that runs: (requested, missing capability, why, runs). */
+    ParkFallback(2, Kind.WARNING, "park {} needs {}, which is missing ({}); running {}"),
+    /** An executor or scheduler the host cannot run, and its fallback: (requested, why, runs). */
+    ExecutorFallback(3, Kind.WARNING, "{} cannot run ({}); running {}"),
+    /** A requested executor that cannot run while the setting is strict: (requested, why). */
+    ExecutorRefused(4, Kind.ERROR, "{} cannot run ({}) and the setting is strict, so nothing runs in its place"),
+    /** An executor name that is not a declared kind: (text, accepted). */
+    InvalidExecutor(5, Kind.ERROR, "unknown executor \"{}\"; accepted: {}"),
+    /** A wait that had to finish on its first step did not: (site). */
+    PendedInline(6, Kind.ERROR, "{} pended on a host that must finish every wait inline"),
+    /** Unfinished work with nothing that could ever wake it: (tasks left). */
+    Stalled(7, Kind.ERROR, "stalled: {} task(s) left and no line or timer to wait on"),
+    /** A backend (driver) call failed: (backend, call, status, name, description). */
+    Backend(8, Kind.ERROR, "{} {} failed with status {} ({}): {}"),
+    /** A slot index outside 0..7: (index). */
+    SlotOutOfRange(9, Kind.ERROR, "slot {} is out of range; a line has slots 0..7"),
+    /** An operation on a line that was closed: (line, operation). */
+    LineClosed(10, Kind.ERROR, "line {} is closed; cannot {}"),
+    /** A wait that ran past its time limit: (what, limit). */
+    Timeout(11, Kind.ERROR, "{} timed out after {}"),
+    /** A wait that was cancelled: (what). */
+    Cancelled(12, Kind.ERROR, "{} was cancelled"),
+    /** A native library that cannot be loaded or lacks a symbol: (library, why). */
+    NativeUnavailable(13, Kind.ERROR, "native library {} is unavailable: {}"),
+    /** A segment that cannot hold a completion line: (size, address alignment). */
+    BadLineSegment(14, Kind.ERROR, "a completion line needs 64 bytes aligned to 64; got {} bytes at an address aligned to {}"),
+    /** A wait interrupted through Thread.interrupt(): (what). */
+    Interrupted(15, Kind.ERROR, "{} was interrupted"),
+    /** A parker, line or executor that shut down with waiters pending: (what). */
+    ShutDown(16, Kind.ERROR, "{} shut down before the wait completed"),
+    /** A parker thread that died: (line, cause). */
+    ParkerDied(17, Kind.ERROR, "the parker of line {} died: {}"),
+    /** A stream from another context or device than the line's: (stream, line domain). */
+    ForeignStream(18, Kind.ERROR, "stream {} is not of the line's domain ({})"),
+    /** A mapped line whose streams could not settle, leaked instead of freed: (line, why). */
+    LineLeaked(19, Kind.WARNING, "line {} was leaked instead of freed, since a device store may be pending: {}"),
+    /** The port said done but the word never reached its target: (descriptor). */
+    WordNeverWritten(20, Kind.WARNING, "{}: the port reported done but the word never reached its target"),
+    /** A directory the native library would be loaded from that others can write: (path, why). */
+    NativeDirUnsafe(21, Kind.ERROR, "refusing to load native code from {}: {}"),
+    /** An argument outside its allowed range: (name, value, allowed). */
+    InvalidArgument(22, Kind.ERROR, "{} = {} is invalid; expected {}"),
+    /** The device does not support stream memory operations: (backend, device, attribute). */
+    NoStreamMemOps(23, Kind.WARNING, "{} device {} lacks stream memory operations ({}); waits use the query plan");
+
+    /** Whether a code is raised as an error or handed back as a {@link Warning}. */
+    public enum Kind { ERROR, WARNING }
+
+    private final int number;
+    private final Kind kind;
+    private final String form;
+
+    ErrorCode(int number, Kind kind, String form) {
+        this.number = number;
+        this.kind = kind;
+        this.form = form;
+    }
+
+    /** The stable number: never changed, never reused. */
+    public int number() { return number; }
+
+    public Kind kind() { return kind; }
+
+    /** The message template; each {@code {}} takes one argument in order. */
+    public String form() { return form; }
+
+    /** {@code GAR-0001}: the form printed before every message. */
+    public String tag() { return "GAR-%04d".formatted(number); }
+
+    /** Renders the form with its arguments; missing arguments print as {@code ?}, extra ones are appended. */
+    public String render(List<String> args) {
+        StringBuilder out = new StringBuilder(tag()).append(' ').append(name()).append(": ");
+        int next = 0;
+        for (int i = 0; i < form.length(); i++) {
+            if (form.charAt(i) == '{' && i + 1 < form.length() && form.charAt(i + 1) == '}') {
+                out.append(next < args.size() ? args.get(next) : "?");
+                next++;
+                i++;
+            } else {
+                out.append(form.charAt(i));
+            }
+        }
+        for (; next < args.size(); next++) out.append(" [").append(args.get(next)).append(']');
+        return out.toString();
+    }
+
+    /** The number of {@code {}} placeholders, which is the number of arguments the code takes. */
+    public int arity() {
+        int n = 0;
+        for (int i = form.indexOf("{}"); i >= 0; i = form.indexOf("{}", i + 2)) n++;
+        return n;
+    }
+
+    /** The code with this stable number. */
+    public static ErrorCode ofNumber(int number) {
+        for (ErrorCode c : values()) if (c.number == number) return c;
+        throw new ReactorException(InvalidArgument, "error number", Integer.toString(number), "1.." + values().length);
+    }
+}

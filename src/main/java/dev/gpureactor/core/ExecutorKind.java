@@ -1,0 +1,70 @@
+package dev.gpureactor.core;
+
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * How a waiting thread spends a wait. Declared chain: {@code io-uring → gpu-reactor → naive}.
+ *
+ * <ul>
+ *   <li>{@link #NAIVE}: the waiting thread runs the plan itself (OS sleep, then park or poll).
+ *   <li>{@link #GPU_REACTOR}: one parker thread per line waits and unparks the waiters; ready
+ *       virtual threads fill the wait on the carriers. Needs parker threads.
+ *   <li>{@link #IO_URING}: as gpu-reactor, with the parkers' deadline sleeps as
+ *       {@code IORING_OP_TIMEOUT} on an io_uring. Needs io_uring and parker threads.
+ * </ul>
+ */
+public enum ExecutorKind implements Declared<ExecutorKind, HostCaps> {
+    NAIVE("naive"),
+    GPU_REACTOR("gpu-reactor"),
+    IO_URING("io-uring");
+
+    private final String declaredName;
+
+    ExecutorKind(String declaredName) { this.declaredName = declaredName; }
+
+    @Override
+    public String declaredName() { return declaredName; }
+
+    @Override
+    public Optional<String> lacks(HostCaps caps) {
+        return switch (this) {
+            case NAIVE -> Optional.empty();
+            case GPU_REACTOR -> caps.parkers().missing().map(w -> "no parker threads: " + w);
+            case IO_URING -> caps.ioUring().missing().map(w -> "io_uring unavailable: " + w)
+                    .or(() -> caps.parkers().missing().map(w -> "no parker threads: " + w));
+        };
+    }
+
+    @Override
+    public Optional<ExecutorKind> fallback() {
+        return switch (this) {
+            case IO_URING -> Optional.of(GPU_REACTOR);
+            case GPU_REACTOR -> Optional.of(NAIVE);
+            case NAIVE -> Optional.empty();
+        };
+    }
+
+    /**
+     * The kind with this name.
+     *
+     * @throws ReactorException {@link ErrorCode#InvalidExecutor} with the accepted names
+     */
+    public static ExecutorKind parse(String name) {
+        for (ExecutorKind k : values()) if (k.declaredName.equals(name)) return k;
+        throw new ReactorException(ErrorCode.InvalidExecutor, name, acceptedNames());
+    }
+
+    public static String acceptedNames() {
+        return Arrays.stream(values()).map(ExecutorKind::declaredName).collect(Collectors.joining(", "));
+    }
+
+    /** {@link Declared#resolve} for executor kinds. */
+    public static Declared.Resolved<ExecutorKind> resolve(ExecutorKind kind, Strictness strictness, HostCaps caps) {
+        return Declared.resolve(kind, strictness, caps);
+    }
+
+    @Override
+    public String toString() { return declaredName; }
+}

@@ -1,0 +1,39 @@
+package dev.gpureactor.core;
+
+import java.util.Objects;
+
+/**
+ * "Word {@code slot} of {@code line} reaching {@code target}": the unit a waiter waits on, the GPU
+ * counterpart of a readable file descriptor.
+ *
+ * <p>Reached means the word has reached the target in <em>wrapping order</em>: sequence numbers go
+ * up by one per store, and {@code word - target}, read as a signed 64-bit number, is non-negative.
+ * It therefore stays right across the 2^64 boundary, for targets within 2^63 of the word, and a
+ * later store that lands before the waiter looks still completes it.
+ */
+public record MemoryDescriptor(CompletionLine line, Slot slot, long target) {
+    public MemoryDescriptor {
+        Objects.requireNonNull(line, "line");
+        Objects.requireNonNull(slot, "slot");
+    }
+
+    /** Acquire load: once true, the device's writes before its store are visible to this thread. */
+    public boolean isComplete() {
+        return reached(line.word(slot), target);
+    }
+
+    /** Sequentially consistent re-check, for the register-then-recheck handshake. */
+    public boolean isCompleteVolatile() {
+        return reached(line.wordVolatile(slot), target);
+    }
+
+    /** {@code word >= target} in wrapping order. */
+    public static boolean reached(long word, long target) {
+        return word - target >= 0;
+    }
+
+    @Override
+    public String toString() {
+        return line.name() + "[" + slot.index() + "]>=" + Long.toUnsignedString(target);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.gpureactor.core;
+
+import java.util.Arrays;
+import java.util.OptionalLong;
+
+/**
+ * The deadline estimate of one readback point: the last {@code window} residual samples, and the
+ * sleep they ask for.
+ *
+ * <ul>
+ *   <li>The prediction is the minimum of the kept samples; a cold point (no samples) never sleeps.
+ *   <li>The sleep is prediction − margin, skipped below min_sleep (or at 0), capped at max_sleep.
+ *   <li>An exact residual is kept as measured. A late wake is censored: it records
+ *       {@code min(woke, predicted) / 2}, so it never raises the prediction, and a run of late wakes
+ *       halves it each time. Waking early costs a little CPU; waking late costs latency: the
+ *       asymmetry is the point.
+ * </ul>
+ *
+ * <p><b>Threads.</b> A {@code PointEstimate} is immutable: {@link #observe} returns a new value.
+ * It can be shared freely; {@link PointTable} serialises the read-modify-write per point.
+ */
+public final class PointEstimate {
+    private static final PointEstimate COLD = new PointEstimate(new long[0]);
+
+    /** Samples, oldest first; never more than {@link DeadlinePlan#WINDOW_MAX}. */
+    private final long[] samples;
+
+    private PointEstimate(long[] samples) {
+        this.samples = samples;
+    }
+
+    /** No samples: the first wait at a point does not sleep. */
+    public static PointEstimate cold() { return COLD; }
+
+    /** The minimum of the kept samples, or empty before the first. */
+    public OptionalLong predictedNanos() {
+        if (samples.length == 0) return OptionalLong.empty();
+        long min = Long.MAX_VALUE;
+        for (long s : samples) min = Math.min(min, s);
+        return OptionalLong.of(min);
+    }
+
+    /** How long to sleep from the wait's start; empty means do not sleep. Never above max_sleep. */
+    public OptionalLong sleepNanos(DeadlinePlan plan) {
+        OptionalLong predicted = predictedNanos();
+        if (predicted.isEmpty()) return OptionalLong.empty();
+        long sleep = predicted.getAsLong() - plan.marginNanos();
+        if (sleep <= 0 || sleep < plan.minSleepNanos()) return OptionalLong.empty();
+        return OptionalLong.of(Math.min(sleep, plan.maxSleepNanos()));
+    }
+
+    /** This estimate with the outcome of one more wait folded in, keeping the last {@code plan.window()} samples. */
+    public PointEstimate observe(DeadlinePlan plan, Outcome outcome) {
+        long sample = switch (outcome) {
+            case Outcome.Immediate i -> Math.max(0, i.residualNanos());
+            case Outcome.Exact e -> Math.max(0, e.residualNanos());
+            case Outcome.Late l -> Math.min(Math.max(0, l.wokeNanos()), predictedNanos().orElse(Long.MAX_VALUE)) / 2;
+            case Outcome.Blocked b -> -1;
+        };
+        if (sample < 0) return this;
+        int keep = Math.min(plan.window(), samples.length + 1);
+        long[] next = new long[keep];
+        System.arraycopy(samples, samples.length - (keep - 1), next, 0, keep - 1);
+        next[keep - 1] = sample;
+        return new PointEstimate(next);
+    }
+
+    /** How many samples are kept. */
+    public int sampleCount() { return samples.length; }
+
+    @Override
+    public String toString() { return "PointEstimate" + Arrays.toString(samples); }
+}

@@ -1,0 +1,36 @@
+package dev.gpureactor.core;
+
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The deadline estimates of many readback points (a kernel, a decode step, a stream), by key.
+ *
+ * <p><b>Threads.</b> Safe to share. Each point's {@link PointEstimate} is an immutable value;
+ * {@link #observe} replaces it inside {@link ConcurrentHashMap#compute}, which runs the update for
+ * one key at a time, so no concurrent observation is lost and every reader sees a whole estimate.
+ */
+public final class PointTable<K> {
+    private final ConcurrentHashMap<K, PointEstimate> points = new ConcurrentHashMap<>();
+
+    /** The sleep the point asks for under {@code plan}; empty for a cold point. */
+    public OptionalLong sleepNanos(K key, DeadlinePlan plan) {
+        return estimate(key).sleepNanos(plan);
+    }
+
+    /** Folds one wait's outcome into the point's estimate. */
+    public void observe(K key, DeadlinePlan plan, Outcome outcome) {
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(outcome, "outcome");
+        points.compute(Objects.requireNonNull(key, "key"),
+                (k, old) -> (old == null ? PointEstimate.cold() : old).observe(plan, outcome));
+    }
+
+    /** The point's current estimate (cold if never observed). */
+    public PointEstimate estimate(K key) {
+        return points.getOrDefault(Objects.requireNonNull(key, "key"), PointEstimate.cold());
+    }
+
+    public int size() { return points.size(); }
+}

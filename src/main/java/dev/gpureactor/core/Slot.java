@@ -1,0 +1,24 @@
+package dev.gpureactor.core;
+
+/**
+ * The index of one word of a {@link CompletionLine}, in {@code 0..7}, checked once when it is made.
+ * A slot is typically one stream's completion word.
+ */
+public record Slot(int index) {
+    private static final Slot[] ALL = {
+        new Slot(0), new Slot(1), new Slot(2), new Slot(3), new Slot(4), new Slot(5), new Slot(6), new Slot(7)
+    };
+
+    public Slot {
+        if (index < 0 || index >= CompletionLine.WORDS) throw new ReactorException(ErrorCode.SlotOutOfRange, index);
+    }
+
+    /** The slot with this index, or {@link ErrorCode#SlotOutOfRange}. */
+    public static Slot of(int index) {
+        if (index < 0 || index >= CompletionLine.WORDS) throw new ReactorException(ErrorCode.SlotOutOfRange, index);
+        return ALL[index];
+    }
+
+    /** Byte offset of this slot's word in the line. */
+    public long offset() { return (long) index * Long.BYTES; }
+}
