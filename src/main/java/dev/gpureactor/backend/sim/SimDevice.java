@@ -1,0 +1,62 @@
+package dev.gpureactor.backend.sim;
+
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Slot;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A simulated GPU: CPU threads that play streams and store into completion lines as a device
+ * would. The default backend everywhere, and what the demo and the tests run on.
+ *
+ * <p>{@link #stream()} hands out streams eight to a line (one slot each), allocating lines as
+ * needed; closing the device closes its streams, then its lines.
+ */
+public final class SimDevice implements AutoCloseable {
+    private final boolean spin;
+    private final List<CompletionLine> lines = new ArrayList<>();
+    private final List<SimStream> streams = new ArrayList<>();
+    private boolean closed;
+
+    private SimDevice(boolean spin) { this.spin = spin; }
+
+    /** A device whose "work" sleeps in the OS (cheap on a shared machine). */
+    public static SimDevice open() { return new SimDevice(false); }
+
+    /** A device whose "work" spins, like a GPU that is busy rather than a CPU that sleeps. */
+    public static SimDevice spinning() { return new SimDevice(true); }
+
+    boolean spins() { return spin; }
+
+    /** A new stream on the next free slot, on a new line every eight streams. */
+    public synchronized SimStream stream() {
+        if (closed) throw new ReactorException(ErrorCode.ShutDown, "sim device");
+        int n = streams.size();
+        if (n % CompletionLine.WORDS == 0) lines.add(CompletionLine.allocate());
+        SimStream s = new SimStream(this, lines.getLast(), Slot.of(n % CompletionLine.WORDS));
+        streams.add(s);
+        return s;
+    }
+
+    /** A new stream on {@code slot} of {@code line} (a line the caller owns). */
+    public synchronized SimStream stream(CompletionLine line, Slot slot) {
+        if (closed) throw new ReactorException(ErrorCode.ShutDown, "sim device");
+        SimStream s = new SimStream(this, line, slot);
+        streams.add(s);
+        return s;
+    }
+
+    public synchronized List<CompletionLine> lines() { return List.copyOf(lines); }
+
+    /** Stops the streams (no store can still be pending), then frees the lines. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        streams.forEach(SimStream::close);
+        lines.forEach(CompletionLine::close);
+    }
+}

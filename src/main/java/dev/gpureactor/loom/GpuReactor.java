@@ -1,0 +1,275 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.Capability;
+import dev.gpureactor.core.Clock;
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.Declared;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ExecutorKind;
+import dev.gpureactor.core.HostCaps;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Sleeper;
+import dev.gpureactor.core.Strictness;
+import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.core.Warning;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The entry point: turns a {@link MemoryDescriptor} and its {@link CompletionPort} into a
+ * {@link GpuFuture}, and runs virtual threads on its carriers.
+ *
+ * <pre>
+ *  virtual threads ── join() parks ──►  GpuFuture ◄── signal() ── LineParker (1 platform thread per line)
+ *        ▲                                                           │ OS sleep to the prediction,
+ *        └──── CarrierPool (platform carriers) ◄── unpark ───────────┘ then bounded parks on the line
+ * </pre>
+ *
+ * <p>Settings are resolved once, at build: the {@link ExecutorKind} (declared chain io-uring →
+ * gpu-reactor → naive) and the {@link Scheduler} (carrier-pool → jdk-default), each with a coded
+ * warning where it fell back, or a coded refusal when strict. The warnings are kept as values.
+ */
+public final class GpuReactor implements AutoCloseable {
+    private final Declared.Resolved<ExecutorKind> kind;
+    private final Declared.Resolved<Scheduler> scheduler;
+    private final WaitPlan plan;
+    private final WaitPlan.FlagWait parkerPlan;
+    private final PointTable<Object> points = new PointTable<>();
+    private final Clock clock = Clock.system();
+    private final CarrierPool pool;
+    private final Thread.Builder.OfVirtual virtualThreads;
+    private final Executor callbacks;
+    private final LinePark linePark;
+    private final ConcurrentHashMap<CompletionLine, LineParker> parkers = new ConcurrentHashMap<>();
+    private final ReactorCounters counters = new ReactorCounters();
+    private final List<Warning> warnings = new CopyOnWriteArrayList<>();
+    private final Consumer<Warning> warningSink;
+    private final AtomicLong ids = new AtomicLong();
+    private volatile boolean closed;
+
+    private GpuReactor(Builder b) {
+        this.warningSink = b.warningSink;
+        HostCaps caps = b.caps != null ? b.caps : probe();
+        this.kind = ExecutorKind.resolve(b.kind, b.strictness, caps);
+        this.scheduler = Declared.resolve(b.scheduler, b.strictness, caps);
+        kind.warning().ifPresent(this::warn);
+        scheduler.warning().ifPresent(this::warn);
+        this.plan = b.plan;
+        this.parkerPlan = b.plan instanceof WaitPlan.FlagWait f ? f
+                : new WaitPlan.FlagWait(100_000, 1_000_000, b.plan.predict());
+        this.linePark = new FallbackLinePark(b.parkSpinNanos, 50_000);
+        if (scheduler.running() == Scheduler.CARRIER_POOL) {
+            pool = new CarrierPool(b.carriers, b.idleSpinNanos);
+            virtualThreads = VirtualThreads.builder(pool);
+            callbacks = pool;
+        } else {
+            pool = null;
+            virtualThreads = Thread.ofVirtual();
+            callbacks = ForkJoinPool.commonPool();
+        }
+        virtualThreads.name("gar-vt-", 0);
+    }
+
+    /** What this host offers, probed once per process where it can be. */
+    public static HostCaps probe() {
+        return new HostCaps(Capability.present(), VirtualThreads.capability(), Capability.missing("the hardware park is not wired into this build yet"),
+                Capability.missing("the io_uring host is not wired into this build yet"));
+    }
+
+    public static Builder builder() { return new Builder(); }
+
+    /** A reactor with the defaults: gpu-reactor on a carrier pool, the recommended plan. */
+    public static GpuReactor open() { return builder().build(); }
+
+    /**
+     * Waits for {@code descriptor} to be reached, with {@code port} as the error authority, and
+     * then runs {@code readback} (on the joining thread) to produce the result.
+     */
+    public <T> GpuFuture<T> await(MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback) {
+        Objects.requireNonNull(descriptor, "descriptor");
+        Objects.requireNonNull(port, "port");
+        return start(descriptor, port, readback, descriptor.line().name() + "/" + descriptor.slot().index());
+    }
+
+    /** {@link #await(MemoryDescriptor, CompletionPort, Supplier)} with no readback: the result is {@code null}. */
+    public GpuFuture<Void> await(MemoryDescriptor descriptor, CompletionPort port) {
+        Objects.requireNonNull(descriptor, "descriptor");
+        Objects.requireNonNull(port, "port");
+        return start(descriptor, port, null, descriptor.line().name() + "/" + descriptor.slot().index());
+    }
+
+    /** As {@link #await(MemoryDescriptor, CompletionPort, Supplier)}, estimating under the readback point {@code pointKey}. */
+    public <T> GpuFuture<T> await(MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback, Object pointKey) {
+        Objects.requireNonNull(descriptor, "descriptor");
+        Objects.requireNonNull(port, "port");
+        Objects.requireNonNull(pointKey, "pointKey");
+        return start(descriptor, port, readback, pointKey);
+    }
+
+    private <T> GpuFuture<T> start(MemoryDescriptor d, CompletionPort port, Supplier<? extends T> readback, Object pointKey) {
+        long now = clock.nanos();
+        long sleep = plan.predict().map(dp -> points.sleepNanos(pointKey, dp).orElse(0)).orElse(0L);
+        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, pointKey);
+        if (closed) {
+            f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
+            return f;
+        }
+        if (d.line().isClosed()) {
+            f.fail(new ReactorException(ErrorCode.LineClosed, d.line().name(), "wait"));
+            return f;
+        }
+        if (d.isComplete()) { // fast path: one acquire load, no registration
+            f.signal();
+            return f;
+        }
+        if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
+            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()));
+            return f;
+        }
+        LineParker parker = parkerFor(d.line());
+        f.onAbandon(() -> parker.remove(f));
+        parker.register(f);
+        if (d.isCompleteVolatile()) f.signal(); // the re-check half of the Dekker pair
+        return f;
+    }
+
+    private LineParker parkerFor(CompletionLine line) {
+        LineParker p = parkers.get(line);
+        if (p != null && !p.isDead() && !p.isClosing()) return p;
+        return parkers.compute(line, (l, old) -> {
+            if (old != null && !old.isDead() && !old.isClosing()) return old;
+            LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters);
+            fresh.start(Thread.ofPlatform());
+            if (old == null) {
+                l.onClose(() -> {
+                    LineParker current = parkers.remove(l);
+                    if (current != null) current.close(new ReactorException(ErrorCode.LineClosed, l.name(), "wait"));
+                });
+            }
+            return fresh;
+        });
+    }
+
+    /** A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this reactor's carriers. */
+    public GpuExecutorService newExecutor() {
+        return new GpuExecutorService(threadFactory());
+    }
+
+    /** A factory of virtual threads on this reactor's carriers. */
+    public ThreadFactory threadFactory() {
+        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
+        return virtualThreads.factory();
+    }
+
+    /** Starts {@code task} on a new virtual thread on this reactor's carriers. */
+    public Thread startVirtualThread(Runnable task) {
+        Thread t = threadFactory().newThread(Objects.requireNonNull(task, "task"));
+        t.start();
+        return t;
+    }
+
+    public ExecutorKind kind() { return kind.running(); }
+
+    public Declared.Resolved<ExecutorKind> kindResolution() { return kind; }
+
+    public Declared.Resolved<Scheduler> schedulerResolution() { return scheduler; }
+
+    public WaitPlan plan() { return plan; }
+
+    /** The readback-point estimates, shared by every wait of this reactor. */
+    public PointTable<Object> points() { return points; }
+
+    /** The carrier pool, or empty when running on the JDK's default scheduler. */
+    public Optional<CarrierPool> carriers() { return Optional.ofNullable(pool); }
+
+    /** The executor callbacks run on by default: the carrier pool, or the common pool on the fallback. */
+    public Executor callbackExecutor() { return callbacks; }
+
+    public RunStats stats() { return counters.snapshot(pool); }
+
+    /** Waits registered with a parker and not yet settled. */
+    public long registrations() { return counters.registrations(); }
+
+    /** Every warning this reactor raised, in order. */
+    public List<Warning> warnings() { return List.copyOf(warnings); }
+
+    private void warn(Warning w) {
+        warnings.add(w);
+        if (warningSink != null) warningSink.accept(w);
+    }
+
+    /** Stops every parker (pending waits fail with {@link ErrorCode#ShutDown}) and the carriers. */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        List<LineParker> all = new ArrayList<>(parkers.values());
+        parkers.clear();
+        for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
+        if (pool != null) pool.close();
+    }
+
+    /** Settings, all optional. */
+    public static final class Builder {
+        private ExecutorKind kind = ExecutorKind.GPU_REACTOR;
+        private Scheduler scheduler = Scheduler.CARRIER_POOL;
+        private Strictness strictness = Strictness.FALLBACK;
+        private WaitPlan plan = WaitPlan.parse("flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8");
+        private int carriers = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private long idleSpinNanos = 50_000;
+        private long parkSpinNanos = 200_000;
+        private HostCaps caps;
+        private Consumer<Warning> warningSink;
+
+        private Builder() {}
+
+        public Builder kind(ExecutorKind kind) { this.kind = Objects.requireNonNull(kind, "kind"); return this; }
+
+        public Builder scheduler(Scheduler scheduler) { this.scheduler = Objects.requireNonNull(scheduler, "scheduler"); return this; }
+
+        public Builder strictness(Strictness s) { this.strictness = Objects.requireNonNull(s, "strictness"); return this; }
+
+        public Builder plan(WaitPlan plan) { this.plan = Objects.requireNonNull(plan, "plan"); return this; }
+
+        public Builder plan(String text) { return plan(WaitPlan.parse(Objects.requireNonNull(text, "text"))); }
+
+        public Builder carriers(int n) {
+            if (n < 1) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", n, ">= 1");
+            this.carriers = n;
+            return this;
+        }
+
+        public Builder idleSpin(Duration d) { this.idleSpinNanos = nonNegative("idleSpin", d); return this; }
+
+        /** How long a parker spins on its line before sleeping in parkNanos slices, when there is no hardware park. */
+        public Builder parkSpin(Duration d) { this.parkSpinNanos = nonNegative("parkSpin", d); return this; }
+
+        /** Host capabilities to resolve against, instead of probing (tests, simulations). */
+        public Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return this; }
+
+        public Builder warnings(Consumer<Warning> sink) { this.warningSink = Objects.requireNonNull(sink, "sink"); return this; }
+
+        public GpuReactor build() { return new GpuReactor(this); }
+
+        private static long nonNegative(String name, Duration d) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative()) throw new ReactorException(ErrorCode.InvalidArgument, name, d, ">= 0");
+            return d.toNanos();
+        }
+    }
+}

@@ -1,0 +1,360 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.Clock;
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.DeadlinePlan;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.Outcome;
+import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Slot;
+import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.core.Warning;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The one platform thread that waits on a {@link CompletionLine} for every future of its eight
+ * slots, and unparks exactly the waiters whose words reached their targets.
+ *
+ * <p><b>Loop.</b> With no waiters it blocks in the OS. With waiters it sleeps in the OS to the
+ * earliest predicted completion (from the {@link PointTable}), then runs bounded parks on the line
+ * (bound = min(park, next backstop)); after every wake it scans each busy slot from its lowest
+ * target up, completing every reached future, so a wake costs O(woken · log n). At least every
+ * backstop it queries the head of each busy slot's port, the error authority: a failed stream fails
+ * that slot's waiters with the port's coded error; a port that says done for a word never written
+ * completes the waiter with a {@link ErrorCode#WordNeverWritten} warning.
+ *
+ * <p><b>Registration protocol (no lost wakeup).</b> A registering thread (1) offers the future to
+ * {@code inbox} (a volatile write), (2) reads {@code sleeping} and, if set, CASes it clear and
+ * unparks this thread, then (3) re-loads the word with a volatile load and completes the future
+ * itself if it is reached. The parker (a) sets {@code sleeping} (volatile), (b) re-checks
+ * {@code inbox}, and only then (c) parks. Both pairs are sequentially consistent, so either the
+ * registrar sees {@code sleeping} and wakes the parker, or the parker sees the inbox entry; and
+ * either the registrar's re-load sees the device's store, or the store happens after it and the
+ * parker's next scan (which starts after the entry is drained) sees it. jcstress proves both.
+ *
+ * <p><b>Ownership.</b> The per-slot sets are touched by this thread only; other threads talk to it
+ * through {@code inbox}, {@code removals} and {@code sleeping}. A future's state moves by CAS, so a
+ * future the parker completes and one a caller cancels cannot both win.
+ *
+ * <p><b>Failure.</b> An exception in the loop fails the current waiters with
+ * {@link ErrorCode#ParkerDied} and the loop goes on; an {@link Error} does the same and ends the
+ * thread, and the reactor starts a new parker for the line on its next registration.
+ */
+final class LineParker implements Runnable {
+    private static final VarHandle SLEEPING;
+
+    static {
+        try {
+            SLEEPING = MethodHandles.lookup().findVarHandle(LineParker.class, "sleeping", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Wrapping order of targets, then registration order. */
+    static final Comparator<GpuFuture<?>> BY_TARGET = (a, b) -> {
+        long d = a.descriptor().target() - b.descriptor().target();
+        return d != 0 ? (d < 0 ? -1 : 1) : Long.compare(a.id, b.id);
+    };
+
+    private final CompletionLine line;
+    private final LinePark park;
+    private final WaitPlan.FlagWait plan;
+    private final Optional<DeadlinePlan> deadline;
+    private final PointTable<Object> points;
+    private final Clock clock;
+    private final Consumer<Warning> warnings;
+    private final ReactorCounters counters;
+
+    private final ConcurrentLinkedQueue<GpuFuture<?>> inbox = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<GpuFuture<?>> removals = new ConcurrentLinkedQueue<>();
+    @SuppressWarnings("unchecked")
+    private final TreeSet<GpuFuture<?>>[] slots = new TreeSet[CompletionLine.WORDS];
+    private final long[] lastQuery = new long[CompletionLine.WORDS];
+    private final long[] snapshot = new long[CompletionLine.WORDS];
+    private final CountDownLatch left = new CountDownLatch(1);
+
+    private volatile boolean sleeping;
+    private volatile Thread thread;
+    private volatile ReactorException closing;
+    private volatile boolean dead;
+    private int waiting;
+
+    LineParker(CompletionLine line, LinePark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
+               Consumer<Warning> warnings, ReactorCounters counters) {
+        this.line = line;
+        this.park = park;
+        this.plan = plan;
+        this.deadline = plan.predict();
+        this.points = points;
+        this.clock = clock;
+        this.warnings = warnings;
+        this.counters = counters;
+        for (int i = 0; i < slots.length; i++) slots[i] = new TreeSet<>(BY_TARGET);
+    }
+
+    void start(Thread.Builder.OfPlatform builder) {
+        Thread t = builder.name("gar-parker-" + line.name()).daemon(true).unstarted(this);
+        thread = t;
+        t.start();
+    }
+
+    CompletionLine line() { return line; }
+
+    boolean isDead() { return dead; }
+
+    boolean isClosing() { return closing != null; }
+
+    /** The registration protocol's steps (1) and (2); the caller does step (3), the re-check. */
+    void register(GpuFuture<?> f) {
+        counters.registered();
+        inbox.offer(f);
+        wake();
+        ReactorException c = closing;
+        if (c != null && inbox.remove(f)) { // the parker may have left already: fail it here, once
+            f.fail(c);
+            counters.deregistered();
+        }
+    }
+
+    /** A cancelled, timed-out or interrupted future: drop it from its slot. */
+    void remove(GpuFuture<?> f) {
+        removals.offer(f);
+        wake();
+    }
+
+    /** Stops the parker: every pending waiter fails with {@code why}; waits (bounded) until it has left the line. */
+    void close(ReactorException why) {
+        closing = why;
+        Thread t = thread;
+        if (t != null) LockSupport.unpark(t);
+        if (t != Thread.currentThread()) {
+            try {
+                left.await(1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void wake() {
+        if ((boolean) SLEEPING.getVolatile(this) && SLEEPING.compareAndSet(this, true, false)) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    @Override
+    public void run() {
+        counters.parkerStarted();
+        try {
+            loop();
+        } finally {
+            left.countDown();
+        }
+    }
+
+    private void loop() {
+        boolean afterSleep = false;
+        while (true) {
+            ReactorException c = closing;
+            if (c != null) {
+                failAll(c);
+                return;
+            }
+            try {
+                drain();
+                if (waiting == 0) {
+                    sleepUntil(Long.MAX_VALUE);
+                    afterSleep = false;
+                    continue;
+                }
+                long now = clock.nanos();
+                scan(now, afterSleep);
+                backstop(now);
+                if (waiting == 0) continue;
+                long wakeAt = earliestWake();
+                long nextBackstop = nextBackstop();
+                now = clock.nanos();
+                if (wakeAt - now > 0) {
+                    sleepUntil(Math.min(wakeAt, nextBackstop));
+                    afterSleep = true;
+                    continue;
+                }
+                long bound = Math.min(plan.parkNanos(), Math.max(1, nextBackstop - now));
+                for (int i = 0; i < snapshot.length; i++) snapshot[i] = line.word(Slot.of(i));
+                counters.parked();
+                park.park(line, snapshot, bound);
+                afterSleep = false;
+            } catch (ReactorException e) {
+                if (e.code() == ErrorCode.LineClosed || line.isClosed()) {
+                    failAll(new ReactorException(ErrorCode.LineClosed, line.name(), "wait"));
+                    return;
+                }
+                failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.getMessage()));
+                warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e.getMessage()));
+            } catch (RuntimeException e) {
+                failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString()));
+                warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e.toString()));
+            } catch (Error e) {
+                dead = true;
+                failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString()));
+                warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e + " (thread ended; a new parker starts on the next registration)"));
+                counters.parkerDied();
+                throw e;
+            }
+        }
+    }
+
+    /** OS sleep to {@code at} (forever for MAX_VALUE), woken early by a registration or close. */
+    private void sleepUntil(long at) {
+        SLEEPING.setVolatile(this, true);
+        if (!inbox.isEmpty() || !removals.isEmpty() || closing != null) {
+            SLEEPING.setVolatile(this, false);
+            return;
+        }
+        counters.slept();
+        if (at == Long.MAX_VALUE) {
+            LockSupport.park(this);
+        } else {
+            long left = at - clock.nanos();
+            if (left > 0) LockSupport.parkNanos(this, left);
+        }
+        SLEEPING.setVolatile(this, false);
+    }
+
+    private void drain() {
+        GpuFuture<?> f;
+        while ((f = inbox.poll()) != null) {
+            if (f.rawState() != GpuFuture.PENDING) {
+                counters.deregistered();
+                continue;
+            }
+            int s = f.descriptor().slot().index();
+            if (slots[s].isEmpty()) lastQuery[s] = clock.nanos();
+            slots[s].add(f);
+            waiting++;
+        }
+        while ((f = removals.poll()) != null) {
+            if (slots[f.descriptor().slot().index()].remove(f)) {
+                waiting--;
+                counters.deregistered();
+            }
+        }
+    }
+
+    /** Completes every reached future, lowest target first, in each busy slot. */
+    private void scan(long now, boolean afterSleep) {
+        for (int s = 0; s < slots.length; s++) {
+            TreeSet<GpuFuture<?>> set = slots[s];
+            if (set.isEmpty()) continue;
+            long word = line.word(Slot.of(s));
+            GpuFuture<?> head;
+            while ((head = set.isEmpty() ? null : set.first()) != null
+                    && (MemoryDescriptor.reached(word, head.descriptor().target()) || head.rawState() != GpuFuture.PENDING)) {
+                set.pollFirst();
+                waiting--;
+                counters.deregistered();
+                if (head.signal()) {
+                    counters.woke();
+                    observe(head, now, afterSleep);
+                }
+            }
+        }
+    }
+
+    private void observe(GpuFuture<?> f, long now, boolean afterSleep) {
+        if (deadline.isEmpty() || f.pointKey == null) return;
+        long residual = Math.max(0, now - f.startNanos);
+        Outcome o = afterSleep ? new Outcome.Late(residual) : new Outcome.Exact(residual);
+        points.observe(f.pointKey, deadline.get(), o);
+    }
+
+    /** Queries each busy slot's head at least every backstop: the port is the error authority. */
+    private void backstop(long now) {
+        for (int s = 0; s < slots.length; s++) {
+            TreeSet<GpuFuture<?>> set = slots[s];
+            if (set.isEmpty() || now - lastQuery[s] < plan.backstopNanos()) continue;
+            lastQuery[s] = now;
+            GpuFuture<?> head;
+            while ((head = set.isEmpty() ? null : set.first()) != null) {
+                counters.queried();
+                boolean done;
+                try {
+                    done = head.port().query();
+                } catch (ReactorException e) {
+                    failSlot(s, e);
+                    break;
+                } catch (RuntimeException e) {
+                    failSlot(s, new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), e.getMessage()));
+                    break;
+                }
+                if (!done) break;
+                set.pollFirst();
+                waiting--;
+                counters.deregistered();
+                if (!head.descriptor().isComplete()) {
+                    warnings.accept(Warning.of(ErrorCode.WordNeverWritten, head.descriptor()));
+                }
+                if (head.signal()) counters.woke();
+            }
+        }
+    }
+
+    private void failSlot(int s, ReactorException e) {
+        TreeSet<GpuFuture<?>> set = slots[s];
+        for (GpuFuture<?> f : set) {
+            f.fail(e);
+            counters.deregistered();
+        }
+        waiting -= set.size();
+        set.clear();
+    }
+
+    private void failAll(ReactorException why) {
+        for (int s = 0; s < slots.length; s++) failSlot(s, why);
+        GpuFuture<?> f;
+        while ((f = inbox.poll()) != null) {
+            f.fail(why);
+            counters.deregistered();
+        }
+        removals.clear();
+        waiting = 0;
+    }
+
+    private long earliestWake() {
+        long min = Long.MAX_VALUE;
+        for (TreeSet<GpuFuture<?>> set : slots) {
+            if (!set.isEmpty()) min = Math.min(min, set.first().wakeAtNanos);
+        }
+        return min;
+    }
+
+    private long nextBackstop() {
+        long min = Long.MAX_VALUE;
+        for (int s = 0; s < slots.length; s++) {
+            if (!slots[s].isEmpty()) min = Math.min(min, lastQuery[s] + plan.backstopNanos());
+        }
+        return min;
+    }
+
+    /** Registrations held now (parker-side view, for tests and statistics). */
+    List<Integer> slotSizes() {
+        List<Integer> out = new ArrayList<>();
+        for (TreeSet<GpuFuture<?>> s : slots) out.add(s.size());
+        return out;
+    }
+}

@@ -1,0 +1,39 @@
+package dev.gpureactor.loom;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The reactor's run statistics, counted where they happen; {@link RunStats} is their snapshot. */
+final class ReactorCounters {
+    private final AtomicLong registrations = new AtomicLong();
+    private final LongAdder woke = new LongAdder();
+    private final LongAdder slept = new LongAdder();
+    private final LongAdder parked = new LongAdder();
+    private final LongAdder queried = new LongAdder();
+    private final LongAdder parkersStarted = new LongAdder();
+    private final LongAdder parkersDied = new LongAdder();
+
+    void registered() { registrations.incrementAndGet(); }
+
+    void deregistered() { registrations.decrementAndGet(); }
+
+    long registrations() { return registrations.get(); }
+
+    void woke() { woke.increment(); }
+
+    void slept() { slept.increment(); }
+
+    void parked() { parked.increment(); }
+
+    void queried() { queried.increment(); }
+
+    void parkerStarted() { parkersStarted.increment(); }
+
+    void parkerDied() { parkersDied.increment(); }
+
+    RunStats snapshot(CarrierPool pool) {
+        return new RunStats(pool == null ? 0 : pool.tasksRun(), woke.sum(), slept.sum(), parked.sum(), queried.sum(),
+                pool == null ? 0 : pool.idleNanos(), pool == null ? 0 : pool.busyNanos(), registrations.get(),
+                parkersStarted.sum(), parkersDied.sum());
+    }
+}

@@ -1,0 +1,18 @@
+package dev.gpureactor.loom;
+
+/**
+ * What a reactor did, as in the crate's FILL executor: task runs on the carriers ({@code polls}),
+ * parker scans that woke a waiter ({@code woke}), parker OS sleeps ({@code slept}), parker line
+ * parks ({@code parked}), backstop queries, and the carriers' idle and busy time. The share of the
+ * waiting that was filled with work is {@code busy / (busy + idle)}.
+ *
+ * @param registrations waits registered with a parker and not yet settled: 0 when quiet
+ */
+public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
+                       long registrations, long parkersStarted, long parkersDied) {
+    /** Share of carrier time spent running tasks, 0..1. */
+    public double filled() {
+        long total = idleNanos + busyNanos;
+        return total == 0 ? 0 : (double) busyNanos / total;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.Declared;
+import dev.gpureactor.core.HostCaps;
+
+import java.util.Optional;
+
+/**
+ * Where this library's virtual threads run: on its own {@link CarrierPool}, or, when the JDK hook
+ * is closed, on the JDK's default scheduler (declared fallback, coded
+ * {@link dev.gpureactor.core.ErrorCode#ExecutorFallback} warning; refused when strict).
+ */
+public enum Scheduler implements Declared<Scheduler, HostCaps> {
+    CARRIER_POOL("carrier-pool"),
+    JDK_DEFAULT("jdk-default");
+
+    private final String declaredName;
+
+    Scheduler(String declaredName) { this.declaredName = declaredName; }
+
+    @Override
+    public String declaredName() { return declaredName; }
+
+    @Override
+    public Optional<String> lacks(HostCaps caps) {
+        return this == CARRIER_POOL ? caps.carriers().missing() : Optional.empty();
+    }
+
+    @Override
+    public Optional<Scheduler> fallback() {
+        return this == CARRIER_POOL ? Optional.of(JDK_DEFAULT) : Optional.empty();
+    }
+
+    @Override
+    public String toString() { return declaredName; }
+}

@@ -1,0 +1,53 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.Capability;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+
+import java.lang.reflect.Constructor;
+import java.util.concurrent.Executor;
+
+/**
+ * The one adapter to the JDK's virtual-thread scheduler hook. No JDK release has a public API for
+ * it; the route is the package-private {@code java.lang.ThreadBuilders$VirtualThreadBuilder(Executor)}
+ * constructor (the JDK's own tests use it), reachable only with
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED}. When a public scheduler API ships, only this
+ * class changes.
+ *
+ * <p>Probed once: the constructor or the reason it cannot be had is the only static state.
+ */
+final class VirtualThreads {
+    private static final String BUILDER = "java.lang.ThreadBuilders$VirtualThreadBuilder";
+    private static final Object PROBE = probeOnce();
+
+    private VirtualThreads() {}
+
+    private static Object probeOnce() {
+        try {
+            Constructor<?> c = Class.forName(BUILDER).getDeclaredConstructor(Executor.class);
+            c.setAccessible(true);
+            return c;
+        } catch (RuntimeException e) {
+            // InaccessibleObjectException when java.lang is not opened to us.
+            return "the JDK's virtual-thread scheduler hook is closed (" + e.getClass().getSimpleName()
+                    + "): add --add-opens java.base/java.lang=ALL-UNNAMED to the java command";
+        } catch (ReflectiveOperationException e) {
+            return "this JDK has no " + BUILDER + "(Executor) (" + e + ")";
+        }
+    }
+
+    /** Whether virtual threads can be scheduled on our own carriers, or why not. */
+    static Capability capability() {
+        return PROBE instanceof String why ? Capability.missing(why) : Capability.present();
+    }
+
+    /** A virtual-thread builder whose threads run on {@code scheduler}. */
+    static Thread.Builder.OfVirtual builder(Executor scheduler) {
+        if (PROBE instanceof String why) throw new ReactorException(ErrorCode.ExecutorRefused, "carrier-pool", why);
+        try {
+            return (Thread.Builder.OfVirtual) ((Constructor<?>) PROBE).newInstance(scheduler);
+        } catch (ReflectiveOperationException e) {
+            throw new ReactorException(ErrorCode.ExecutorRefused, e, "carrier-pool", e.toString());
+        }
+    }
+}
