@@ -78,7 +78,7 @@ public final class CompletionLine implements AutoCloseable {
     /** Acquire load of a slot's word: a reader that sees a value sees what the writer wrote before it. */
     public long word(Slot slot) {
         try {
-            return (long) WORD.getAcquire(live(), slot.offset());
+            return (long) WORD.getAcquire(live("read"), slot.offset());
         } catch (IllegalStateException closedUnderUs) {
             throw closed("read");
         }
@@ -87,7 +87,7 @@ public final class CompletionLine implements AutoCloseable {
     /** Sequentially consistent load: the re-check half of register-then-recheck. */
     public long wordVolatile(Slot slot) {
         try {
-            return (long) WORD.getVolatile(live(), slot.offset());
+            return (long) WORD.getVolatile(live("read"), slot.offset());
         } catch (IllegalStateException closedUnderUs) {
             throw closed("read");
         }
@@ -96,7 +96,7 @@ public final class CompletionLine implements AutoCloseable {
     /** Release store of a slot's word: what the caller wrote before is visible to an acquiring reader. */
     public void store(Slot slot, long value) {
         try {
-            WORD.setRelease(live(), slot.offset(), value);
+            WORD.setRelease(live("store"), slot.offset(), value);
         } catch (IllegalStateException closedUnderUs) {
             throw closed("store");
         }
@@ -111,7 +111,7 @@ public final class CompletionLine implements AutoCloseable {
 
     /** The line's memory, for native parks and device-side stores. Never read it with plain loads. */
     public MemorySegment segment() {
-        return live();
+        return live("access");
     }
 
     public String name() { return name; }
@@ -127,24 +127,41 @@ public final class CompletionLine implements AutoCloseable {
         if (closed && closeListeners.remove(listener)) listener.run();
     }
 
-    /** Closes the line: listeners run first, then the memory is released. A second close does nothing. */
+    /**
+     * Closes the line: listeners run first, then the memory is released. A second close does nothing.
+     * A listener that throws stops neither the other listeners nor the release; the first throwable
+     * is rethrown after them, with any later ones suppressed.
+     */
     @Override
     public void close() {
         synchronized (this) {
             if (closed) return;
             closed = true;
         }
+        Throwable first = null;
         for (Runnable l : closeListeners) {
-            if (closeListeners.remove(l)) l.run();
+            if (!closeListeners.remove(l)) continue;
+            try {
+                l.run();
+            } catch (Throwable t) {
+                if (first == null) first = t; else first.addSuppressed(t);
+            }
         }
-        release.run();
+        try {
+            release.run();
+        } catch (Throwable t) {
+            if (first == null) first = t; else first.addSuppressed(t);
+        }
+        if (first instanceof RuntimeException r) throw r;
+        if (first instanceof Error e) throw e;
+        if (first != null) throw new IllegalStateException(first);
     }
 
     @Override
     public String toString() { return name + (closed ? " (closed)" : ""); }
 
-    private MemorySegment live() {
-        if (closed) throw closed("access");
+    private MemorySegment live(String op) {
+        if (closed) throw closed(op);
         return segment;
     }
 

@@ -46,7 +46,8 @@ public final class PointEstimate {
         if (predicted.isEmpty()) return OptionalLong.empty();
         long sleep = predicted.getAsLong() - plan.marginNanos();
         if (sleep <= 0 || sleep < plan.minSleepNanos()) return OptionalLong.empty();
-        return OptionalLong.of(Math.min(sleep, plan.maxSleepNanos()));
+        long capped = Math.min(sleep, plan.maxSleepNanos());
+        return capped > 0 ? OptionalLong.of(capped) : OptionalLong.empty(); // max_sleep 0: never sleep
     }
 
     /** This estimate with the outcome of one more wait folded in, keeping the last {@code plan.window()} samples. */

@@ -23,8 +23,10 @@ public final class PointTable<K> {
     public void observe(K key, DeadlinePlan plan, Outcome outcome) {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(outcome, "outcome");
-        points.compute(Objects.requireNonNull(key, "key"),
-                (k, old) -> (old == null ? PointEstimate.cold() : old).observe(plan, outcome));
+        points.compute(Objects.requireNonNull(key, "key"), (k, old) -> {
+            PointEstimate next = (old == null ? PointEstimate.cold() : old).observe(plan, outcome);
+            return next.sampleCount() == 0 ? null : next; // an outcome that taught nothing adds no point
+        });
     }
 
     /** The point's current estimate (cold if never observed). */

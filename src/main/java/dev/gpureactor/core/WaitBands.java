@@ -78,8 +78,9 @@ public record WaitBands(List<Band> bands) {
                 while (digits < end && Character.isDigit(text.charAt(digits)) && text.charAt(digits) < 128) digits++;
                 if (digits == n) throw fault(text, n, "expected a decimal row count");
                 if (text.charAt(n) == '0' && digits - n > 1) throw fault(text, n, "row count has a leading zero");
-                if (digits - n > 9) throw fault(text, n, "row count is out of range 1..999999999");
-                from = Integer.parseInt(text.substring(n, digits));
+                long count = digits - n > 10 ? Long.MAX_VALUE : Long.parseLong(text.substring(n, digits));
+                if (count > Integer.MAX_VALUE) throw fault(text, n, "row count is out of range 1.." + Integer.MAX_VALUE);
+                from = (int) count;
                 if (from <= previous) {
                     throw fault(text, n, "band edge " + from + " must be greater than the previous edge " + previous);
                 }

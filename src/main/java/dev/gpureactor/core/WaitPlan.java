@@ -13,8 +13,9 @@ import java.util.Optional;
  * deadline := "margin_us=" N ",min_sleep_us=" N ",max_sleep_us=" N ",window=" N
  * </pre>
  *
- * <p>A plan that exists is in range: park 1..10,000 µs, backstop 1..1,000,000 µs, window 1..16,
- * min_sleep ≤ max_sleep. {@link #label()} prints the text {@link #parse} reads, exactly.
+ * <p>A plan that exists is in range: park 1..10,000 µs, backstop 1..1,000,000 µs, margin and sleeps
+ * 0..60 s, window 1..16, min_sleep ≤ max_sleep, every time in whole microseconds. {@link #label()}
+ * prints the text {@link #parse} reads, exactly, for every plan that exists.
  */
 public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, WaitPlan.FlagWait {
     /** Largest {@code park_us}: 10 ms. */
@@ -47,6 +48,12 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
             }
             if (backstopNanos <= 0 || backstopNanos > BACKSTOP_US_MAX * 1000) {
                 throw new ReactorException(ErrorCode.InvalidArgument, "backstop_ns", backstopNanos, "1.." + BACKSTOP_US_MAX * 1000);
+            }
+            if (parkNanos % 1000 != 0) {
+                throw new ReactorException(ErrorCode.InvalidArgument, "park_ns", parkNanos, "whole microseconds");
+            }
+            if (backstopNanos % 1000 != 0) {
+                throw new ReactorException(ErrorCode.InvalidArgument, "backstop_ns", backstopNanos, "whole microseconds");
             }
         }
     }

@@ -9,7 +9,7 @@ import java.util.Optional;
  */
 final class WaitPlanText {
     /** Largest margin, min_sleep or max_sleep in µs (60 s): far beyond any useful sleep, and no overflow in ns. */
-    static final long SLEEP_US_MAX = 60_000_000;
+    static final long SLEEP_US_MAX = DeadlinePlan.SLEEP_US_MAX;
 
     private final String text;
     private final String subject;
