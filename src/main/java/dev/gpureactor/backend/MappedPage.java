@@ -43,6 +43,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p><b>Threads.</b> Safe to share. Stores are enqueued under a read lock, close runs under the
  * write lock, so a close never overlaps an enqueue and sees every stream that was given a store.
  */
+@SuppressWarnings("restricted") // FFM: the driver's page is given a size here
 public final class MappedPage {
     /** The size of the mapped allocation. */
     public static final long PAGE_BYTES = 4096;

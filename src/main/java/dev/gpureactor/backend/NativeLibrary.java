@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * loaded in the process). A library stays loaded for the life of the JVM (drivers are not unloaded),
  * and each name is opened once.
  */
+@SuppressWarnings("restricted") // FFM: the one place libraries are opened and symbols linked
 public final class NativeLibrary {
     private static final ConcurrentHashMap<String, NativeLibrary> OPEN = new ConcurrentHashMap<>();
     private static final Linker LINKER = Linker.nativeLinker();

@@ -18,6 +18,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * stream order, on the real drivers and the stand-ins alike. A {@link Gate} is a "kernel" that
  * stands still until opened; a marker records that the work before it finished.
  */
+@SuppressWarnings("restricted")
 public final class HostFns {
     private static final ConcurrentHashMap<Long, Runnable> BODIES = new ConcurrentHashMap<>();
     private static final AtomicLong IDS = new AtomicLong(1);
@@ -69,6 +70,17 @@ public final class HostFns {
         }
 
         public void open() { latch.countDown(); }
+
+        /**
+         * A park that opens this gate when it is first called, then parks as {@code inner}: a wait
+         * that parks has surely seen the work pending first, so its outcome is exact, not immediate.
+         */
+        public WordPark openOnFirstPark(WordPark inner) {
+            return (word, bound) -> {
+                open();
+                return inner.park(word, bound);
+            };
+        }
 
         /** Waits until the stream reached the gate. */
         public boolean awaitEntered(long seconds) throws InterruptedException {

@@ -51,8 +51,12 @@ public final class SharedWatch implements WordPark, AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         closed = true;
-        watcher.join();
+        try {
+            watcher.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -34,6 +34,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * signed char} on x86_64): {@code JAVA_BYTE}; {@code NSUInteger} and {@code uint64_t} are {@code
  * JAVA_LONG}. No struct is passed or returned.
  */
+@SuppressWarnings("restricted") // FFM: objc_msgSend is linked once per shape
 public final class MetalRuntime {
     public static final String OBJC_LIBRARY = "/usr/lib/libobjc.A.dylib";
     public static final String METAL_LIBRARY = "/System/Library/Frameworks/Metal.framework/Metal";

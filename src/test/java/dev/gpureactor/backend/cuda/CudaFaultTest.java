@@ -39,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * allocation failure, a stream that never settles, a missing library, no current context.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@SuppressWarnings("restricted")
 class CudaFaultTest {
     static final WaitPlan FLAG = new WaitPlan.FlagWait(50_000, 1_000_000, Optional.empty());
 
@@ -183,6 +184,7 @@ class CudaFaultTest {
             assertEquals(0, rig.hooks.counter("host_alloc"));
             try (MappedLine again = MappedLine.create(rig.cuda)) {
                 assertEquals(refs + 1, rig.hooks.primaryRefs(0));
+                assertFalse(again.isFreed());
             }
             assertEquals(refs, rig.hooks.primaryRefs(0));
         }

@@ -3,6 +3,7 @@ package dev.gpureactor.backend.cuda;
 import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.SharedWatch;
+import dev.gpureactor.backend.WordPark;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
@@ -46,6 +47,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * No timing assertions: the waits are ordered by gates; timeouts are hang guards only.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@SuppressWarnings("restricted")
 class CudaLineTest {
     static final WaitPlan FLAG = new WaitPlan.FlagWait(50_000, 1_000_000, Optional.empty());
 
@@ -123,8 +125,9 @@ class CudaLineTest {
             if (rig.standinOnly()) rig.hooks.launchSleep(s.handle(), 20_000); // and a sleeping stand-in kernel
             rig.fill(s, payloadDevice, (byte) 0x5A, 4096);           // the kernel's payload
             rig.hostFn(s, () -> kernelFinished.set(true));           // marks the end of the work
-            CudaPort port = line.port(s, Slot.of(3), 7);
+            CudaPort port = new CudaPort(line, s, Slot.of(3), 7, gate.openOnFirstPark(WordPark.spinThenPark()));
             port.arm();                                              // the store, behind all of it
+            CudaPort watcher = line.port(s, Slot.of(3), 7);          // another waiter on the same word
 
             assertTrue(gate.awaitEntered(60), "the stream reached the kernel");
             for (int i = 0; i < 20; i++) {
@@ -132,19 +135,18 @@ class CudaLineTest {
                 assertFalse(port.query());
                 Thread.sleep(1);
             }
-            assertFalse(port.park(1_000_000), "a bounded park ends without the word");
+            assertFalse(watcher.park(1_000_000), "a bounded park ends without the word");
 
             AtomicBoolean sawFinished = new AtomicBoolean();
             Thread waiter = Thread.ofPlatform().start(() -> {
                 try {
-                    while (!port.park(1_000_000)) Thread.onSpinWait();
+                    while (!watcher.park(1_000_000)) Thread.onSpinWait();
                     sawFinished.set(kernelFinished.get());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             });
-            gate.open();
-            Outcome o = await(port, FLAG);
+            Outcome o = await(port, FLAG); // its first park opens the gate
             assertInstanceOf(Outcome.Exact.class, o, "the wait saw the work pending, then done");
             waiter.join(TimeUnit.SECONDS.toMillis(60));
             assertFalse(waiter.isAlive());
@@ -208,8 +210,9 @@ class CudaLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void aStreamOfAnotherContextIsRefused(String kind) throws Exception {
-        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda)) {
+        try (CudaRig rig = CudaRig.open(kind)) {
             assumeTrue(!rig.cuda.missing().contains("cuCtxCreate_v4"), "skipped: this driver has no cuCtxCreate_v4 (before CUDA 12.5)");
+            MappedLine line = MappedLine.create(rig.cuda);
             long foreignCtx;
             long foreignStream;
             try (Arena a = Arena.ofConfined()) {
@@ -253,7 +256,8 @@ class CudaLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void theNullStreamWorksFromAThreadWithoutAContext(String kind) throws Exception {
-        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda)) {
+        try (CudaRig rig = CudaRig.open(kind)) {
+            MappedLine line = MappedLine.create(rig.cuda);
             CudaPort port = line.port(CuStream.NULL, Slot.of(2), 1);
             port.arm(); // on this thread, whose current context is the line's: accepted
             List<Object> result = new ArrayList<>();

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * libcuda.so.1} where one is found (skipped with the reason otherwise). The calling thread gets the
  * primary context of device 0 as its current context, as a CUDA runtime user has.
  */
+@SuppressWarnings("restricted")
 final class CudaRig implements AutoCloseable {
     static final String REAL_LIBRARY = "libcuda.so.1";
     private static volatile Optional<String> realUnavailable;

@@ -8,6 +8,7 @@ import dev.gpureactor.backend.NativeLibrary;
 import dev.gpureactor.backend.SharedWatch;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
+import dev.gpureactor.backend.WordPark;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
@@ -52,6 +53,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * calls, flags and errors, the shared rules once more through the HIP table.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@SuppressWarnings("restricted")
 class HipLineTest {
     static final WaitPlan FLAG = new WaitPlan.FlagWait(50_000, 1_000_000, Optional.empty());
 
@@ -97,10 +99,9 @@ class HipLineTest {
             }
             HipStream s = rig.stream();
             HostFns.Gate gate = rig.gate(s);
-            HipPort port = line.port(s, Slot.of(2), 11);
+            HipPort port = new HipPort(line, s, Slot.of(2), 11, gate.openOnFirstPark(WordPark.spinThenPark()));
             port.arm();
             assertFalse(port.query());
-            gate.open();
             assertInstanceOf(Outcome.Exact.class, await(port, FLAG));
             assertEquals(11, line.line().word(Slot.of(2)));
             line.close();
@@ -126,14 +127,13 @@ class HipLineTest {
             if (rig.standinOnly()) rig.hooks.launchSpin(s.handle(), 5_000);
             rig.fill(s, payloadDevice, (byte) 0x3C, 4096);
             rig.hostFn(s, () -> kernelFinished.set(true));
-            HipPort port = line.port(s, Slot.of(7), 5);
+            HipPort port = new HipPort(line, s, Slot.of(7), 5, gate.openOnFirstPark(WordPark.spinThenPark()));
             port.arm();
             assertTrue(gate.awaitEntered(60));
             for (int i = 0; i < 10; i++) {
                 assertEquals(0, line.line().word(Slot.of(7)));
                 Thread.sleep(1);
             }
-            gate.open();
             assertInstanceOf(Outcome.Exact.class, await(port, FLAG));
             assertTrue(kernelFinished.get(), "the word was reached after the kernel finished");
             MemorySegment bytes = MemorySegment.ofAddress(payload).reinterpret(4096);

@@ -14,6 +14,7 @@ import java.util.Optional;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The stand-in HIP runtime (always) or the real libamdhip64.so where one is found; device 0 current. */
+@SuppressWarnings("restricted")
 final class HipRig implements AutoCloseable {
     static final String REAL_LIBRARY = "libamdhip64.so";
     private static volatile Optional<String> realUnavailable;

@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
  * Metal cannot run here: written, not run. Off macOS it must say so with its code; its message
  * shapes must be the exact, non-variadic prototypes of the methods it sends.
  */
+@SuppressWarnings("restricted")
 class MetalBackendTest {
     @Test
     void offMacOsItReportsUnavailableWithItsCode() {
