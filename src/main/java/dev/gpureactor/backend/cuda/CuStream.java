@@ -6,9 +6,10 @@ import java.lang.foreign.MemorySegment;
  * A raw {@code CUstream} handle. Build one from a handle any other binding created: JCuda, JavaCPP's
  * CUDA presets, your own FFM code (see {@code docs/CUDA.md}).
  *
- * <p><b>Contract.</b> The handle must be a live stream of a live context, or 0 (the NULL stream of
- * the calling thread's current context), {@code CU_STREAM_LEGACY} (1) or {@code
- * CU_STREAM_PER_THREAD} (2). The driver dereferences it, so a bogus handle faults inside the driver,
+ * <p><b>Contract.</b> The handle must be a live stream of a live context, or 0 / {@code
+ * CU_STREAM_LEGACY} (1): the NULL stream of the calling thread's current context. {@code
+ * CU_STREAM_PER_THREAD} (2) is refused for stores ({@code InvalidArgument}): it names a different
+ * stream on every thread, so no other thread could wait for it. The driver dereferences it, so a bogus handle faults inside the driver,
  * not in Java. A stream that was given a store must stay alive until the line is closed (or the line
  * has {@linkplain MappedLine#retire retired} it).
  *

@@ -61,6 +61,12 @@ final class CudaLines implements LineDriver {
 
     @Override
     public void checkStream(Domain domain, long stream) {
+        if (stream == CudaDriver.CU_STREAM_PER_THREAD) {
+            // Each host thread has its own per-thread stream: a port or close on another thread
+            // would query a different stream than the one that holds the store.
+            throw new ReactorException(ErrorCode.InvalidArgument, "stream", "CU_STREAM_PER_THREAD (0x2)",
+                    "an explicit stream, 0 or CU_STREAM_LEGACY; the per-thread stream is a different stream on every thread");
+        }
         long ctx = cuda.streamContext(stream); // the null stream: the calling thread's current context
         if (ctx != domain.handle()) {
             throw new ReactorException(ErrorCode.ForeignStream,

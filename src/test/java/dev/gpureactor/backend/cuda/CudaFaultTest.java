@@ -223,6 +223,17 @@ class CudaFaultTest {
     }
 
     @Test
+    void thePerThreadStreamIsRefusedForStores() {
+        try (CudaRig rig = CudaRig.standin(); MappedLine line = MappedLine.create(rig.cuda)) {
+            ReactorException e = assertThrows(ReactorException.class,
+                    () -> line.enqueueStore(CuStream.ofRaw(CudaDriver.CU_STREAM_PER_THREAD), Slot.of(0), 1));
+            assertEquals(ErrorCode.InvalidArgument, e.code());
+            assertTrue(e.getMessage().contains("CU_STREAM_PER_THREAD"), e.getMessage());
+            line.enqueueStore(CuStream.ofRaw(CudaDriver.CU_STREAM_LEGACY), Slot.of(0), 1); // the legacy NULL stream is fine
+        }
+    }
+
+    @Test
     void aMissingLibraryIsACodedErrorNamingThePath() {
         String path = "/nonexistent/gar/libcuda.so.1";
         ReactorException e = assertThrows(ReactorException.class, () -> CudaDriver.load(path));
