@@ -1,0 +1,316 @@
+/* The stand-in libcuda (test-only): the entry points of standin_cuda.h over the stand-in device. */
+#define _POSIX_C_SOURCE 200809L
+#include "standin_cuda.h"
+#include "standin_core.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CU_MEMHOSTALLOC_PORTABLE 0x01
+#define CU_MEMHOSTALLOC_DEVICEMAP 0x02
+#define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
+#define CU_STREAM_LEGACY ((CUstream) 0x1)
+#define CU_STREAM_PER_THREAD ((CUstream) 0x2)
+
+__attribute__((constructor)) static void standin_cuda_init(void) { gs_init_from_env(); }
+
+static const struct { int code; const char *name; const char *text; } ERRORS[] = {
+    {GS_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {GS_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {GS_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {GS_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {GS_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {GS_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {GS_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {GS_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready"},
+    {GS_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED", "context is destroyed"},
+    {GS_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {GS_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+};
+
+static CUresult error_text(CUresult error, const char **pStr, int name) {
+    if (!pStr) return GS_INVALID_VALUE;
+    for (size_t i = 0; i < sizeof ERRORS / sizeof ERRORS[0]; i++) {
+        if (ERRORS[i].code == error) {
+            *pStr = name ? ERRORS[i].name : ERRORS[i].text;
+            return GS_SUCCESS;
+        }
+    }
+    *pStr = NULL; /* as the driver does for a value it does not know */
+    return GS_INVALID_VALUE;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **pStr) { return error_text(error, pStr, 1); }
+CUresult cuGetErrorString(CUresult error, const char **pStr) { return error_text(error, pStr, 0); }
+
+CUresult cuInit(unsigned int Flags) {
+    if (Flags != 0) return GS_INVALID_VALUE;
+    gs_set_initialized();
+    return GS_SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int *driverVersion) {
+    if (!driverVersion) return GS_INVALID_VALUE;
+    *driverVersion = 13000;
+    return GS_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int *count) {
+    if (!gs_initialized()) return GS_NOT_INITIALIZED;
+    if (!count) return GS_INVALID_VALUE;
+    *count = gs_device_count();
+    return GS_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+    if (!gs_initialized()) return GS_NOT_INITIALIZED;
+    if (!device) return GS_INVALID_VALUE;
+    if (ordinal < 0 || ordinal >= gs_device_count()) return GS_INVALID_DEVICE;
+    *device = ordinal;
+    return GS_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+    if (!gs_initialized()) return GS_NOT_INITIALIZED;
+    if (!name || len <= 0) return GS_INVALID_VALUE;
+    if (dev < 0 || dev >= gs_device_count()) return GS_INVALID_DEVICE;
+    snprintf(name, (size_t) len, "GAR stand-in CUDA device %d", dev);
+    return GS_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) {
+    if (!gs_initialized()) return GS_NOT_INITIALIZED;
+    if (!pi) return GS_INVALID_VALUE;
+    if (dev < 0 || dev >= gs_device_count()) return GS_INVALID_DEVICE;
+    long long v;
+    switch ((int) attrib) {
+    case 92: v = gs_fault("attr_92"); break;
+    case 93: v = gs_fault("attr_93"); break;
+    case 122: v = gs_fault("attr_122"); break;
+    default: return GS_INVALID_VALUE;
+    }
+    if (v < 0) return GS_INVALID_VALUE; /* an attribute this driver does not know */
+    *pi = (int) v;
+    return GS_SUCCESS;
+}
+
+static int memops_enabled(void) {
+    long long v2 = gs_fault("attr_122");
+    if (v2 >= 0) return v2 != 0;
+    return gs_fault("attr_92") != 0 && gs_fault("attr_93") != 0;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
+    if (!gs_initialized()) return GS_NOT_INITIALIZED;
+    if (!pctx) return GS_INVALID_VALUE;
+    int rc = gs_primary_retain(dev);
+    if (rc == GS_SUCCESS) *pctx = (CUcontext) (void *) gs_primary(dev);
+    return rc;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+    if (!gs_initialized()) return GS_NOT_INITIALIZED;
+    return gs_primary_release(dev);
+}
+
+CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev) {
+    (void) ctxCreateParams;
+    if (!gs_initialized()) return GS_NOT_INITIALIZED;
+    if (!pctx || flags > 0xff) return GS_INVALID_VALUE;
+    gs_ctx *c = gs_ctx_create(dev);
+    if (!c) return GS_INVALID_DEVICE;
+    gs_push_current(c); /* cuCtxCreate makes the new context current */
+    *pctx = (CUcontext) (void *) c;
+    return GS_SUCCESS;
+}
+
+CUresult cuCtxDestroy_v2(CUcontext ctx) {
+    gs_ctx *c = (gs_ctx *) (void *) ctx;
+    if (!c) return GS_INVALID_VALUE;
+    if (c == gs_current()) {
+        int ok;
+        gs_pop_current(&ok);
+    }
+    return gs_ctx_destroy(c);
+}
+
+CUresult cuCtxGetCurrent(CUcontext *pctx) {
+    if (!pctx) return GS_INVALID_VALUE;
+    *pctx = (CUcontext) (void *) gs_current();
+    return GS_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+    gs_set_current((gs_ctx *) (void *) ctx);
+    return GS_SUCCESS;
+}
+
+CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+    if (!ctx) return GS_INVALID_VALUE;
+    return gs_push_current((gs_ctx *) (void *) ctx);
+}
+
+CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
+    int ok;
+    gs_ctx *c = gs_pop_current(&ok);
+    if (!ok) return GS_INVALID_CONTEXT;
+    if (pctx) *pctx = (CUcontext) (void *) c;
+    return GS_SUCCESS;
+}
+
+/* The current context, or the status a driver call without a usable one returns. */
+static int current_ctx(gs_ctx **out) {
+    gs_ctx *c = gs_current();
+    if (!c) return GS_INVALID_CONTEXT;
+    if (!gs_ctx_alive(c)) return GS_CONTEXT_IS_DESTROYED;
+    *out = c;
+    return GS_SUCCESS;
+}
+
+CUresult cuCtxGetDevice(CUdevice *device) {
+    if (!device) return GS_INVALID_VALUE;
+    gs_ctx *c;
+    int rc = current_ctx(&c);
+    if (rc != GS_SUCCESS) return rc;
+    *device = gs_ctx_device(c);
+    return GS_SUCCESS;
+}
+
+CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) {
+    gs_ctx *c;
+    int rc = current_ctx(&c);
+    if (rc != GS_SUCCESS) return rc;
+    if (Flags & ~(unsigned) (CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED))
+        return GS_INVALID_VALUE;
+    return gs_host_alloc(c, pp, bytesize, Flags, (Flags & CU_MEMHOSTALLOC_DEVICEMAP) != 0);
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags) {
+    gs_ctx *c;
+    int rc = current_ctx(&c);
+    if (rc != GS_SUCCESS) return rc;
+    if (Flags != 0 || !pdptr) return GS_INVALID_VALUE;
+    uint64_t d;
+    rc = gs_host_device_pointer(&d, p);
+    if (rc == GS_SUCCESS) *pdptr = (CUdeviceptr) d;
+    return rc;
+}
+
+CUresult cuMemFreeHost(void *p) {
+    gs_ctx *c;
+    int rc = current_ctx(&c);
+    if (rc != GS_SUCCESS) return rc;
+    return gs_host_free(p);
+}
+
+static gs_stream *stream_of(CUstream h, int *rc) {
+    if (h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD) h = NULL;
+    gs_stream *s = gs_stream_resolve((void *) h, rc);
+    if (s && !gs_ctx_alive(gs_stream_ctx(s))) {
+        *rc = GS_CONTEXT_IS_DESTROYED;
+        return NULL;
+    }
+    return s;
+}
+
+CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
+    gs_ctx *c;
+    int rc = current_ctx(&c);
+    if (rc != GS_SUCCESS) return rc;
+    if (!phStream || Flags > 1) return GS_INVALID_VALUE;
+    gs_stream *s;
+    rc = gs_stream_create(&s, c);
+    if (rc == GS_SUCCESS) *phStream = (CUstream) (void *) s;
+    return rc;
+}
+
+CUresult cuStreamDestroy_v2(CUstream hStream) {
+    if (!hStream || hStream == CU_STREAM_LEGACY || hStream == CU_STREAM_PER_THREAD) return GS_INVALID_HANDLE;
+    return gs_stream_destroy((gs_stream *) (void *) hStream);
+}
+
+CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx) {
+    if (!pctx) return GS_INVALID_VALUE;
+    int rc;
+    gs_stream *s = stream_of(hStream, &rc);
+    if (!s) return rc;
+    *pctx = (CUcontext) (void *) gs_stream_ctx(s);
+    return GS_SUCCESS;
+}
+
+CUresult cuStreamQuery(CUstream hStream) {
+    int rc;
+    gs_stream *s = stream_of(hStream, &rc);
+    return s ? gs_stream_query(s) : rc;
+}
+
+CUresult cuStreamSynchronize(CUstream hStream) {
+    int rc;
+    gs_stream *s = stream_of(hStream, &rc);
+    return s ? gs_stream_sync(s) : rc;
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
+    int rc;
+    gs_stream *s = stream_of(hStream, &rc);
+    return s ? gs_enqueue_memset(s, dstDevice, uc, N) : rc;
+}
+
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData) {
+    int rc;
+    gs_stream *s = stream_of(hStream, &rc);
+    return s ? gs_enqueue_hostfn(s, fn, userData) : rc;
+}
+
+static CUresult write_value64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags, unsigned allowed) {
+    if (flags & ~allowed) return GS_INVALID_VALUE;
+    if (!memops_enabled()) return GS_NOT_SUPPORTED;
+    int rc;
+    gs_stream *s = stream_of(stream, &rc);
+    return s ? gs_enqueue_write64(s, addr, value) : rc;
+}
+
+CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags) {
+    gs_count("write_value_v1", 1);
+    return write_value64(stream, addr, value, flags, 1u /* CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER */);
+}
+
+#ifndef GAR_STANDIN_NO_V2
+CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags) {
+    gs_count("write_value", 1);
+    return write_value64(stream, addr, value, flags, 0u /* the v2 API has no NO_MEMORY_BARRIER */);
+}
+#endif
+
+/* ---- test hooks ---- */
+
+CUresult gar_standin_launch_sleep(CUstream stream, unsigned long long usec) {
+    int rc;
+    gs_stream *s = stream_of(stream, &rc);
+    return s ? gs_enqueue_sleep(s, usec) : rc;
+}
+
+CUresult gar_standin_launch_spin(CUstream stream, unsigned long long usec) {
+    int rc;
+    gs_stream *s = stream_of(stream, &rc);
+    return s ? gs_enqueue_spin(s, usec) : rc;
+}
+
+CUresult gar_standin_launch_fail(CUstream stream, unsigned long long usec) {
+    int rc;
+    gs_stream *s = stream_of(stream, &rc);
+    return s ? gs_enqueue_fail(s, usec) : rc;
+}
+
+CUresult gar_standin_launch_hang(CUstream stream) {
+    int rc;
+    gs_stream *s = stream_of(stream, &rc);
+    return s ? gs_enqueue_hang(s) : rc;
+}
+
+void gar_standin_release_hangs(void) { gs_release_hangs(); }
+int gar_standin_set(const char *name, long long value) { return gs_set_fault(name, value); }
+long long gar_standin_counter(const char *name) { return gs_counter(name); }
+long long gar_standin_primary_refs(int device) { return gs_primary_refs(device); }
+unsigned int gar_standin_last_alloc_flags(void) { return gs_last_alloc_flags(); }
+void gar_standin_reset(void) { gs_reset(); }

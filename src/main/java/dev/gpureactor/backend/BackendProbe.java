@@ -1,0 +1,65 @@
+package dev.gpureactor.backend;
+
+import dev.gpureactor.backend.cuda.CudaBackend;
+import dev.gpureactor.backend.hip.HipBackend;
+import dev.gpureactor.backend.metal.MetalBackend;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@code gar probe} lists for each GPU backend: whether its library was found, why (or why
+ * not), its devices, and whether each device can store into a line (stream memory operations).
+ * Probing loads the vendor library through FFM and asks the driver; it never runs work on a device.
+ */
+public final class BackendProbe {
+    private BackendProbe() {}
+
+    /**
+     * One device.
+     *
+     * @param streamMemOps whether the device stores into a line; without them waits use the query plan
+     * @param memOps       how that was decided (which attribute answered, with its value)
+     */
+    public record DeviceReport(int ordinal, String name, boolean streamMemOps, String memOps) {
+        public DeviceReport {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(memOps, "memOps");
+        }
+    }
+
+    /**
+     * One backend.
+     *
+     * @param backend "cuda", "hip" or "metal"
+     * @param library the library path or name it tried (from {@code gar.cuda.library} / {@code gar.hip.library})
+     * @param found   whether the library loaded
+     * @param why     why not (the coded message), or what was found (driver version, caveats)
+     * @param devices the devices, empty when not found or none
+     */
+    public record BackendReport(String backend, String library, boolean found, String why, List<DeviceReport> devices) {
+        public BackendReport {
+            Objects.requireNonNull(backend, "backend");
+            Objects.requireNonNull(library, "library");
+            Objects.requireNonNull(why, "why");
+            devices = List.copyOf(devices);
+        }
+
+        /** One line per backend and per device, as {@code gar probe} prints it. */
+        public String render() {
+            StringBuilder out = new StringBuilder();
+            out.append(backend).append(": ").append(found ? "found" : "not found").append(" (").append(library).append("): ").append(why);
+            for (DeviceReport d : devices) {
+                out.append("\n  device ").append(d.ordinal()).append(": ").append(d.name())
+                        .append("; stream memory ops ").append(d.streamMemOps() ? "usable" : "NOT usable (query plan)")
+                        .append(" [").append(d.memOps()).append(']');
+            }
+            return out.toString();
+        }
+    }
+
+    /** CUDA, HIP and Metal, in that order. */
+    public static List<BackendReport> report() {
+        return List.of(CudaBackend.probe(), HipBackend.probe(), MetalBackend.probe());
+    }
+}

@@ -1,0 +1,126 @@
+package dev.gpureactor.backend;
+
+import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.Slot;
+import dev.gpureactor.core.WaitPlan;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A {@link CompletionPort} over one driver stream and one word of a {@link MappedPage} (the shared
+ * body of the CUDA and HIP ports).
+ *
+ * <ul>
+ *   <li>{@link #query()}: the stream's status query, the <em>error authority</em>: done, pending,
+ *       or a coded {@code Backend} error with the driver's error name and text.
+ *   <li>{@link #block()}: the driver's blocking wait on the stream.
+ *   <li>{@link #arm()}: queues the store of the target into the word behind the stream's work,
+ *       once (later calls do nothing).
+ *   <li>{@link #park(long)}: the {@link WordPark} on the word.
+ * </ul>
+ *
+ * <p>In <em>query mode</em> (no line, or a device without stream memory operations) there is no
+ * word: {@code arm} does nothing, and {@code park} sleeps at most {@value #QUERY_PARK_STEP_NANOS} ns
+ * and answers with a query. {@link #recommendedPlan()} then says {@code poll}.
+ *
+ * <p>A null-stream handle names a stream only through the current context, so the port makes the
+ * line's domain current around its calls on such a stream (any thread may wait on a port).
+ */
+public abstract class DriverPort implements CompletionPort {
+    /** The longest sleep of a query-mode park. */
+    public static final long QUERY_PARK_STEP_NANOS = 50_000;
+
+    private final LineDriver driver;
+    private final MappedPage page; // null: query mode without a line
+    private final long stream;
+    private final MemoryDescriptor descriptor; // null without a line
+    private final WordPark park;
+    private final boolean flagMode;
+    private final AtomicBoolean armed = new AtomicBoolean();
+
+    /**
+     * @param flagMode whether the device stores into the word; {@code false} is query mode
+     */
+    protected DriverPort(LineDriver driver, MappedPage page, long stream, Slot slot, long target,
+                         WordPark park, boolean flagMode) {
+        this.driver = Objects.requireNonNull(driver, "driver");
+        this.page = page;
+        this.stream = stream;
+        this.descriptor = page == null ? null : new MemoryDescriptor(page.line(), Objects.requireNonNull(slot, "slot"), target);
+        this.park = Objects.requireNonNull(park, "park");
+        this.flagMode = flagMode && page != null;
+    }
+
+    @Override
+    public boolean query() {
+        int status = inDomain(true);
+        if (status == 0) return true;
+        if (status == driver.notReady()) return false;
+        throw driver.failure(driver.queryCall(), status);
+    }
+
+    @Override
+    public void block() throws InterruptedException {
+        if (Thread.interrupted()) throw new InterruptedException();
+        int status = inDomain(false);
+        if (status != 0) throw driver.failure(driver.synchronizeCall(), status);
+    }
+
+    @Override
+    public void arm() {
+        if (!flagMode || !armed.compareAndSet(false, true)) return;
+        try {
+            page.enqueueStore(stream, descriptor.slot(), descriptor.target());
+        } catch (RuntimeException e) {
+            armed.set(false);
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean park(long boundNanos) throws InterruptedException {
+        if (flagMode) return park.park(descriptor, boundNanos);
+        LockSupport.parkNanos(Math.max(0, Math.min(boundNanos, QUERY_PARK_STEP_NANOS)));
+        if (Thread.interrupted()) throw new InterruptedException();
+        return query();
+    }
+
+    /** Whether the device stores into the word (flag mode), or the port only queries. */
+    public boolean storesIntoLine() { return flagMode; }
+
+    /** Whether {@link #arm()} queued the store. */
+    public boolean isArmed() { return armed.get(); }
+
+    /** The word this port waits on: empty without a line. */
+    public Optional<MemoryDescriptor> descriptor() { return Optional.ofNullable(descriptor); }
+
+    /** The raw stream handle. */
+    public long streamHandle() { return stream; }
+
+    /** {@code flag} (the crate's recommended plan) when the device stores into the word, else {@code poll}. */
+    public WaitPlan recommendedPlan() {
+        return flagMode ? WaitPlan.recommended() : new WaitPlan.QueryPoll(Optional.empty());
+    }
+
+    private int inDomain(boolean query) {
+        if (page == null || !driver.implicitStream(stream)) {
+            return query ? driver.queryStatus(stream) : driver.synchronizeStatus(stream);
+        }
+        long token = driver.enter(page.domain());
+        try {
+            return query ? driver.queryStatus(stream) : driver.synchronizeStatus(stream);
+        } finally {
+            driver.exit(page.domain(), token);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[stream 0x" + Long.toHexString(stream)
+                + (descriptor == null ? ", query only" : ", " + descriptor + (flagMode ? "" : ", query mode")) + "]";
+    }
+}

@@ -1,0 +1,60 @@
+package dev.gpureactor.backend.cuda;
+
+import dev.gpureactor.backend.DriverPort;
+import dev.gpureactor.backend.WordPark;
+import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.Slot;
+
+import java.util.Objects;
+
+/**
+ * A {@link CompletionPort} over one CUDA stream and one word of a {@link MappedLine}.
+ *
+ * <ul>
+ *   <li>{@link #query()}: {@code cuStreamQuery}, the error authority: {@code CUDA_SUCCESS} done,
+ *       {@code CUDA_ERROR_NOT_READY} pending, anything else a coded {@code Backend} error with the
+ *       names from {@code cuGetErrorName} / {@code cuGetErrorString} (for example
+ *       {@code CUDA_ERROR_LAUNCH_FAILED}).
+ *   <li>{@link #block()}: {@code cuStreamSynchronize} (it holds the calling thread, and a virtual
+ *       thread's carrier, for the whole wait).
+ *   <li>{@link #arm()}: {@link MappedLine#enqueueStore} of the target, once.
+ *   <li>{@link #park(long)}: the {@link WordPark} given here (default: the line's options, a
+ *       spin-then-park loop) on the word.
+ * </ul>
+ *
+ * <p>On a device without stream memory operations (or from {@link #queryOnly}) the port runs in
+ * query mode: see {@link DriverPort}.
+ */
+public final class CudaPort extends DriverPort {
+    private final CuStream stream;
+
+    /** A port on {@code line}'s word {@code slot} reaching {@code target}, parking with the line's park. */
+    public CudaPort(MappedLine line, CuStream stream, Slot slot, long target) {
+        this(line, stream, slot, target, line.page().options().park());
+    }
+
+    public CudaPort(MappedLine line, CuStream stream, Slot slot, long target, WordPark park) {
+        super(line.page().driver(), line.page(), Objects.requireNonNull(stream, "stream").handle(), slot, target,
+                park, line.memOps().usable());
+        this.stream = stream;
+    }
+
+    private CudaPort(CudaDriver driver, CuStream stream) {
+        super(new CudaLines(driver), null, stream.handle(), null, 0, WordPark.spinThenPark(), false);
+        this.stream = stream;
+    }
+
+    /**
+     * A port without a line: status by query, wait by {@code cuStreamSynchronize}, {@code arm} does
+     * nothing (the query plan). Works with a driver that cannot make lines. A null-stream handle is
+     * resolved through the calling thread's current context.
+     */
+    public static CudaPort queryOnly(CudaDriver driver, CuStream stream) {
+        Objects.requireNonNull(driver, "driver");
+        Objects.requireNonNull(stream, "stream");
+        driver.require(java.util.List.of("cuStreamQuery", "cuStreamSynchronize", "cuGetErrorName", "cuGetErrorString"));
+        return new CudaPort(driver, stream);
+    }
+
+    public CuStream stream() { return stream; }
+}

@@ -1,0 +1,44 @@
+package dev.gpureactor.backend.hip;
+
+import dev.gpureactor.backend.BackendProbe.BackendReport;
+import dev.gpureactor.backend.BackendProbe.DeviceReport;
+import dev.gpureactor.core.ReactorException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The HIP entry of {@code gar probe}. */
+public final class HipBackend {
+    private HipBackend() {}
+
+    public static BackendReport probe() {
+        return probe(HipRuntime.configuredLibrary());
+    }
+
+    public static BackendReport probe(String library) {
+        HipRuntime hip;
+        try {
+            hip = HipRuntime.load(library);
+        } catch (ReactorException e) {
+            return new BackendReport("hip", library, false, e.getMessage(), List.of());
+        }
+        boolean writes = hip.missing().stream().noneMatch(MappedLine.REQUIRED::contains);
+        String memOps = writes
+                ? "hipStreamWriteValue64 present (HIP has no device attribute for it; ROCm marks it beta)"
+                : "missing " + String.join(", ", hip.missing().stream().filter(MappedLine.REQUIRED::contains).toList());
+        List<DeviceReport> devices = new ArrayList<>();
+        String why;
+        try {
+            int count = hip.deviceCount();
+            for (int i = 0; i < count; i++) {
+                int dev = hip.device(i);
+                devices.add(new DeviceReport(i, hip.deviceName(dev), writes, memOps));
+            }
+            why = "runtime " + hip.driverVersion() + ", " + count + " device(s)";
+        } catch (ReactorException e) {
+            why = "the library loaded but the runtime cannot run: " + e.getMessage();
+        }
+        if (!writes) why += "; no lines: query plan only";
+        return new BackendReport("hip", library, true, why, devices);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.gpureactor.backend.hip;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A raw {@code hipStream_t} handle; 0 is the null stream of the calling thread's current device.
+ * The handle must be a live stream (the runtime dereferences it), and a stream that was given a
+ * store must stay alive until the line is closed or has {@linkplain MappedLine#retire retired} it.
+ */
+public record HipStream(long handle) {
+    public static final HipStream NULL = new HipStream(0);
+
+    public static HipStream ofRaw(long handle) {
+        return handle == 0 ? NULL : new HipStream(handle);
+    }
+
+    public static HipStream of(MemorySegment stream) {
+        return ofRaw(stream.address());
+    }
+
+    public MemorySegment segment() {
+        return MemorySegment.ofAddress(handle);
+    }
+
+    public boolean isNull() { return handle == 0; }
+
+    @Override
+    public String toString() { return "hipStream_t 0x" + Long.toHexString(handle); }
+}

@@ -1,0 +1,10 @@
+/**
+ * GPU backends: the ways a device stores into a {@link dev.gpureactor.core.CompletionLine}, each a
+ * {@link dev.gpureactor.core.CompletionPort}. {@code cuda} and {@code hip} share the device-mapped
+ * page and its ownership rules ({@link dev.gpureactor.backend.MappedPage} over a
+ * {@link dev.gpureactor.backend.LineDriver} table); {@code metal} is an {@code MTLSharedEvent} port.
+ * Every vendor entry point is resolved at run time through FFM ({@link
+ * dev.gpureactor.backend.NativeLibrary}); nothing links against a vendor library at build time.
+ * Depends on {@code core} and the JDK only.
+ */
+package dev.gpureactor.backend;

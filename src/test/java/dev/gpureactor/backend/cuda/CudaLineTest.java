@@ -1,0 +1,337 @@
+package dev.gpureactor.backend.cuda;
+
+import dev.gpureactor.backend.HostFns;
+import dev.gpureactor.backend.LineOptions;
+import dev.gpureactor.backend.SharedWatch;
+import dev.gpureactor.backend.WordPark;
+import dev.gpureactor.core.Clock;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.Outcome;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Sleeper;
+import dev.gpureactor.core.Slot;
+import dev.gpureactor.core.Wait;
+import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.core.Warning;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The CUDA line and port end to end. Each test runs against the stand-in driver (always) and
+ * against the real libcuda.so.1 where one is found (a JUnit assumption with the reason otherwise).
+ * Counters of the stand-in check what the real driver cannot show (frees, retains, flags).
+ * No timing assertions: the waits are ordered by gates; timeouts are hang guards only.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@SuppressWarnings("restricted")
+class CudaLineTest {
+    static final WaitPlan FLAG = new WaitPlan.FlagWait(50_000, 1_000_000, Optional.empty());
+
+    static Outcome await(CudaPort port, WaitPlan plan) throws InterruptedException {
+        return Wait.run(plan, port, Clock.system(), Sleeper.system(), OptionalLong.empty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standin", "real"})
+    void lifetime(String kind) throws Exception {
+        try (CudaRig rig = CudaRig.open(kind)) {
+            long refs = rig.standinOnly() ? rig.hooks.primaryRefs(0) : -1;
+            List<Warning> sink = new ArrayList<>();
+            MappedLine line = MappedLine.create(rig.cuda, LineOptions.defaults().withWarnings(sink::add));
+            assertArrayEquals(new long[8], line.line().snapshot(), "a fresh line reads 0 (driver memory is not zeroed)");
+            assertEquals(rig.device, line.device());
+            assertEquals(rig.primary, line.context(), "owned by the primary context");
+            assertNotEquals(0, line.deviceAddress());
+            assertEquals(line.deviceAddress() + 8 * 5, line.deviceAddress(Slot.of(5)));
+            assertTrue(line.memOps().usable(), line.memOps().detail());
+            if (rig.standinOnly()) {
+                assertEquals(refs + 1, rig.hooks.primaryRefs(0), "the line retains the primary context");
+                assertEquals(CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE, rig.hooks.lastAllocFlags(),
+                        "DEVICEMAP|PORTABLE, never WRITECOMBINED");
+                assertNotEquals(line.page().hostAddress(), line.deviceAddress(), "the device address comes from the driver");
+                assertEquals(CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, line.memOps().answeredBy(),
+                        "attribute 122 decides although the legacy 92 reads 0 (the GB10 pitfall)");
+            }
+
+            CuStream s = rig.stream();
+            CudaPort port = line.port(s, Slot.of(5), 42);
+            port.arm(); // on an idle stream a wait ends at its first query, before arming
+            port.arm(); // once only
+            Outcome o = await(port, WaitPlan.recommended());
+            assertInstanceOf(Outcome.class, o);
+            assertTrue(port.isArmed());
+            assertEquals(42, line.line().word(Slot.of(5)));
+            assertTrue(port.query());
+
+            line.close();
+            assertTrue(line.isFreed());
+            assertFalse(line.isLeaked());
+            assertTrue(line.warnings().isEmpty(), line.warnings().toString());
+            assertTrue(sink.isEmpty());
+            if (rig.standinOnly()) {
+                assertEquals(1, rig.hooks.counter("host_alloc"));
+                assertEquals(1, rig.hooks.counter("host_free"));
+                assertEquals(refs, rig.hooks.primaryRefs(0), "released after the free");
+                assertTrue(rig.hooks.counter("seq_last_host_free") < rig.hooks.counter("seq_last_primary_release"),
+                        "the page is freed before the context is released");
+                assertEquals(0, rig.hooks.counter("free_under_pending"));
+                assertEquals(0, rig.hooks.counter("free_after_domain_gone"));
+                assertEquals(0, rig.hooks.counter("release_unretained"));
+                assertEquals(1, rig.hooks.counter("write_value"), "one cuStreamWriteValue64_v2");
+                assertEquals(0, rig.hooks.counter("write_value_v1"), "never the v1 entry point");
+            }
+            ReactorException closed = assertThrows(ReactorException.class, () -> line.enqueueStore(s, Slot.of(0), 1));
+            assertEquals(ErrorCode.LineClosed, closed.code());
+            assertEquals(ErrorCode.LineClosed, assertThrows(ReactorException.class, () -> line.line().word(Slot.of(0))).code());
+            line.close(); // idempotent
+            if (rig.standinOnly()) assertEquals(1, rig.hooks.counter("host_free"));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standin", "real"})
+    void theStoreLandsOnlyAfterTheKernelAndPublishesItsPayload(String kind) throws Exception {
+        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda)) {
+            CuStream s = rig.stream();
+            long payload = rig.mappedPage(4096);
+            long payloadDevice = rig.cuda.memHostDevicePointer(payload);
+            AtomicBoolean kernelFinished = new AtomicBoolean();
+
+            HostFns.Gate gate = rig.gate(s);                        // the "kernel" holds the stream
+            if (rig.standinOnly()) rig.hooks.launchSleep(s.handle(), 20_000); // and a sleeping stand-in kernel
+            rig.fill(s, payloadDevice, (byte) 0x5A, 4096);           // the kernel's payload
+            rig.hostFn(s, () -> kernelFinished.set(true));           // marks the end of the work
+            CudaPort port = new CudaPort(line, s, Slot.of(3), 7, gate.openOnFirstPark(WordPark.spinThenPark()));
+            port.arm();                                              // the store, behind all of it
+            CudaPort watcher = line.port(s, Slot.of(3), 7);          // another waiter on the same word
+
+            assertTrue(gate.awaitEntered(60), "the stream reached the kernel");
+            for (int i = 0; i < 20; i++) {
+                assertEquals(0, line.line().word(Slot.of(3)), "the word is not written while the kernel runs");
+                assertFalse(port.query());
+                Thread.sleep(1);
+            }
+            assertFalse(watcher.park(1_000_000), "a bounded park ends without the word");
+
+            AtomicBoolean sawFinished = new AtomicBoolean();
+            Thread waiter = Thread.ofPlatform().start(() -> {
+                try {
+                    while (!watcher.park(1_000_000)) Thread.onSpinWait();
+                    sawFinished.set(kernelFinished.get());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Outcome o = await(port, FLAG); // its first park opens the gate
+            assertInstanceOf(Outcome.Exact.class, o, "the wait saw the work pending, then done");
+            waiter.join(TimeUnit.SECONDS.toMillis(60));
+            assertFalse(waiter.isAlive());
+            assertTrue(sawFinished.get(), "the word was reached only after the kernel finished");
+            assertEquals(7, line.line().word(Slot.of(3)));
+            MemorySegment bytes = MemorySegment.ofAddress(payload).reinterpret(4096);
+            for (long i = 0; i < 4096; i++) assertEquals((byte) 0x5A, bytes.get(JAVA_BYTE, i), "payload byte " + i);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standin", "real"})
+    void aThousandPlatformThreadsWaitOnOneStream(String kind) throws Exception {
+        thousandWaiters(kind, false);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standin", "real"})
+    void aThousandVirtualThreadsWaitOnOneStream(String kind) throws Exception {
+        // The 10,000-virtual-thread GpuFuture.join test comes with the loom layer (GpuFuture, LineParker).
+        thousandWaiters(kind, true);
+    }
+
+    private static void thousandWaiters(String kind, boolean virtual) throws Exception {
+        final int n = 1000;
+        // A pure-Java park that polls per waiter would cost a thousand polling threads here; the ports
+        // take a shared watcher instead (one thread polls the line, waiters sleep on a monitor): the
+        // shape of the loom layer's parker, plugged in through WordPark.
+        WaitPlan plan = new WaitPlan.FlagWait(10_000_000, 1_000_000_000, Optional.empty());
+        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda);
+             SharedWatch watch = new SharedWatch(line.line())) {
+            CuStream s = rig.stream();
+            HostFns.Gate gate = rig.gate(s);
+            List<CudaPort> ports = new ArrayList<>();
+            for (int i = 0; i < n; i++) ports.add(new CudaPort(line, s, Slot.of(1), 1, watch)); // each arms its own store of 1
+            ConcurrentLinkedQueue<Object> results = new ConcurrentLinkedQueue<>();
+            Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform().stackSize(256 * 1024);
+            List<Thread> threads = new ArrayList<>();
+            for (CudaPort p : ports) {
+                threads.add(builder.start(() -> {
+                    try {
+                        results.add(await(p, plan));
+                    } catch (Throwable t) {
+                        results.add(t);
+                    }
+                }));
+            }
+            long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (ports.stream().anyMatch(p -> !p.isArmed()) && System.nanoTime() < guard) Thread.sleep(1);
+            assertTrue(ports.stream().allMatch(CudaPort::isArmed), "every waiter queued its store before the gate opened");
+            assertEquals(0, line.line().word(Slot.of(1)));
+            gate.open();
+            for (Thread t : threads) t.join(TimeUnit.SECONDS.toMillis(60));
+            assertTrue(threads.stream().noneMatch(Thread::isAlive), "every waiter returned");
+            assertEquals(n, results.size());
+            for (Object r : results) assertInstanceOf(Outcome.Exact.class, r, String.valueOf(r));
+            if (rig.standinOnly()) assertEquals(n, rig.hooks.counter("write_value"));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standin", "real"})
+    void aStreamOfAnotherContextIsRefused(String kind) throws Exception {
+        try (CudaRig rig = CudaRig.open(kind)) {
+            assumeTrue(!rig.cuda.missing().contains("cuCtxCreate_v4"), "skipped: this driver has no cuCtxCreate_v4 (before CUDA 12.5)");
+            MappedLine line = MappedLine.create(rig.cuda);
+            long foreignCtx;
+            long foreignStream;
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment pctx = a.allocate(ADDRESS);
+                MemorySegment params = a.allocate(64, 8); // CUctxCreateParams, zeroed: no affinity, no CIG
+                rig.cuda.check("cuCtxCreate_v4", rig.cuda.cuCtxCreate_v4(pctx, params, 0, rig.device));
+                foreignCtx = pctx.get(ADDRESS, 0).address(); // now current
+                foreignStream = rig.cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING);
+                rig.cuda.popCurrent();
+            }
+            assertEquals(rig.primary, rig.cuda.currentContext());
+            try {
+                ReactorException e = assertThrows(ReactorException.class,
+                        () -> line.enqueueStore(CuStream.ofRaw(foreignStream), Slot.of(0), 1));
+                assertEquals(ErrorCode.ForeignStream, e.code());
+                assertTrue(e.getMessage().contains(Long.toHexString(foreignStream)), e.getMessage());
+                assertFalse(line.page().streams().contains(foreignStream), "a refused stream is not tracked");
+            } finally {
+                rig.cuda.streamDestroy(foreignStream);
+                rig.cuda.check("cuCtxDestroy_v2", rig.cuda.cuCtxDestroy_v2(MemorySegment.ofAddress(foreignCtx)));
+                rig.cuda.setCurrent(rig.primary);
+            }
+            if (rig.standinOnly()) { // and a stream of another device's primary context
+                long other = rig.cuda.primaryContextRetain(1);
+                rig.cuda.setCurrent(other);
+                long s1 = rig.cuda.streamCreate(0);
+                rig.cuda.setCurrent(rig.primary);
+                try {
+                    assertEquals(ErrorCode.ForeignStream, assertThrows(ReactorException.class,
+                            () -> line.enqueueStore(CuStream.ofRaw(s1), Slot.of(0), 1)).code());
+                } finally {
+                    rig.cuda.streamDestroy(s1);
+                    rig.cuda.primaryContextRelease(1);
+                }
+            }
+            line.close();
+            assertTrue(line.isFreed());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standin", "real"})
+    void theNullStreamWorksFromAThreadWithoutAContext(String kind) throws Exception {
+        try (CudaRig rig = CudaRig.open(kind)) {
+            MappedLine line = MappedLine.create(rig.cuda);
+            CudaPort port = line.port(CuStream.NULL, Slot.of(2), 1);
+            port.arm(); // on this thread, whose current context is the line's: accepted
+            List<Object> result = new ArrayList<>();
+            Thread t = Thread.ofPlatform().start(() -> { // no current context on this thread
+                try {
+                    result.add(await(port, FLAG));
+                } catch (Throwable e) {
+                    result.add(e);
+                }
+            });
+            t.join(TimeUnit.SECONDS.toMillis(60));
+            assertFalse(t.isAlive());
+            assertInstanceOf(Outcome.class, result.getFirst(), String.valueOf(result));
+            assertEquals(1, line.line().word(Slot.of(2)));
+            if (rig.standinOnly()) {
+                List<Throwable> refused = new ArrayList<>();
+                Thread u = Thread.ofPlatform().start(() -> {
+                    try {
+                        line.port(CuStream.NULL, Slot.of(2), 2).arm();
+                    } catch (Throwable e) {
+                        refused.add(e);
+                    }
+                });
+                u.join(TimeUnit.SECONDS.toMillis(60));
+                ReactorException e = assertInstanceOf(ReactorException.class, refused.getFirst());
+                assertEquals(ErrorCode.Backend, e.code());
+                assertTrue(e.getMessage().contains("CUDA_ERROR_INVALID_CONTEXT"), e.getMessage());
+            }
+            line.close();
+            assertTrue(line.isFreed());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standin", "real"})
+    void aRetiredStreamIsNotSettledAgain(String kind) throws Exception {
+        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda)) {
+            CuStream s = rig.stream();
+            HostFns.Gate gate = rig.gate(s);
+            line.enqueueStore(s, Slot.of(0), 1);
+            assertFalse(line.retire(s), "still running: stays tracked");
+            gate.open();
+            rig.cuda.check("cuStreamSynchronize", rig.cuda.cuStreamSynchronize(s.segment()));
+            assertTrue(line.retire(s));
+            assertTrue(line.page().streams().isEmpty());
+            VarHandle.fullFence();
+            assertEquals(1, line.line().word(Slot.of(0)));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standin", "real"})
+    void blockIsTheDriversSynchronize(String kind) throws Exception {
+        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda)) {
+            CuStream s = rig.stream();
+            HostFns.Gate gate = rig.gate(s);
+            CudaPort port = line.port(s, Slot.of(4), 3);
+            port.arm();
+            Thread opener = Thread.ofPlatform().start(() -> {
+                try {
+                    gate.awaitEntered(60);
+                    Thread.sleep(5);
+                } catch (InterruptedException ignored) {
+                    // open anyway
+                }
+                gate.open();
+            });
+            Outcome o = Wait.run(new WaitPlan.Block(), port, Clock.system(), Sleeper.system(), OptionalLong.empty());
+            assertInstanceOf(Outcome.Blocked.class, o);
+            assertTrue(port.query());
+            assertEquals(3, line.line().word(Slot.of(4)), "the stream is done, so its store ran");
+            opener.join();
+        }
+    }
+
+    static Duration shortSettle() { return Duration.ofMillis(200); }
+}
