@@ -6,13 +6,13 @@ import dev.gpureactor.core.Slot;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The pure-Java line park: spin with {@link Thread#onSpinWait()} for {@code spinNanos}, then sleep
+ * The pure-Java line park: spin with {@link Thread#onSpinWait()} for the spin it is given, then sleep
  * in {@link LockSupport#parkNanos} slices, re-reading the line between them. Bounded by the bound;
  * an unpark of the parker ends a slice early.
  */
-record FallbackLinePark(long spinNanos, long sliceNanos) implements LinePark {
+record FallbackLinePark(long sliceNanos) implements LinePark {
     @Override
-    public void park(CompletionLine line, long[] snapshot, long boundNanos) {
+    public void park(CompletionLine line, long[] snapshot, long boundNanos, long spinNanos) {
         long start = System.nanoTime();
         long end = start + boundNanos;
         long spinEnd = start + Math.min(spinNanos, boundNanos);

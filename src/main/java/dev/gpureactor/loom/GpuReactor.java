@@ -55,6 +55,7 @@ public final class GpuReactor implements AutoCloseable {
     private final Thread.Builder.OfVirtual virtualThreads;
     private final Executor callbacks;
     private final LinePark linePark;
+    private final long parkSpinNanos;
     private final ConcurrentHashMap<CompletionLine, LineParker> parkers = new ConcurrentHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
@@ -72,7 +73,8 @@ public final class GpuReactor implements AutoCloseable {
         this.plan = b.plan;
         this.parkerPlan = b.plan instanceof WaitPlan.FlagWait f ? f
                 : new WaitPlan.FlagWait(100_000, 1_000_000, b.plan.predict());
-        this.linePark = new FallbackLinePark(b.parkSpinNanos, 50_000);
+        this.linePark = new FallbackLinePark(50_000);
+        this.parkSpinNanos = b.parkSpinNanos;
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
             pool = new CarrierPool(b.carriers, b.idleSpinNanos);
             virtualThreads = VirtualThreads.builder(pool);
@@ -153,7 +155,7 @@ public final class GpuReactor implements AutoCloseable {
         if (p != null && !p.isDead() && !p.isClosing()) return p;
         return parkers.compute(line, (l, old) -> {
             if (old != null && !old.isDead() && !old.isClosing()) return old;
-            LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters);
+            LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos);
             fresh.start(Thread.ofPlatform());
             if (old == null) {
                 l.onClose(() -> {
@@ -231,7 +233,7 @@ public final class GpuReactor implements AutoCloseable {
         private Strictness strictness = Strictness.FALLBACK;
         private WaitPlan plan = WaitPlan.parse("flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8");
         private int carriers = Math.max(1, Runtime.getRuntime().availableProcessors());
-        private long idleSpinNanos = 50_000;
+        private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
         private HostCaps caps;
         private Consumer<Warning> warningSink;

@@ -79,6 +79,8 @@ final class LineParker implements Runnable {
     private final Clock clock;
     private final Consumer<Warning> warnings;
     private final ReactorCounters counters;
+    /** How long after a predicted wake the parker spins (no hardware park) before sleeping in slices. */
+    private final long spinWindowNanos;
 
     private final ConcurrentLinkedQueue<GpuFuture<?>> inbox = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<GpuFuture<?>> removals = new ConcurrentLinkedQueue<>();
@@ -95,7 +97,8 @@ final class LineParker implements Runnable {
     private int waiting;
 
     LineParker(CompletionLine line, LinePark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
-               Consumer<Warning> warnings, ReactorCounters counters) {
+               Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos) {
+        this.spinWindowNanos = spinWindowNanos;
         this.line = line;
         this.park = park;
         this.plan = plan;
@@ -195,9 +198,10 @@ final class LineParker implements Runnable {
                     continue;
                 }
                 long bound = Math.min(plan.parkNanos(), Math.max(1, nextBackstop - now));
+                long spin = Math.max(0, Math.min(bound, wakeAt + spinWindowNanos - now));
                 for (int i = 0; i < snapshot.length; i++) snapshot[i] = line.word(Slot.of(i));
                 counters.parked();
-                park.park(line, snapshot, bound);
+                park.park(line, snapshot, bound, spin);
                 afterSleep = false;
             } catch (ReactorException e) {
                 if (e.code() == ErrorCode.LineClosed || line.isClosed()) {

@@ -1,0 +1,161 @@
+package dev.gpureactor.cli;
+
+import dev.gpureactor.backend.sim.SimDevice;
+import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.core.ExecutorKind;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.core.Warning;
+import dev.gpureactor.loom.GpuExecutorService;
+import dev.gpureactor.loom.GpuFuture;
+import dev.gpureactor.loom.GpuReactor;
+import dev.gpureactor.loom.RunStats;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The crate's FILL example on virtual threads: three waits on slots completing at 2, 4 and 6 ms,
+ * a fourth virtual thread doing CPU work in slices meanwhile, and what each wait cost.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Await simulated GPU work from virtual threads while CPU work fills the wait.")
+final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--plan", description = "Wait plan text (default: ${DEFAULT-VALUE}).",
+            defaultValue = "flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8")
+    String plan;
+
+    @Option(names = "--kind", description = "Executor kind: naive, gpu-reactor, io-uring (default: ${DEFAULT-VALUE}).",
+            defaultValue = "gpu-reactor")
+    String kind;
+
+    @Option(names = "--backend", description = "Device: sim (default), cuda, hip.", defaultValue = "sim")
+    String backend;
+
+    @Option(names = "--waiters", description = "Extra waiting futures to run after the demo, 0..100000 (default: ${DEFAULT-VALUE}).",
+            defaultValue = "0")
+    int waiters;
+
+    @Option(names = "--carriers", description = "Carrier threads (default: cores).")
+    Integer carriers;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!backend.equals("sim")) {
+            System.err.println("gar demo: --backend " + backend + " needs a GPU and its driver; this build's demo runs on"
+                    + " 'sim'. See docs/CUDA.md and docs/HIP.md for the backends' own examples, and 'gar probe'.");
+            return 2;
+        }
+        if (waiters < 0 || waiters > 100_000) {
+            System.err.println("gar demo: --waiters must be 0..100000, got " + waiters);
+            return 2;
+        }
+        WaitPlan p = WaitPlan.parse(plan);
+        GpuReactor.Builder b = GpuReactor.builder().kind(ExecutorKind.parse(kind)).plan(p)
+                .warnings(w -> System.out.println("warning: " + w.message()));
+        if (carriers != null) b.carriers(carriers);
+        try (GpuReactor reactor = b.build(); SimDevice device = SimDevice.open();
+             GpuExecutorService exec = reactor.newExecutor()) {
+            System.out.printf("gar demo: executor %s, scheduler %s, plan %s%n", reactor.kindResolution().label(),
+                    reactor.schedulerResolution().label(), p.label());
+            runFill(reactor, device, exec);
+            if (waiters > 0) runMany(reactor, device, exec, waiters);
+        }
+        return 0;
+    }
+
+    private static void runFill(GpuReactor reactor, SimDevice device, GpuExecutorService exec) throws Exception {
+        List<SimStream> streams = List.of(device.stream(), device.stream(), device.stream());
+        for (int round = 0; round < 5; round++) fillRound(reactor, streams, exec, false); // warm up JIT and estimator
+        fillRound(reactor, streams, exec, true);
+        for (Warning w : reactor.warnings()) System.out.println("(warning kept: " + w.code() + ")");
+    }
+
+    private static void fillRound(GpuReactor reactor, List<SimStream> streams, GpuExecutorService exec, boolean print)
+            throws Exception {
+        RunStats before = reactor.stats();
+        long t0 = System.nanoTime();
+        List<Future<String>> waits = new ArrayList<>();
+        for (int i = 0; i < streams.size(); i++) {
+            int ms = 2 * (i + 1);
+            SimStream s = streams.get(i);
+            int[] payload = new int[1];
+            long[] storedAt = new long[1];
+            int value = 100 + i;
+            s.compute(Duration.ofMillis(ms), () -> payload[0] = value).compute(Duration.ZERO, () -> storedAt[0] = System.nanoTime());
+            SimStream.Signal sig = s.signal();
+            GpuFuture<Integer> f = reactor.await(sig.descriptor(), sig.port(), () -> payload[0]);
+            int slot = sig.descriptor().slot().index();
+            waits.add(exec.submit(() -> {
+                try {
+                    int v = f.join();
+                    long woke = System.nanoTime();
+                    return String.format(Locale.ROOT, "slot %d done after %5.2f ms (store at %5.2f ms, woke %6.1f us later), read back %d, %s",
+                            slot, (woke - t0) / 1e6, (storedAt[0] - t0) / 1e6, (woke - storedAt[0]) / 1e3, v, f.state());
+                } catch (ReactorException e) {
+                    return "slot " + slot + " failed: " + e.getMessage();
+                }
+            }));
+        }
+        AtomicLong slices = new AtomicLong();
+        Future<?> cpu = exec.submit(() -> {
+            long end = t0 + TimeUnit.MILLISECONDS.toNanos(6);
+            while (System.nanoTime() < end) {
+                long sliceEnd = System.nanoTime() + 10_000;
+                double x = 0;
+                while (System.nanoTime() < sliceEnd) x += Math.sqrt(x + 1);
+                if (x < 0) System.out.print("");
+                slices.incrementAndGet();
+                Thread.yield(); // let a woken waiter run between slices
+            }
+        });
+        List<String> lines = new ArrayList<>();
+        for (Future<String> w : waits) lines.add(w.get(30, TimeUnit.SECONDS));
+        cpu.get(30, TimeUnit.SECONDS);
+        long elapsed = System.nanoTime() - t0;
+        if (!print) return;
+        lines.forEach(l -> System.out.println("  " + l));
+        RunStats s = reactor.stats();
+        System.out.printf(Locale.ROOT, "  a fourth virtual thread ran %d CPU slices of 10 us while the waits were pending%n", slices.get());
+        System.out.printf(Locale.ROOT, "run stats: polls %d, woke %d, slept %d, parked %d, queried %d; carriers idle %.2f ms, busy %.2f ms%n",
+                s.polls() - before.polls(), s.woke() - before.woke(), s.slept() - before.slept(), s.parked() - before.parked(),
+                s.queried() - before.queried(), (s.idleNanos() - before.idleNanos()) / 1e6, (s.busyNanos() - before.busyNanos()) / 1e6);
+        long busy = s.busyNanos() - before.busyNanos(), idle = s.idleNanos() - before.idleNanos();
+        System.out.printf(Locale.ROOT, "filled: %.0f%% of the carriers' time ran work during the %.2f ms round%n",
+                busy + idle == 0 ? 0.0 : 100.0 * busy / (busy + idle), elapsed / 1e6);
+    }
+
+    private static void runMany(GpuReactor reactor, SimDevice device, GpuExecutorService exec, int n) throws Exception {
+        System.out.printf("%d waiting futures across %d streams ...%n", n, Math.min(32, n));
+        List<SimStream> streams = new ArrayList<>();
+        for (int i = 0; i < Math.min(32, n); i++) streams.add(device.stream());
+        long t0 = System.nanoTime();
+        List<Future<?>> joins = new ArrayList<>(n);
+        AtomicLong done = new AtomicLong();
+        for (int i = 0; i < n; i++) {
+            SimStream s = streams.get(i % streams.size());
+            if (i < streams.size()) s.compute(Duration.ofMillis(20));
+            SimStream.Signal sig = s.signal();
+            GpuFuture<Void> f = reactor.await(sig.descriptor(), sig.port());
+            joins.add(exec.submit(() -> {
+                f.join();
+                done.incrementAndGet();
+            }));
+        }
+        for (int i = 0; i < joins.size(); i++) {
+            joins.get(i).get(60, TimeUnit.SECONDS);
+            if ((i + 1) % 10_000 == 0 || i + 1 == n) System.out.printf("\r  joined %d / %d", done.get(), n);
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        System.out.printf(Locale.ROOT, "%n  all %d joined in %.2f s (%.0f completions/s); registrations left: %d%n",
+                n, secs, n / secs, reactor.registrations());
+    }
+}

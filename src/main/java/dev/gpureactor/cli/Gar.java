@@ -1,0 +1,30 @@
+package dev.gpureactor.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code gar}: the command line. {@code gar demo} (the main job) runs on the simulated device by
+ * default; {@code gar probe} says what this host can do and why not where it cannot.
+ */
+@Command(name = "gar", mixinStandardHelpOptions = true, version = "gar 0.1.0",
+        description = "gpu-async-reactor for the JVM: await GPU work from blocking Java code on virtual threads.",
+        subcommands = {DemoCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class})
+public final class Gar implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        CommandLine cl = new CommandLine(new Gar());
+        cl.setExecutionExceptionHandler((ex, line, parsed) -> {
+            line.getErr().println("gar: " + ex.getMessage());
+            return 2;
+        });
+        System.exit(cl.execute(args));
+    }
+}
