@@ -309,11 +309,11 @@ public final class Ring implements AutoCloseable {
         checkWord(word32);
         if (timeoutNanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "timeoutNanos", timeoutNanos, ">= 0");
         checkUsable();
+        if (sqEntries < 2) throw new ReactorException(ErrorCode.InvalidArgument, "entries", sqEntries, ">= 2 for a linked wait");
         ts.set(ValueLayout.JAVA_LONG, TS_SEC, timeoutNanos / 1_000_000_000L);
         ts.set(ValueLayout.JAVA_LONG, TS_NSEC, timeoutNanos % 1_000_000_000L);
         long udWait = nextUserData++;
         long udTimeout = nextUserData++;
-        if (sqEntries < 2) throw new ReactorException(ErrorCode.InvalidArgument, "entries", sqEntries, ">= 2 for a linked wait");
         MemorySegment w = nextSqe();
         w.set(ValueLayout.JAVA_BYTE, SQE_OPCODE, IORING_OP_FUTEX_WAIT);
         w.set(ValueLayout.JAVA_BYTE, SQE_FLAGS, IOSQE_IO_LINK);

@@ -28,8 +28,9 @@ import java.util.concurrent.locks.LockSupport;
  * just before submission. The kernel timer never fires early, so the sleep does not return before
  * the deadline unless it was interrupted; the caller still re-reads the clock, as {@link Sleeper}
  * allows. An interrupt does not cut a ring sleep short (the thread is in a system call, and no
- * signal is sent); it is seen, and thrown, when the sleep ends, which is at most the parker's
- * bounded sleep away.
+ * signal is sent), and neither does {@link LockSupport#unpark}: unlike {@link Sleeper#system()},
+ * this sleep cannot be ended early by another thread. An interrupt is seen between slices of at
+ * most {@link #MAX_SLICE_NANOS} and thrown as {@link InterruptedException}.
  */
 public final class UringSleeper implements Sleeper, AutoCloseable {
     /** The timeout op: the completion result for a relative sleep, or a thrown refusal. */
@@ -37,6 +38,13 @@ public final class UringSleeper implements Sleeper, AutoCloseable {
     interface TimeoutOp {
         int timeout(long nanos);
     }
+
+    /**
+     * The longest single ring sleep: a longer deadline is slept in slices of this, so an interrupt
+     * is seen within it (a thread in {@code io_uring_enter} does not see one). Parker sleeps are
+     * far shorter, so for them a sleep is one op.
+     */
+    public static final long MAX_SLICE_NANOS = 100_000_000L;
 
     private final Clock clock;
     private final Ring ring;
@@ -70,21 +78,21 @@ public final class UringSleeper implements Sleeper, AutoCloseable {
 
     @Override
     public void sleepUntil(long atNanos) throws InterruptedException {
-        if (Thread.interrupted()) throw new InterruptedException();
-        long left = atNanos - clock.nanos();
-        if (left <= 0) return;
-        int res;
-        String refusal;
-        try {
-            res = op.timeout(left);
-            refusal = res == Ring.TIMEOUT_EXPIRED ? null
-                    : "IORING_OP_TIMEOUT completed with " + res + " (" + Sys.errnoName(-res) + "), not -ETIME";
-        } catch (ReactorException e) {
-            refusal = e.getMessage();
-        }
-        if (refusal == null) {
-            timeouts++; // single writer: the owner thread
-        } else {
+        long left;
+        while ((left = atNanos - clock.nanos()) > 0) {
+            if (Thread.interrupted()) throw new InterruptedException();
+            String refusal;
+            try {
+                int res = op.timeout(Math.min(left, MAX_SLICE_NANOS));
+                refusal = res == Ring.TIMEOUT_EXPIRED ? null
+                        : "IORING_OP_TIMEOUT completed with " + res + " (" + Sys.errnoName(-res) + "), not -ETIME";
+            } catch (ReactorException e) {
+                refusal = e.getMessage();
+            }
+            if (refusal == null) {
+                timeouts++; // single writer: the owner thread
+                continue;
+            }
             failedTimeouts++;
             lastRefusal = refusal;
             while ((left = atNanos - clock.nanos()) > 0) {
@@ -95,7 +103,7 @@ public final class UringSleeper implements Sleeper, AutoCloseable {
         if (Thread.interrupted()) throw new InterruptedException();
     }
 
-    /** Sleeps that ran as an {@code IORING_OP_TIMEOUT} and expired as expected. */
+    /** Ring timeout ops that expired as expected (one per sleep, or per slice of a long sleep). */
     public long timeouts() { return timeouts; }
 
     /** Sleeps whose timeout op the ring refused, and that ran as a thread sleep instead. */

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ManualClock;
 import dev.gpureactor.core.ReactorException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -80,6 +83,30 @@ class UringSleeperTest {
             assertEquals(1, s.failedTimeouts());
             assertTrue(s.lastRefusal().orElseThrow().contains("EINVAL"), s.lastRefusal().orElseThrow());
         }
+    }
+
+    @Test
+    void aLongSleepRunsInSlicesSoAnInterruptIsSeen() throws Exception {
+        ManualClock manual = new ManualClock(1_000);
+        List<Long> asked = new ArrayList<>();
+        UringSleeper s = new UringSleeper(manual, null, n -> {
+            asked.add(n);
+            manual.advance(n); // the "kernel" sleeps exactly what it was asked
+            return Ring.TIMEOUT_EXPIRED;
+        });
+        s.sleepUntil(1_000 + 250_000_000L);
+        assertEquals(List.of(UringSleeper.MAX_SLICE_NANOS, UringSleeper.MAX_SLICE_NANOS, 50_000_000L), asked);
+        assertEquals(3, s.timeouts());
+
+        asked.clear();
+        UringSleeper interrupted = new UringSleeper(manual, null, n -> {
+            asked.add(n);
+            manual.advance(n);
+            Thread.currentThread().interrupt(); // arrives while "in the kernel"
+            return Ring.TIMEOUT_EXPIRED;
+        });
+        assertThrows(InterruptedException.class, () -> interrupted.sleepUntil(manual.nanos() + 1_000_000_000L));
+        assertEquals(1, asked.size(), "the interrupt is seen after the slice it arrived in");
     }
 
     @Test
