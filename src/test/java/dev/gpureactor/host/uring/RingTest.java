@@ -54,6 +54,16 @@ class RingTest {
     }
 
     @Test
+    void separateRingMappingsWorkToo() {
+        // The path of kernels before 5.4 (no IORING_FEAT_SINGLE_MMAP), run on this one.
+        Ring.Opened o = Ring.tryOpen(4, true);
+        try (Ring r = o.ring()) {
+            assertFalse(r.singleMmap());
+            for (int i = 0; i < 20; i++) assertEquals(Ring.TIMEOUT_EXPIRED, r.timeout(1_000));
+        }
+    }
+
+    @Test
     void zeroTimeoutExpiresAtOnce() {
         try (Ring r = Ring.open()) {
             assertEquals(Ring.TIMEOUT_EXPIRED, r.timeout(0));
