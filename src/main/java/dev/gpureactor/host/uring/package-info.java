@@ -1,0 +1,15 @@
+/**
+ * The io_uring host (Linux): deadline sleeps as {@code IORING_OP_TIMEOUT} on a ring driven by hand
+ * through FFM (raw {@code io_uring_setup}/{@code io_uring_enter} via libc {@code syscall}, mmap'd
+ * rings, no liburing). {@link dev.gpureactor.host.uring.Ring} is the ring (one per thread),
+ * {@link dev.gpureactor.host.uring.UringSleeper} the {@link dev.gpureactor.core.Sleeper} the
+ * io-uring executor's parkers use, and {@link dev.gpureactor.host.uring.UringProbe} the
+ * {@code ioUring} capability that {@link dev.gpureactor.core.ExecutorKind#resolve} reads.
+ *
+ * <p>The line park of this executor is the parker's word wait, as in the Rust crate: not a futex,
+ * not polling through the ring. The ring's futex wait is offered for CPU agents only; a GPU's
+ * store into host memory wakes no futex.
+ *
+ * <p>Layer rule: this package uses {@code dev.gpureactor.core} and the JDK only.
+ */
+package dev.gpureactor.host.uring;
