@@ -78,6 +78,7 @@ public final class GpuFuture<T> implements Future<T> {
     private volatile CompletableFuture<T> stage;
     /** The naive kind's plan, run by the first joiner; null under gpu-reactor, and once claimed. */
     private volatile NaiveWait inline;
+    private boolean inlinePlatformOnly;
     /** Where a cancel/timeout/interrupt tells the registry the registration is gone. */
     private volatile Runnable onAbandon;
 
@@ -113,7 +114,15 @@ public final class GpuFuture<T> implements Future<T> {
 
     void onAbandon(Runnable r) { this.onAbandon = r; }
 
-    void runInline(NaiveWait w) { this.inline = w; }
+    /**
+     * Has a joiner run {@code w} itself. With {@code platformOnly}, only a platform-thread joiner
+     * does (the std host: a platform thread gains nothing from a handoff), while virtual threads
+     * keep waiting for the parker.
+     */
+    void runInline(NaiveWait w, boolean platformOnly) {
+        this.inlinePlatformOnly = platformOnly;
+        this.inline = w;
+    }
 
     // ---- completion side (parker, registering thread, callers of cancel) ----
 
@@ -235,7 +244,8 @@ public final class GpuFuture<T> implements Future<T> {
                     continue;
                 }
                 NaiveWait w = inline;
-                if (w != null && INLINE.compareAndSet(this, w, null)) {
+                if (w != null && (!inlinePlatformOnly || !Thread.currentThread().isVirtual())
+                        && INLINE.compareAndSet(this, w, null)) {
                     runNaive(w, timed, deadline, nanos);
                     continue;
                 }
@@ -270,11 +280,14 @@ public final class GpuFuture<T> implements Future<T> {
     }
 
     /** The naive kind: this joiner runs the plan itself, then settles the future like a parker would. */
-    private void runNaive(NaiveWait w, boolean timed, long deadline, long nanos) throws InterruptedException {
+    private void runNaive(NaiveWait w, boolean timed, long deadline, long nanos)
+            throws InterruptedException, TimeoutException {
         try {
             w.run(this, timed ? deadline : Long.MAX_VALUE);
         } catch (NaiveWait.Expired e) {
-            abandon(TIMED_OUT, new ReactorException(ErrorCode.Timeout, "wait on " + descriptor, Duration.ofNanos(nanos)));
+            if (abandon(TIMED_OUT, new ReactorException(ErrorCode.Timeout, "wait on " + descriptor, Duration.ofNanos(nanos)))) {
+                throw new TimeoutException(failure.getMessage());
+            }
         } catch (ReactorException e) {
             fail(e);
         } catch (InterruptedException e) {

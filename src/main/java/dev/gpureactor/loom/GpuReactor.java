@@ -140,9 +140,11 @@ public final class GpuReactor implements AutoCloseable {
             return f;
         }
         if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
-            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()));
+            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), false);
             return f;
         }
+        // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
+        f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), true);
         LineParker parker = parkerFor(d.line());
         f.onAbandon(() -> parker.remove(f));
         parker.register(f);

@@ -1,0 +1,145 @@
+package dev.gpureactor.host;
+
+import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Warning;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * One background platform thread that watches many descriptors, on any lines, and completes a
+ * {@link CompletableFuture} for each: the std host's watcher, for consumers that are not
+ * latency-critical (it polls every {@code interval}, and queries each port every {@code backstop}).
+ *
+ * <p><b>Registrations.</b> Each {@link #watch} adds one registration, removed when it resolves, or
+ * when the consumer drops it by completing or cancelling the returned future. The set is
+ * concurrent; the watcher thread is the only one that resolves registrations.
+ *
+ * <p><b>Callbacks.</b> The watcher completes futures with no lock held, and dependent stages that
+ * run synchronously on it are isolated: a stage that throws fails only its own future
+ * ({@code CompletableFuture} catches it), and anything that escapes is caught and reported as a
+ * warning, so a throwing callback never kills the watcher. Consumers that do real work should
+ * attach it with an {@code ...Async} stage on their own executor.
+ *
+ * <p><b>Wake.</b> With nothing registered it parks indefinitely; {@link #watch} unparks it after
+ * the registration is visible (a volatile add then unpark; the permit makes the order safe).
+ */
+public final class Watcher implements AutoCloseable {
+    private record Registration(MemoryDescriptor descriptor, CompletionPort port, CompletableFuture<Void> future) {}
+
+    private final Set<Registration> registrations = ConcurrentHashMap.newKeySet();
+    private final long intervalNanos;
+    private final long backstopNanos;
+    private final Consumer<Warning> warnings;
+    private final Thread thread;
+    private volatile boolean closed;
+
+    /**
+     * @param interval how often the watcher looks at the lines (e.g. 100 µs to 1 ms)
+     * @param backstop how often it queries each port, the error authority
+     */
+    public Watcher(Duration interval, Duration backstop, Consumer<Warning> warnings) {
+        Objects.requireNonNull(interval, "interval");
+        Objects.requireNonNull(backstop, "backstop");
+        this.warnings = Objects.requireNonNull(warnings, "warnings");
+        if (interval.isNegative() || interval.isZero()) {
+            throw new ReactorException(ErrorCode.InvalidArgument, "interval", interval, "> 0");
+        }
+        if (backstop.compareTo(interval) < 0) {
+            throw new ReactorException(ErrorCode.InvalidArgument, "backstop", backstop, ">= interval (" + interval + ")");
+        }
+        this.intervalNanos = interval.toNanos();
+        this.backstopNanos = backstop.toNanos();
+        this.thread = Thread.ofPlatform().daemon(true).name("gar-watcher").start(this::loop);
+    }
+
+    /** A watcher polling every 200 µs and querying every millisecond. */
+    public static Watcher start() {
+        return new Watcher(Duration.ofMillis(1).dividedBy(5), Duration.ofMillis(1), w -> { });
+    }
+
+    /**
+     * A future completed when {@code descriptor} is reached (with a {@code null} value), or failed
+     * with the port's coded error. Cancelling or completing it drops the registration.
+     */
+    public CompletableFuture<Void> watch(MemoryDescriptor descriptor, CompletionPort port) {
+        Objects.requireNonNull(descriptor, "descriptor");
+        Objects.requireNonNull(port, "port");
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        if (closed) {
+            f.completeExceptionally(new ReactorException(ErrorCode.ShutDown, "watcher"));
+            return f;
+        }
+        Registration r = new Registration(descriptor, port, f);
+        registrations.add(r);
+        f.whenComplete((v, t) -> registrations.remove(r)); // resolved or dropped: the registration goes
+        LockSupport.unpark(thread);
+        return f;
+    }
+
+    /** Registrations held now. */
+    public int registrations() { return registrations.size(); }
+
+    private void loop() {
+        long lastQuery = System.nanoTime();
+        List<Runnable> toRun = new ArrayList<>();
+        while (!closed) {
+            if (registrations.isEmpty()) {
+                LockSupport.park(this);
+                continue;
+            }
+            long now = System.nanoTime();
+            boolean query = now - lastQuery >= backstopNanos;
+            if (query) lastQuery = now;
+            for (Registration r : registrations) {
+                if (r.future.isDone()) continue; // dropped; its whenComplete removes it
+                try {
+                    if (r.descriptor.line().isClosed()) {
+                        toRun.add(() -> r.future.completeExceptionally(new ReactorException(ErrorCode.LineClosed, r.descriptor.line().name(), "watch")));
+                    } else if (r.descriptor.isComplete()) {
+                        toRun.add(() -> r.future.complete(null));
+                    } else if (query && r.port.query()) {
+                        warnings.accept(Warning.of(ErrorCode.WordNeverWritten, r.descriptor));
+                        toRun.add(() -> r.future.complete(null));
+                    }
+                } catch (ReactorException e) {
+                    toRun.add(() -> r.future.completeExceptionally(e));
+                } catch (RuntimeException e) {
+                    toRun.add(() -> r.future.completeExceptionally(new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), e.getMessage())));
+                }
+            }
+            for (Runnable c : toRun) {
+                try {
+                    c.run();
+                } catch (Throwable t) { // a dependent stage run synchronously here threw past its future
+                    warnings.accept(Warning.of(ErrorCode.Backend, "watcher", "callback", -1, t.getClass().getSimpleName(), String.valueOf(t.getMessage())));
+                }
+            }
+            toRun.clear();
+            if (!registrations.isEmpty()) LockSupport.parkNanos(this, intervalNanos);
+        }
+        for (Registration r : registrations) r.future.completeExceptionally(new ReactorException(ErrorCode.ShutDown, "watcher"));
+    }
+
+    /** Stops the watcher; pending futures fail with {@link ErrorCode#ShutDown}. */
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.gpureactor.host;
+
+import dev.gpureactor.backend.sim.SimDevice;
+import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Warning;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class WatcherTest {
+    private static void awaitEmpty(Watcher w) throws InterruptedException {
+        for (int i = 0; i < 2000 && w.registrations() != 0; i++) Thread.sleep(5);
+    }
+
+    @Test
+    void completes_each_watch_when_its_word_is_reached_and_drops_the_registration() throws Exception {
+        try (Watcher w = Watcher.start(); SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            a.compute(Duration.ofMillis(2));
+            b.compute(Duration.ofMillis(4));
+            SimStream.Signal sa = a.signal(), sb = b.signal();
+            CompletableFuture<Void> fa = w.watch(sa.descriptor(), sa.port());
+            CompletableFuture<Void> fb = w.watch(sb.descriptor(), sb.port());
+            CompletableFuture.allOf(fa, fb).get(60, TimeUnit.SECONDS);
+            assertTrue(sa.descriptor().isComplete());
+            assertTrue(sb.descriptor().isComplete());
+            awaitEmpty(w);
+            assertEquals(0, w.registrations());
+        }
+    }
+
+    @Test
+    void a_dropped_watch_is_removed() throws Exception {
+        try (Watcher w = Watcher.start(); SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            s.compute(Duration.ofSeconds(30));
+            SimStream.Signal sig = s.signal();
+            CompletableFuture<Void> f = w.watch(sig.descriptor(), sig.port());
+            assertEquals(1, w.registrations());
+            f.cancel(false);
+            awaitEmpty(w);
+            assertEquals(0, w.registrations());
+        }
+    }
+
+    @Test
+    void a_failed_stream_fails_its_watch_with_the_port_error() throws Exception {
+        try (Watcher w = new Watcher(Duration.ofMillis(1).dividedBy(10), Duration.ofMillis(1), x -> { });
+             SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            s.compute(Duration.ofMillis(1)).fail("injected");
+            SimStream.Signal sig = s.signal();
+            CompletableFuture<Void> f = w.watch(sig.descriptor(), sig.port());
+            ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(60, TimeUnit.SECONDS));
+            assertEquals(ErrorCode.Backend, assertInstanceOf(ReactorException.class, e.getCause()).code());
+        }
+    }
+
+    @Test
+    void a_lost_word_completes_by_the_authority_with_a_coded_warning() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        try (Watcher w = new Watcher(Duration.ofMillis(1).dividedBy(10), Duration.ofMillis(1), warnings::add);
+             SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            SimStream.Signal sig = s.signalLost();
+            w.watch(sig.descriptor(), sig.port()).get(60, TimeUnit.SECONDS);
+            assertFalse(sig.descriptor().isComplete());
+            assertEquals(ErrorCode.WordNeverWritten, warnings.getFirst().code());
+        }
+    }
+
+    @Test
+    void a_throwing_callback_never_kills_the_watcher() throws Exception {
+        try (Watcher w = Watcher.start(); SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            SimStream.Signal first = s.signal();
+            CompletableFuture<Void> f1 = w.watch(first.descriptor(), first.port());
+            CompletableFuture<Object> boom = f1.thenApply(v -> { throw new IllegalStateException("callback bug"); });
+            ExecutionException e = assertThrows(ExecutionException.class, () -> boom.get(60, TimeUnit.SECONDS));
+            assertInstanceOf(IllegalStateException.class, e.getCause());
+            s.compute(Duration.ofMillis(1));
+            SimStream.Signal second = s.signal();
+            w.watch(second.descriptor(), second.port()).get(60, TimeUnit.SECONDS); // still watching
+        }
+    }
+
+    @Test
+    void closing_fails_pending_watches_and_refuses_new_ones() throws Exception {
+        SimDevice dev = SimDevice.open();
+        SimStream s = dev.stream();
+        s.compute(Duration.ofSeconds(30));
+        SimStream.Signal sig = s.signal();
+        Watcher w = Watcher.start();
+        CompletableFuture<Void> f = w.watch(sig.descriptor(), sig.port());
+        w.close();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(60, TimeUnit.SECONDS));
+        assertEquals(ErrorCode.ShutDown, assertInstanceOf(ReactorException.class, e.getCause()).code());
+        assertTrue(w.watch(sig.descriptor(), sig.port()).isCompletedExceptionally());
+        dev.close();
+    }
+
+    @Test
+    void bad_arguments_are_refused_with_codes() {
+        assertThrows(NullPointerException.class, () -> new Watcher(null, Duration.ofMillis(1), x -> { }));
+        assertEquals(ErrorCode.InvalidArgument,
+                assertThrows(ReactorException.class, () -> new Watcher(Duration.ZERO, Duration.ofMillis(1), x -> { })).code());
+        assertEquals(ErrorCode.InvalidArgument,
+                assertThrows(ReactorException.class, () -> new Watcher(Duration.ofMillis(2), Duration.ofMillis(1), x -> { })).code());
+    }
+}
