@@ -59,7 +59,7 @@ final class DemoCommand implements Callable<Integer> {
             return 2;
         }
         WaitPlan p = WaitPlan.parse(plan);
-        GpuReactor.Builder b = GpuReactor.builder().kind(ExecutorKind.parse(kind)).plan(p)
+        GpuReactor.Builder b = Hosts.builder().kind(ExecutorKind.parse(kind)).plan(p)
                 .warnings(w -> System.out.println("warning: " + w.message()));
         if (carriers != null) b.carriers(carriers);
         try (GpuReactor reactor = b.build(); SimDevice device = SimDevice.open();

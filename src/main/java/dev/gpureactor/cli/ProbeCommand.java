@@ -4,7 +4,6 @@ import dev.gpureactor.backend.BackendProbe;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
 import dev.gpureactor.core.Strictness;
-import dev.gpureactor.loom.GpuReactor;
 import picocli.CommandLine.Command;
 
 import java.util.concurrent.Callable;
@@ -17,7 +16,7 @@ final class ProbeCommand implements Callable<Integer> {
         Runtime rt = Runtime.getRuntime();
         System.out.printf("jdk         %s (%s)%n", Runtime.version(), System.getProperty("java.vm.name"));
         System.out.printf("cores       %d%n", rt.availableProcessors());
-        HostCaps caps = GpuReactor.probe();
+        HostCaps caps = Hosts.caps();
         System.out.printf("parkers     %s%n", caps.parkers());
         System.out.printf("carriers    %s%n", caps.carriers());
         System.out.printf("word wait   %s%n", caps.wordWait());

@@ -56,6 +56,7 @@ public final class GpuReactor implements AutoCloseable {
     private final Executor callbacks;
     private final LinePark linePark;
     private final long parkSpinNanos;
+    private final Supplier<Sleeper> deadlineSleeper;
     private final ConcurrentHashMap<CompletionLine, LineParker> parkers = new ConcurrentHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
@@ -66,6 +67,10 @@ public final class GpuReactor implements AutoCloseable {
     private GpuReactor(Builder b) {
         this.warningSink = b.warningSink;
         HostCaps caps = b.caps != null ? b.caps : probe();
+        if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
+            caps = new HostCaps(caps.parkers(), caps.carriers(), caps.wordWait(),
+                    Capability.missing("no io_uring deadline sleeper was given to the builder (Builder.deadlineSleeper)"));
+        }
         this.kind = ExecutorKind.resolve(b.kind, b.strictness, caps);
         this.scheduler = Declared.resolve(b.scheduler, b.strictness, caps);
         kind.warning().ifPresent(this::warn);
@@ -75,6 +80,7 @@ public final class GpuReactor implements AutoCloseable {
                 : new WaitPlan.FlagWait(100_000, 1_000_000, b.plan.predict());
         this.linePark = new FallbackLinePark(50_000);
         this.parkSpinNanos = b.parkSpinNanos;
+        this.deadlineSleeper = b.deadlineSleeper;
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
             pool = new CarrierPool(b.carriers, b.idleSpinNanos);
             virtualThreads = VirtualThreads.builder(pool);
@@ -90,7 +96,7 @@ public final class GpuReactor implements AutoCloseable {
     /** What this host offers, probed once per process where it can be. */
     public static HostCaps probe() {
         return new HostCaps(Capability.present(), VirtualThreads.capability(), Capability.missing("the hardware park is not wired into this build yet"),
-                Capability.missing("the io_uring host is not wired into this build yet"));
+                Capability.missing("probed by the io_uring host (dev.gpureactor.host.uring.UringProbe.hostCaps), not by the reactor"));
     }
 
     public static Builder builder() { return new Builder(); }
@@ -157,7 +163,8 @@ public final class GpuReactor implements AutoCloseable {
         if (p != null && !p.isDead() && !p.isClosing()) return p;
         return parkers.compute(line, (l, old) -> {
             if (old != null && !old.isDead() && !old.isClosing()) return old;
-            LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos);
+            LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos,
+                    kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null);
             fresh.start(Thread.ofPlatform());
             if (old == null) {
                 l.onClose(() -> {
@@ -239,8 +246,19 @@ public final class GpuReactor implements AutoCloseable {
         private long parkSpinNanos = 200_000;
         private HostCaps caps;
         private Consumer<Warning> warningSink;
+        private Supplier<Sleeper> deadlineSleeper;
 
         private Builder() {}
+
+        /**
+         * Where the parkers' deadline sleeps go under {@link ExecutorKind#IO_URING}: a factory called
+         * once on each parker thread, e.g. {@code UringSleeper::open}. Without one, io-uring falls
+         * back to gpu-reactor with a coded warning.
+         */
+        public Builder deadlineSleeper(Supplier<Sleeper> factory) {
+            this.deadlineSleeper = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
 
         public Builder kind(ExecutorKind kind) { this.kind = Objects.requireNonNull(kind, "kind"); return this; }
 

@@ -8,6 +8,7 @@ import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.PointTable;
 import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Sleeper;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
@@ -24,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The one platform thread that waits on a {@link CompletionLine} for every future of its eight
@@ -81,6 +83,9 @@ final class LineParker implements Runnable {
     private final ReactorCounters counters;
     /** How long after a predicted wake the parker spins (no hardware park) before sleeping in slices. */
     private final long spinWindowNanos;
+    /** Where deadline sleeps go instead of parkNanos (an io_uring timeout); null for parkNanos. Owned by this thread. */
+    private final Supplier<Sleeper> deadlineSleeperFactory;
+    private Sleeper deadlineSleeper;
 
     private final ConcurrentLinkedQueue<GpuFuture<?>> inbox = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<GpuFuture<?>> removals = new ConcurrentLinkedQueue<>();
@@ -97,7 +102,9 @@ final class LineParker implements Runnable {
     private int waiting;
 
     LineParker(CompletionLine line, LinePark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
-               Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos) {
+               Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
+               Supplier<Sleeper> deadlineSleeperFactory) {
+        this.deadlineSleeperFactory = deadlineSleeperFactory;
         this.spinWindowNanos = spinWindowNanos;
         this.line = line;
         this.park = park;
@@ -163,9 +170,23 @@ final class LineParker implements Runnable {
     @Override
     public void run() {
         counters.parkerStarted();
+        if (deadlineSleeperFactory != null) {
+            try {
+                deadlineSleeper = deadlineSleeperFactory.get(); // opened here: a ring belongs to one thread
+            } catch (RuntimeException e) {
+                warnings.accept(Warning.of(ErrorCode.ExecutorFallback, "deadline sleeps on " + line.name(), e.getMessage(), "parkNanos"));
+            }
+        }
         try {
             loop();
         } finally {
+            if (deadlineSleeper instanceof AutoCloseable c) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    warnings.accept(Warning.of(ErrorCode.Backend, "parker", "close deadline sleeper", -1, e.getClass().getSimpleName(), e.getMessage()));
+                }
+            }
             left.countDown();
         }
     }
@@ -233,6 +254,14 @@ final class LineParker implements Runnable {
         counters.slept();
         if (at == Long.MAX_VALUE) {
             LockSupport.park(this);
+        } else if (deadlineSleeper != null) {
+            // An io_uring timeout: exact to the ns, but a registration cannot cut it short; the
+            // deadline is at most max_sleep or the next backstop away.
+            try {
+                deadlineSleeper.sleepUntil(at);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         } else {
             long left = at - clock.nanos();
             if (left > 0) LockSupport.parkNanos(this, left);
