@@ -19,6 +19,7 @@ fi
 
 CC=${CC:-cc}
 CFLAGS=(-O2 -std=c11 -fPIC -Wall -Wextra -Werror -fvisibility=hidden)
+LDFLAGS=(-Wl,-z,noexecstack)
 sources=("$here/garpark.c" "$here/garpark.h" "$here/test_garpark.c" "$here/build.sh")
 
 # Builds one arch: lib into the jar folder, test binary into $out; runs the test with the given runner.
@@ -28,7 +29,7 @@ build_arch() {
   local jar_dir=$classes/native/linux-$arch
   local lib=$out/$arch/libgarpark.so test=$out/$arch/test_garpark log=$out/$arch/test.log
   mkdir -p "$out/$arch" "$jar_dir"
-  "$cc" "${CFLAGS[@]}" -shared -pthread -o "$lib" "$here/garpark.c"
+  "$cc" "${CFLAGS[@]}" -shared -pthread "${LDFLAGS[@]}" -o "$lib" "$here/garpark.c"
   "$cc" "${CFLAGS[@]}" -pthread -o "$test" "$here/test_garpark.c"
   echo "native park: C test ($arch${1:+, under $*})"
   if ! "$@" "$test" >"$log" 2>&1; then
