@@ -50,7 +50,7 @@ esac
 
 stamp=$out/passed.stamp
 # What the stamp vouches for: the compiler, and whether the emulated aarch64 test could run.
-stamp_text="$("$CC" --version | head -1); cross=$(command -v aarch64-linux-gnu-gcc qemu-aarch64 | tr '\n' ' ')"
+stamp_text="$("$CC" --version | head -1); cross=$(command -v aarch64-linux-gnu-gcc qemu-aarch64 | tr '\n' ' ' || true)"
 newest_src=$(ls -t "${sources[@]}" | head -1)
 if [ -f "$stamp" ] && [ "$stamp" -nt "$newest_src" ] && [ -f "$classes/native/linux-$host_arch/libgarpark.so" ] \
    && [ "$(cat "$stamp")" = "$stamp_text" ]; then
