@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @State(Scope.Benchmark)
+@SuppressWarnings("restricted")
 public class DowncallBench {
     static final NativePark LIB = NativePark.bind(NativeLoader.defaultLoader().extract(NativePark.LIBRARY));
     static final Linker LINKER = Linker.nativeLinker();

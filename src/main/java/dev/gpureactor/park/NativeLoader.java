@@ -57,6 +57,7 @@ import java.util.Optional;
  * <p>A loaded library stays loaded for the life of the JVM ({@link Arena#global()}): a park may be in
  * flight in it at any time, so it is never unloaded. The loader holds no state but its base directory.
  */
+@SuppressWarnings("restricted") // FFM linking and library loading are this class's purpose; run with --enable-native-access
 public final class NativeLoader {
     /** System property naming the base directory for extracted libraries. */
     public static final String CACHE_PROPERTY = "gar.native.cache";

@@ -32,6 +32,7 @@ import java.util.Objects;
  * critical(false)}, which drops the thread-state transition; a critical call that blocked would hold back
  * every safepoint of the JVM.
  */
+@SuppressWarnings("restricted") // FFM linking and library loading are this class's purpose; run with --enable-native-access
 public final class NativePark {
     /** The library's name: {@code libgarpark.so} in the jar. */
     public static final String LIBRARY = "garpark";

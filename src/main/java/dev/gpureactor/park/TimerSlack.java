@@ -21,6 +21,7 @@ import java.util.OptionalLong;
  * is not linked critical. Where there is no {@code prctl} (not Linux) the methods report that instead of
  * failing.
  */
+@SuppressWarnings("restricted") // FFM linking and library loading are this class's purpose; run with --enable-native-access
 public final class TimerSlack {
     private static final int PR_SET_TIMERSLACK = 29;
     private static final int PR_GET_TIMERSLACK = 30;
