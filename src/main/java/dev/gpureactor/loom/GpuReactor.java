@@ -15,6 +15,7 @@ import dev.gpureactor.core.Sleeper;
 import dev.gpureactor.core.Strictness;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.WordWait;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,7 +79,13 @@ public final class GpuReactor implements AutoCloseable {
         this.plan = b.plan;
         this.parkerPlan = b.plan instanceof WaitPlan.FlagWait f ? f
                 : new WaitPlan.FlagWait(100_000, 1_000_000, b.plan.predict());
-        this.linePark = new FallbackLinePark(50_000);
+        WordWait.Probe park = WordWait.probe();
+        park.warnings().forEach(this::warn);
+        if (!park.available() && plan instanceof WaitPlan.FlagWait) {
+            warn(Warning.of(ErrorCode.ParkFallback, plan.label(), "a hardware word wait (umwait, mwaitx or wfe)",
+                    park.note(), "the pure-Java park (spin around the prediction, then parkNanos slices)"));
+        }
+        this.linePark = LinePark.of(park.wordWait(), 50_000);
         this.parkSpinNanos = b.parkSpinNanos;
         this.deadlineSleeper = b.deadlineSleeper;
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
@@ -95,7 +102,7 @@ public final class GpuReactor implements AutoCloseable {
 
     /** What this host offers, probed once per process where it can be. */
     public static HostCaps probe() {
-        return new HostCaps(Capability.present(), VirtualThreads.capability(), Capability.missing("the hardware park is not wired into this build yet"),
+        return new HostCaps(Capability.present(), VirtualThreads.capability(), WordWait.probe().capability(),
                 Capability.missing("probed by the io_uring host (dev.gpureactor.host.uring.UringProbe.hostCaps), not by the reactor"));
     }
 

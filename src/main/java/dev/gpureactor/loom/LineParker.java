@@ -12,6 +12,7 @@ import dev.gpureactor.core.Sleeper;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.TimerSlack;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -170,6 +171,7 @@ final class LineParker implements Runnable {
     @Override
     public void run() {
         counters.parkerStarted();
+        TimerSlack.set(1); // the default 50 µs slack rounds every OS sleep of this thread up
         if (deadlineSleeperFactory != null) {
             try {
                 deadlineSleeper = deadlineSleeperFactory.get(); // opened here: a ring belongs to one thread
