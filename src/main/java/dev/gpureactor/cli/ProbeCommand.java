@@ -1,31 +1,67 @@
 package dev.gpureactor.cli;
 
 import dev.gpureactor.backend.BackendProbe;
+import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
 import dev.gpureactor.core.Strictness;
+import dev.gpureactor.park.TimerSlack;
+import dev.gpureactor.park.WordWait;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** What this host can do, and why not where it cannot. */
-@Command(name = "probe", mixinStandardHelpOptions = true, description = "Print what this host can do, and why not where it cannot.")
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = "Print what this host can do (park, scheduler, io_uring, GPU backends), and why not where it cannot.")
 final class ProbeCommand implements Callable<Integer> {
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
     @Override
     public Integer call() {
-        Runtime rt = Runtime.getRuntime();
-        System.out.printf("jdk         %s (%s)%n", Runtime.version(), System.getProperty("java.vm.name"));
-        System.out.printf("cores       %d%n", rt.availableProcessors());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("jdk", Runtime.version() + " (" + System.getProperty("java.vm.name") + ")");
+        out.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        out.put("cores", Runtime.getRuntime().availableProcessors());
+        WordWait.Probe park = WordWait.probe();
+        out.put("hardware park", park.available() ? park.wordWait().get().describe() : "none: " + park.note());
+        out.put("timer slack", TimerSlack.current().isPresent() ? TimerSlack.current().getAsLong() + " ns (this thread; parkers set 1 ns)"
+                : "unknown (not Linux)");
         HostCaps caps = Hosts.caps();
-        System.out.printf("parkers     %s%n", caps.parkers());
-        System.out.printf("carriers    %s%n", caps.carriers());
-        System.out.printf("word wait   %s%n", caps.wordWait());
-        System.out.printf("io_uring    %s%n", caps.ioUring());
+        out.put("custom scheduler", show(caps.carriers()));
+        out.put("io_uring", show(caps.ioUring()));
+        Map<String, String> kinds = new LinkedHashMap<>();
         for (ExecutorKind k : ExecutorKind.values()) {
             var r = ExecutorKind.resolve(k, Strictness.FALLBACK, caps);
-            System.out.printf("kind %-12s -> %s%s%n", k.declaredName(), r.label(), r.warning().map(w -> "  [" + w.message() + "]").orElse(""));
+            kinds.put(k.declaredName(), r.label() + r.warning().map(w -> " [" + w.message() + "]").orElse(""));
         }
-        for (BackendProbe.BackendReport b : BackendProbe.report()) System.out.println(b.render());
+        out.put("executor kinds", kinds);
+        List<BackendProbe.BackendReport> backends = BackendProbe.report();
+        out.put("backends", backends.stream().map(BackendProbe.BackendReport::render).toList());
+        if (json) {
+            System.out.println(Json.write(out));
+        } else {
+            out.forEach((k, v) -> {
+                if (v instanceof Map<?, ?> m) {
+                    System.out.println(k + ":");
+                    m.forEach((kk, vv) -> System.out.println("  " + kk + ": " + vv));
+                } else if (v instanceof List<?> l) {
+                    System.out.println(k + ":");
+                    l.forEach(e -> System.out.println("  " + String.valueOf(e).replace("\n", "\n  ")));
+                } else {
+                    System.out.printf("%-17s %s%n", k, v);
+                }
+            });
+        }
         return 0;
+    }
+
+    private static String show(Capability c) {
+        return c.isPresent() ? "present" : "missing: " + c.missing().get();
     }
 }

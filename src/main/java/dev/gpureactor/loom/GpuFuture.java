@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * on the parker), or on the callback executor when nobody joins.
  *
  * <p><b>Memory ordering.</b> The outcome fields are written before the state is published with a
- * release store (or a volatile CAS), and read after an acquire load of the state that saw it, so a
+ * volatile store (or a volatile CAS), and read after an acquire load of the state that saw it, so a
  * joiner that sees {@code COMPLETED} sees the value. Together with the parker's acquire load of the
  * word, this carries the device's payload → word store → parker → joiner happens-before chain.
  *
@@ -155,7 +155,9 @@ public final class GpuFuture<T> implements Future<T> {
         if (!STATE.compareAndSet(this, from, RESOLVING)) return false;
         value = v;
         failure = t;
-        STATE.setRelease(this, to);
+        // Volatile, not just release: the reads of joiners and stage that follow must not move above
+        // it (each is the other half of a Dekker pair with a joiner's push or a stage's creation).
+        STATE.setVolatile(this, to);
         wakeJoiners();
         CompletableFuture<T> s = stage;
         if (s != null) completeStage(s);
@@ -309,7 +311,7 @@ public final class GpuFuture<T> implements Future<T> {
         }
         value = v;
         failure = t;
-        STATE.setRelease(this, t == null ? COMPLETED : FAILED);
+        STATE.setVolatile(this, t == null ? COMPLETED : FAILED); // volatile: see settle()
         wakeJoiners();
         CompletableFuture<T> st = stage;
         if (st != null) completeStage(st);

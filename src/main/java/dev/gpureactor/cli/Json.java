@@ -1,0 +1,64 @@
+package dev.gpureactor.cli;
+
+import java.util.Collection;
+import java.util.Map;
+
+/** A small JSON writer for the command line's {@code --json} forms (maps, lists, strings, numbers, booleans). */
+final class Json {
+    private Json() {}
+
+    static String write(Object v) {
+        StringBuilder b = new StringBuilder();
+        write(b, v);
+        return b.toString();
+    }
+
+    private static void write(StringBuilder b, Object v) {
+        switch (v) {
+            case null -> b.append("null");
+            case Map<?, ?> m -> {
+                b.append('{');
+                boolean first = true;
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    if (!first) b.append(',');
+                    first = false;
+                    string(b, String.valueOf(e.getKey()));
+                    b.append(':');
+                    write(b, e.getValue());
+                }
+                b.append('}');
+            }
+            case Collection<?> c -> {
+                b.append('[');
+                boolean first = true;
+                for (Object o : c) {
+                    if (!first) b.append(',');
+                    first = false;
+                    write(b, o);
+                }
+                b.append(']');
+            }
+            case Number n when !(n instanceof Double d && (d.isNaN() || d.isInfinite())) -> b.append(n);
+            case Boolean bo -> b.append(bo);
+            default -> string(b, String.valueOf(v));
+        }
+    }
+
+    private static void string(StringBuilder b, String s) {
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) b.append(String.format("\\u%04x", (int) c)); else b.append(c);
+                }
+            }
+        }
+        b.append('"');
+    }
+}
