@@ -269,12 +269,18 @@ public final class GpuFuture<T> implements Future<T> {
         }
     }
 
-    /** The naive kind: this joiner runs the plan itself, then settles the future like a parker would. */
-    private void runNaive(NaiveWait w, boolean timed, long deadline, long nanos) throws InterruptedException {
+    /**
+     * The naive kind: this joiner runs the plan itself, then settles the future like a parker would.
+     * Its own time limit ends as the parked path's does ({@link TimeoutException}), so
+     * {@link #get(long, TimeUnit)} reports a timeout the same way under every kind.
+     */
+    private void runNaive(NaiveWait w, boolean timed, long deadline, long nanos) throws InterruptedException, TimeoutException {
         try {
             w.run(this, timed ? deadline : Long.MAX_VALUE);
         } catch (NaiveWait.Expired e) {
-            abandon(TIMED_OUT, new ReactorException(ErrorCode.Timeout, "wait on " + descriptor, Duration.ofNanos(nanos)));
+            if (abandon(TIMED_OUT, new ReactorException(ErrorCode.Timeout, "wait on " + descriptor, Duration.ofNanos(nanos)))) {
+                throw new TimeoutException(failure.getMessage());
+            }
         } catch (ReactorException e) {
             fail(e);
         } catch (InterruptedException e) {
