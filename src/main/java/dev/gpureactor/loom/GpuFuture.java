@@ -9,6 +9,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -194,12 +195,17 @@ public final class GpuFuture<T> implements Future<T> {
         }
     }
 
+    /**
+     * {@link Future#get()}: a coded failure comes as the cause of an {@link ExecutionException}; a
+     * cancelled wait throws {@link CancellationException} (its cause the coded
+     * {@link ErrorCode#Cancelled}), as {@link Future}'s contract says.
+     */
     @Override
     public T get() throws InterruptedException, ExecutionException {
         try {
             return await(false, 0);
         } catch (ReactorException e) {
-            throw new ExecutionException(e.getMessage(), e);
+            throw failedGet(e);
         } catch (TimeoutException e) {
             throw new AssertionError("untimed wait timed out", e);
         }
@@ -212,8 +218,18 @@ public final class GpuFuture<T> implements Future<T> {
         try {
             return await(true, unit.toNanos(timeout));
         } catch (ReactorException e) {
-            throw new ExecutionException(e.getMessage(), e);
+            throw failedGet(e);
         }
+    }
+
+    /** What {@code get} throws for a wait that ended in {@code e}: cancellation is not a failure. */
+    private ExecutionException failedGet(ReactorException e) {
+        if ((int) STATE.getAcquire(this) == CANCELLED) {
+            CancellationException c = new CancellationException(e.getMessage());
+            c.initCause(e);
+            throw c;
+        }
+        return new ExecutionException(e.getMessage(), e);
     }
 
     private T await(boolean timed, long nanos) throws InterruptedException, TimeoutException {
@@ -362,10 +378,11 @@ public final class GpuFuture<T> implements Future<T> {
         return value;
     }
 
+    /** {@link Future#exceptionNow()}: the coded failure; a cancelled wait is not failed (as the contract says). */
     @Override
     public Throwable exceptionNow() {
         int s = (int) STATE.getAcquire(this);
-        if (s <= COMPLETED) throw new IllegalStateException("not failed: " + state());
+        if (s <= COMPLETED || s == CANCELLED) throw new IllegalStateException("not failed: " + state());
         return failure;
     }
 
