@@ -79,6 +79,8 @@ public final class GpuFuture<T> implements Future<T> {
     private volatile CompletableFuture<T> stage;
     /** The naive kind's plan, run by the first joiner; null under gpu-reactor, and once claimed. */
     private volatile NaiveWait inline;
+    /** Where the naive plan runs when a stage is asked for before anyone joins (a new virtual thread). */
+    private volatile Executor inlineRunner;
     /** Where a cancel/timeout/interrupt tells the registry the registration is gone. */
     private volatile Runnable onAbandon;
 
@@ -114,7 +116,11 @@ public final class GpuFuture<T> implements Future<T> {
 
     void onAbandon(Runnable r) { this.onAbandon = r; }
 
-    void runInline(NaiveWait w) { this.inline = w; }
+    /** The naive kind: the first joiner runs {@code w}; or {@code runner} does, if a stage is asked for first. */
+    void runInline(NaiveWait w, Executor runner) {
+        this.inlineRunner = runner;
+        this.inline = w;
+    }
 
     // ---- completion side (parker, registering thread, callers of cancel) ----
 
@@ -399,7 +405,30 @@ public final class GpuFuture<T> implements Future<T> {
         int st = (int) STATE.getAcquire(this);
         if (st == READY) callbacks.execute(this::resolveForStage);
         else if (st >= COMPLETED) completeStage(fresh);
+        else if (st == PENDING) runInlineForStage();
         return fresh;
+    }
+
+    /**
+     * The naive kind with nobody joining: no parker will ever settle this wait, so the stage's
+     * runner runs the plan (once: it claims the plan as a joiner would; a joiner that comes later
+     * parks until the runner settles the future). If the runner refuses (the reactor closed), the
+     * wait fails with {@link ErrorCode#ShutDown}, as a wait started on a closed reactor does.
+     */
+    private void runInlineForStage() {
+        NaiveWait w = inline;
+        if (w == null || !INLINE.compareAndSet(this, w, null)) return;
+        try {
+            inlineRunner.execute(() -> {
+                try {
+                    runNaive(w, false, 0, 0);
+                } catch (InterruptedException | TimeoutException e) {
+                    // The future is settled (interrupted); the stage completed with that outcome.
+                }
+            });
+        } catch (RuntimeException e) {
+            fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
+        }
     }
 
     /**

@@ -53,6 +53,8 @@ public final class GpuReactor implements AutoCloseable {
     private final Clock clock = Clock.system();
     private final CarrierPool pool;
     private final Thread.Builder.OfVirtual virtualThreads;
+    /** Runs a naive wait that a completion stage asked for before anyone joined. */
+    private final ThreadFactory inlineThreads;
     private final Executor callbacks;
     private final LinePark linePark;
     private final long parkSpinNanos;
@@ -85,6 +87,7 @@ public final class GpuReactor implements AutoCloseable {
             callbacks = ForkJoinPool.commonPool();
         }
         virtualThreads.name("gar-vt-", 0);
+        inlineThreads = virtualThreads.factory();
     }
 
     /** What this host offers, probed once per process where it can be. */
@@ -140,7 +143,7 @@ public final class GpuReactor implements AutoCloseable {
             return f;
         }
         if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
-            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()));
+            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), task -> inlineThreads.newThread(task).start());
             return f;
         }
         LineParker parker = parkerFor(d.line());

@@ -2,6 +2,7 @@ package dev.gpureactor.loom;
 
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.ReactorException;
@@ -15,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -156,6 +158,64 @@ class NaiveKindTest {
             assertEquals("Interrupted flag=true", seen.get());
             assertEquals(ErrorCode.Interrupted, f.failureCode());
             gate.countDown();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"flag:park_us=100,backstop_us=1000" + PREDICT, "poll"})
+    void a_cancel_ends_an_inline_wait_while_the_device_still_runs(String plan) throws Exception {
+        try (GpuReactor r = naive(plan); SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            CountDownLatch gate = new CountDownLatch(1);
+            s.compute(Duration.ZERO, () -> GpuExecutorServiceTest.awaitQuietly(gate));
+            SimStream.Signal sig = s.signal();
+            AtomicInteger queries = new AtomicInteger();
+            CompletionPort counted = new CompletionPort() { // the device's port, counting the plan's queries
+                @Override public boolean query() { queries.incrementAndGet(); return sig.port().query(); }
+                @Override public void block() throws InterruptedException { sig.port().block(); }
+                @Override public void arm() { sig.port().arm(); }
+                @Override public boolean park(long boundNanos) throws InterruptedException { return sig.port().park(boundNanos); }
+            };
+            GpuFuture<Void> f = r.await(sig.descriptor(), counted);
+            AtomicReference<Object> seen = new AtomicReference<>();
+            Thread vt = r.startVirtualThread(() -> {
+                try {
+                    f.join();
+                    seen.set("completed");
+                } catch (ReactorException e) {
+                    seen.set(e.code());
+                }
+            });
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
+            while (queries.get() < 2 && System.nanoTime() < end) Thread.sleep(1);
+            assertTrue(queries.get() >= 2, "the joiner is inside the plan (it queried, then went on waiting)");
+            assertTrue(f.cancel(false));
+            assertTrue(vt.join(Duration.ofSeconds(GUARD_S)), "the joiner running the plan stopped although the device still runs");
+            assertEquals(ErrorCode.Cancelled, seen.get());
+            assertTrue(f.isCancelled());
+            assertFalse(s.isIdle(), "the device was still held when the wait ended");
+            gate.countDown();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"flag:park_us=100,backstop_us=1000" + PREDICT, "poll", "block"})
+    void a_completion_stage_of_an_inline_wait_completes_without_a_joiner(String plan) throws Exception {
+        try (GpuReactor r = naive(plan); SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            s.compute(Duration.ofMillis(2));
+            SimStream.Signal sig = s.signal();
+            GpuFuture<Integer> f = r.await(sig.descriptor(), sig.port(), () -> 7);
+            CountDownLatch called = new CountDownLatch(1);
+            AtomicReference<Object> cb = new AtomicReference<>();
+            f.onComplete((v, t) -> {
+                cb.set(t == null ? v : t);
+                called.countDown();
+            });
+            assertEquals(7, f.toCompletableFuture().get(GUARD_S, TimeUnit.SECONDS), "nobody joins: the stage runs the plan");
+            assertTrue(called.await(GUARD_S, TimeUnit.SECONDS));
+            assertEquals(7, cb.get());
+            assertEquals(Future.State.SUCCESS, f.state());
         }
     }
 }
