@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * virtual thread per task, started by the reactor's thread factory (so on its carrier pool), with
  * the same lifecycle: {@link #shutdown()} stops intake, {@link #shutdownNow()} also interrupts
  * every running task, {@link #awaitTermination} waits for the last task thread to end, and
- * {@link #close()} (inherited) shuts down and waits.
+ * {@link #close()} shuts down and waits (from one of its own tasks it only shuts down).
  *
  * <p>Termination is counted over started threads: a thread removes itself when its task ends, and
  * the last one out after shutdown opens the termination latch. Submission and shutdown race only
@@ -54,7 +54,15 @@ public final class GpuExecutorService extends AbstractExecutorService {
             tryTerminate();
             throw rejected();
         }
-        t.start();
+        try {
+            t.start();
+        } catch (RuntimeException | Error e) {
+            // The scheduler refused the thread (the reactor's carriers were closed): it will never
+            // run its finally block, so it must not hold termination back.
+            threads.remove(t);
+            tryTerminate();
+            throw e;
+        }
     }
 
     private static RejectedExecutionException rejected() {
@@ -76,6 +84,20 @@ public final class GpuExecutorService extends AbstractExecutorService {
         shutdown();
         threads.forEach(Thread::interrupt);
         return new ArrayList<>();
+    }
+
+    /**
+     * Shuts down and waits for every task to end, as {@link java.util.concurrent.ExecutorService#close()};
+     * called from one of this executor's own tasks it only shuts down, since that task cannot wait
+     * for its own end (the executor terminates once the caller's task and the others end).
+     */
+    @Override
+    public void close() {
+        if (threads.contains(Thread.currentThread())) {
+            shutdown();
+            return;
+        }
+        super.close();
     }
 
     @Override

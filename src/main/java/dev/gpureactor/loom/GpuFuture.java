@@ -9,6 +9,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -79,6 +80,8 @@ public final class GpuFuture<T> implements Future<T> {
     /** The naive kind's plan, run by the first joiner; null under gpu-reactor, and once claimed. */
     private volatile NaiveWait inline;
     private boolean inlinePlatformOnly;
+    /** Where the naive plan runs when a stage is asked for before anyone joins (a new virtual thread). */
+    private volatile Executor inlineRunner;
     /** Where a cancel/timeout/interrupt tells the registry the registration is gone. */
     private volatile Runnable onAbandon;
 
@@ -117,10 +120,12 @@ public final class GpuFuture<T> implements Future<T> {
     /**
      * Has a joiner run {@code w} itself. With {@code platformOnly}, only a platform-thread joiner
      * does (the std host: a platform thread gains nothing from a handoff), while virtual threads
-     * keep waiting for the parker.
+     * keep waiting for the parker; otherwise (the naive kind) the first joiner does, or
+     * {@code runner} does if a stage is asked for first.
      */
-    void runInline(NaiveWait w, boolean platformOnly) {
+    void runInline(NaiveWait w, boolean platformOnly, Executor runner) {
         this.inlinePlatformOnly = platformOnly;
+        this.inlineRunner = runner;
         this.inline = w;
     }
 
@@ -205,12 +210,17 @@ public final class GpuFuture<T> implements Future<T> {
         }
     }
 
+    /**
+     * {@link Future#get()}: a coded failure comes as the cause of an {@link ExecutionException}; a
+     * cancelled wait throws {@link CancellationException} (its cause the coded
+     * {@link ErrorCode#Cancelled}), as {@link Future}'s contract says.
+     */
     @Override
     public T get() throws InterruptedException, ExecutionException {
         try {
             return await(false, 0);
         } catch (ReactorException e) {
-            throw new ExecutionException(e.getMessage(), e);
+            throw failedGet(e);
         } catch (TimeoutException e) {
             throw new AssertionError("untimed wait timed out", e);
         }
@@ -223,8 +233,18 @@ public final class GpuFuture<T> implements Future<T> {
         try {
             return await(true, unit.toNanos(timeout));
         } catch (ReactorException e) {
-            throw new ExecutionException(e.getMessage(), e);
+            throw failedGet(e);
         }
+    }
+
+    /** What {@code get} throws for a wait that ended in {@code e}: cancellation is not a failure. */
+    private ExecutionException failedGet(ReactorException e) {
+        if ((int) STATE.getAcquire(this) == CANCELLED) {
+            CancellationException c = new CancellationException(e.getMessage());
+            c.initCause(e);
+            throw c;
+        }
+        return new ExecutionException(e.getMessage(), e);
     }
 
     private T await(boolean timed, long nanos) throws InterruptedException, TimeoutException {
@@ -281,9 +301,12 @@ public final class GpuFuture<T> implements Future<T> {
         }
     }
 
-    /** The naive kind: this joiner runs the plan itself, then settles the future like a parker would. */
-    private void runNaive(NaiveWait w, boolean timed, long deadline, long nanos)
-            throws InterruptedException, TimeoutException {
+    /**
+     * The naive kind: this joiner runs the plan itself, then settles the future like a parker would.
+     * Its own time limit ends as the parked path's does ({@link TimeoutException}), so
+     * {@link #get(long, TimeUnit)} reports a timeout the same way under every kind.
+     */
+    private void runNaive(NaiveWait w, boolean timed, long deadline, long nanos) throws InterruptedException, TimeoutException {
         try {
             w.run(this, timed ? deadline : Long.MAX_VALUE);
         } catch (NaiveWait.Expired e) {
@@ -371,10 +394,11 @@ public final class GpuFuture<T> implements Future<T> {
         return value;
     }
 
+    /** {@link Future#exceptionNow()}: the coded failure; a cancelled wait is not failed (as the contract says). */
     @Override
     public Throwable exceptionNow() {
         int s = (int) STATE.getAcquire(this);
-        if (s <= COMPLETED) throw new IllegalStateException("not failed: " + state());
+        if (s <= COMPLETED || s == CANCELLED) throw new IllegalStateException("not failed: " + state());
         return failure;
     }
 
@@ -391,7 +415,30 @@ public final class GpuFuture<T> implements Future<T> {
         int st = (int) STATE.getAcquire(this);
         if (st == READY) callbacks.execute(this::resolveForStage);
         else if (st >= COMPLETED) completeStage(fresh);
+        else if (st == PENDING) runInlineForStage();
         return fresh;
+    }
+
+    /**
+     * The naive kind with nobody joining: no parker will ever settle this wait, so the stage's
+     * runner runs the plan (once: it claims the plan as a joiner would; a joiner that comes later
+     * parks until the runner settles the future). If the runner refuses (the reactor closed), the
+     * wait fails with {@link ErrorCode#ShutDown}, as a wait started on a closed reactor does.
+     */
+    private void runInlineForStage() {
+        NaiveWait w = inline;
+        if (w == null || inlineRunner == null || !INLINE.compareAndSet(this, w, null)) return;
+        try {
+            inlineRunner.execute(() -> {
+                try {
+                    runNaive(w, false, 0, 0);
+                } catch (InterruptedException | TimeoutException e) {
+                    // The future is settled (interrupted); the stage completed with that outcome.
+                }
+            });
+        } catch (RuntimeException e) {
+            fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
+        }
     }
 
     /**

@@ -54,6 +54,8 @@ public final class GpuReactor implements AutoCloseable {
     private final Clock clock = Clock.system();
     private final CarrierPool pool;
     private final Thread.Builder.OfVirtual virtualThreads;
+    /** Runs a naive wait that a completion stage asked for before anyone joined. */
+    private final ThreadFactory inlineThreads;
     private final Executor callbacks;
     private final LinePark linePark;
     private final long parkSpinNanos;
@@ -81,7 +83,7 @@ public final class GpuReactor implements AutoCloseable {
                 : new WaitPlan.FlagWait(100_000, 1_000_000, b.plan.predict());
         WordWait.Probe park = WordWait.probe();
         park.warnings().forEach(this::warn);
-        if (!park.available() && plan instanceof WaitPlan.FlagWait) {
+        if (!park.available() && plan instanceof WaitPlan.FlagWait && kind.running() != ExecutorKind.NAIVE) {
             warn(Warning.of(ErrorCode.ParkFallback, plan.label(), "a hardware word wait (umwait, mwaitx or wfe)",
                     park.note(), "the pure-Java park (spin around the prediction, then parkNanos slices)"));
         }
@@ -98,6 +100,7 @@ public final class GpuReactor implements AutoCloseable {
             callbacks = ForkJoinPool.commonPool();
         }
         virtualThreads.name("gar-vt-", 0);
+        inlineThreads = virtualThreads.factory();
     }
 
     /** What this host offers, probed once per process where it can be. */
@@ -153,11 +156,11 @@ public final class GpuReactor implements AutoCloseable {
             return f;
         }
         if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
-            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), false);
+            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), false, task -> inlineThreads.newThread(task).start());
             return f;
         }
         // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
-        f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), true);
+        f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), true, null);
         LineParker parker = parkerFor(d.line());
         f.onAbandon(() -> parker.remove(f));
         parker.register(f);

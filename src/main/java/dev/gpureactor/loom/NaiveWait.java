@@ -16,9 +16,15 @@ import java.util.OptionalLong;
  * core's {@link Wait} driver (OS sleep to the prediction, then park or poll), then settles the
  * future. On a virtual thread its sleeps and {@code parkNanos} unmount; a blocking vendor call
  * (plan {@code block}) would pin its carrier, which is why {@code gpu-reactor} exists.
+ *
+ * <p>The port the driver sees ends the wait early ({@link Expired}) at the joiner's deadline, and
+ * as soon as the future left {@code PENDING} another way (cancelled, or timed out or interrupted
+ * through another joiner): a cancelled wait must not keep its runner until the device finishes.
+ * Both are checked at every query and park, so they are seen within one park bound; the
+ * {@code block} plan cannot be ended early (the vendor's blocking wait has no bound).
  */
 record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper sleeper) {
-    /** The joiner's own time limit passed during the inline wait. */
+    /** The wait ended without the device: the joiner's own time limit passed, or the future was abandoned. */
     static final class Expired extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -26,8 +32,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
     }
 
     void run(GpuFuture<?> f, long deadlineNanos) throws InterruptedException {
-        CompletionPort port = f.port();
-        if (deadlineNanos != Long.MAX_VALUE) port = new Bounded(port, deadlineNanos);
+        CompletionPort port = new Bounded(f.port(), deadlineNanos, f);
         OptionalLong sleep = plan.predict().isPresent() && f.pointKey != null
                 ? points.sleepNanos(f.pointKey, plan.predict().get()) : OptionalLong.empty();
         if (sleep.isPresent() && deadlineNanos != Long.MAX_VALUE) {
@@ -40,12 +45,12 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
         }
     }
 
-    /** A port whose park and query end at the joiner's deadline. */
-    private record Bounded(CompletionPort inner, long deadline) implements CompletionPort {
+    /** A port whose park and query end at the joiner's deadline ({@code MAX_VALUE}: none) or once {@code owner} is settled. */
+    private record Bounded(CompletionPort inner, long deadline, GpuFuture<?> owner) implements CompletionPort {
         @Override
         public boolean query() {
             if (inner.query()) return true;
-            if (System.nanoTime() - deadline >= 0) throw new Expired();
+            if (abandoned() || past()) throw new Expired();
             return false;
         }
 
@@ -59,6 +64,8 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
 
         @Override
         public boolean park(long boundNanos) throws InterruptedException {
+            if (abandoned()) throw new Expired();
+            if (deadline == Long.MAX_VALUE) return inner.park(boundNanos);
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 if (inner.query()) return true;
@@ -66,5 +73,9 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
             }
             return inner.park(Math.min(boundNanos, left));
         }
+
+        private boolean abandoned() { return owner.rawState() != GpuFuture.PENDING; }
+
+        private boolean past() { return deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0; }
     }
 }
