@@ -165,6 +165,10 @@ public final class GpuReactor implements AutoCloseable {
         f.onAbandon(() -> parker.remove(f));
         parker.register(f);
         if (d.isCompleteVolatile()) f.signal(); // the re-check half of the Dekker pair
+        if (closed) { // close() may have taken its snapshot of the parkers before this one was made
+            parkers.remove(d.line(), parker);
+            parker.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
+        }
         return f;
     }
 
