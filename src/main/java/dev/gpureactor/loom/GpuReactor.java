@@ -145,8 +145,7 @@ public final class GpuReactor implements AutoCloseable {
         }
         LineParker parker = parkerFor(d.line());
         f.onAbandon(() -> parker.remove(f));
-        parker.register(f);
-        if (d.isCompleteVolatile()) f.signal(); // the re-check half of the Dekker pair
+        parker.registerAndRecheck(f);
         return f;
     }
 
