@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 
 /**
  * The platform carrier threads that run this library's virtual threads: the scheduler handed to
@@ -35,13 +36,19 @@ public final class CarrierPool implements Executor, AutoCloseable {
     private final LongAdder idleNanos = new LongAdder();
     private final LongAdder busyNanos = new LongAdder();
     private volatile boolean closed;
+    /** What an idle carrier re-checks after announcing itself asleep. */
+    private final BooleanSupplier workOrClosed = () -> !queue.isEmpty() || closed;
 
     /**
      * @param size          carrier threads (the parkers are platform threads too: count them against the cores)
      * @param idleSpinNanos how long an idle carrier spins before it sleeps in the OS; 0 sleeps at once
      */
     public CarrierPool(int size, long idleSpinNanos) {
-        if (size < 1 || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, "1..4096");
+        this(size, 1, idleSpinNanos);
+    }
+
+    private CarrierPool(int size, int minSize, long idleSpinNanos) {
+        if (size < minSize || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, minSize + "..4096");
         if (idleSpinNanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "idleSpinNanos", idleSpinNanos, ">= 0");
         this.idleSpinNanos = idleSpinNanos;
         for (int i = 0; i < size; i++) {
@@ -51,6 +58,11 @@ public final class CarrierPool implements Executor, AutoCloseable {
             carriers.add(t);
         }
         carriers.forEach(Thread::start);
+    }
+
+    /** A pool with no carrier threads: jcstress plays the carrier with {@link #announceIdle}. */
+    static CarrierPool withoutCarriers() {
+        return new CarrierPool(0, 0, 0);
     }
 
     @Override
@@ -81,10 +93,16 @@ public final class CarrierPool implements Executor, AutoCloseable {
             long t0 = System.nanoTime();
             long spinUntil = t0 + idleSpinNanos;
             while ((r = queue.peek()) == null && System.nanoTime() - spinUntil < 0) Thread.onSpinWait();
-            if (r == null) idle.sleep(() -> !queue.isEmpty() || closed, Long.MAX_VALUE);
+            if (r == null) idle.sleep(workOrClosed, Long.MAX_VALUE);
             idleNanos.add(System.nanoTime() - t0);
         }
     }
+
+    /** A carrier's idle handshake up to the park, as {@code carry} runs it: whether {@code me} may park now. */
+    boolean announceIdle(Thread me) { return idle.announce(me, workOrClosed); }
+
+    /** Carriers listed asleep (a signal pops one). */
+    int sleepingCarriers() { return idle.sleeping(); }
 
     public int size() { return carriers.size(); }
 

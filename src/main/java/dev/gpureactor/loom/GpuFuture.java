@@ -26,9 +26,13 @@ import java.util.function.Supplier;
  * finished work into a value.
  *
  * <p><b>States.</b> {@code PENDING → READY → RESOLVING → COMPLETED | FAILED}, or from
- * {@code PENDING} straight to one of {@code FAILED}, {@code CANCELLED}, {@code TIMED_OUT},
- * {@code INTERRUPTED}. Every move out of {@code PENDING} is one CAS, so exactly one of device
- * completion, a port failure, cancel, timeout or interrupt wins, and every caller sees that one.
+ * {@code PENDING} through the transient {@code SETTLING} straight to one of {@code COMPLETED} (no
+ * readback), {@code FAILED}, {@code CANCELLED}, {@code TIMED_OUT}, {@code INTERRUPTED}. Every move
+ * out of {@code PENDING} is one CAS, so exactly one of device completion, a port failure, cancel,
+ * timeout or interrupt wins, and every caller sees that one: a caller that loses to a
+ * {@code SETTLING} winner waits out its few stores before it reports (jcstress TerminalStateStress
+ * caught a losing {@code cancel} that read the transient state and answered {@code false} for a
+ * future that ended cancelled).
  * {@code READY} means the device is done; the readback then runs once, on a joining thread (never
  * on the parker), or on the callback executor when nobody joins.
  *
@@ -44,8 +48,9 @@ import java.util.function.Supplier;
  * everyone: a {@code GpuFuture} is one wait, not a shared promise.
  */
 public final class GpuFuture<T> implements Future<T> {
-    static final int PENDING = 0, READY = 1, RESOLVING = 2, COMPLETED = 3, FAILED = 4, CANCELLED = 5,
-            TIMED_OUT = 6, INTERRUPTED = 7;
+    /** Ordered: below {@code COMPLETED} nothing is published; {@code SETTLING} is a PENDING-settle's owner-only state. */
+    static final int PENDING = 0, READY = 1, RESOLVING = 2, SETTLING = 3, COMPLETED = 4, FAILED = 5, CANCELLED = 6,
+            TIMED_OUT = 7, INTERRUPTED = 8;
 
     private static final VarHandle STATE, JOINERS, STAGE, INLINE;
 
@@ -157,11 +162,11 @@ public final class GpuFuture<T> implements Future<T> {
 
     private boolean settle(int from, int to, T v, Throwable t) {
         // Claim with a CAS to an intermediate owner-only state so the outcome is written before it is published.
-        if (!STATE.compareAndSet(this, from, RESOLVING)) return false;
+        if (!STATE.compareAndSet(this, from, SETTLING)) return false;
         value = v;
         failure = t;
-        // Volatile, not just release: the reads of joiners and stage that follow must not move above
-        // it (each is the other half of a Dekker pair with a joiner's push or a stage's creation).
+        // Volatile, not just release: with the read of `stage` below it is the settle half of a
+        // Dekker pair against toCompletableFuture (CAS stage, then volatile read of state).
         STATE.setVolatile(this, to);
         wakeJoiners();
         CompletableFuture<T> s = stage;
@@ -281,7 +286,7 @@ public final class GpuFuture<T> implements Future<T> {
                     me.next = head;
                 } while (!JOINERS.compareAndSet(this, head, me));
                 s = (int) STATE.getVolatile(this);
-                if (s != PENDING && s != RESOLVING) continue;
+                if (s != PENDING && s != RESOLVING && s != SETTLING) continue;
                 if (timed) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
@@ -334,7 +339,7 @@ public final class GpuFuture<T> implements Future<T> {
         }
         value = v;
         failure = t;
-        STATE.setVolatile(this, t == null ? COMPLETED : FAILED); // volatile: see settle()
+        STATE.setVolatile(this, t == null ? COMPLETED : FAILED); // volatile: see settle
         wakeJoiners();
         CompletableFuture<T> st = stage;
         if (st != null) completeStage(st);
@@ -357,20 +362,26 @@ public final class GpuFuture<T> implements Future<T> {
     /** Ends the wait with {@link ErrorCode#Cancelled} if it is still pending; the device work is not stopped. */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        return abandon(CANCELLED, new ReactorException(ErrorCode.Cancelled, "wait on " + descriptor))
-                || (int) STATE.getAcquire(this) == CANCELLED;
+        if (abandon(CANCELLED, new ReactorException(ErrorCode.Cancelled, "wait on " + descriptor))) return true;
+        int s;
+        // Lost the CAS: a winner in SETTLING is a few stores from publishing; another cancel may be it.
+        while ((s = (int) STATE.getAcquire(this)) == SETTLING) Thread.onSpinWait();
+        return s == CANCELLED;
     }
 
     @Override
     public boolean isCancelled() { return (int) STATE.getAcquire(this) == CANCELLED; }
 
     @Override
-    public boolean isDone() { return (int) STATE.getAcquire(this) >= READY; }
+    public boolean isDone() {
+        int s = (int) STATE.getAcquire(this);
+        return s >= READY && s != SETTLING; // SETTLING: the outcome is not published yet
+    }
 
     @Override
     public State state() {
         return switch ((int) STATE.getAcquire(this)) {
-            case PENDING, READY, RESOLVING -> State.RUNNING;
+            case PENDING, READY, RESOLVING, SETTLING -> State.RUNNING;
             case COMPLETED -> State.SUCCESS;
             case CANCELLED -> State.CANCELLED;
             default -> State.FAILED;
@@ -412,7 +423,9 @@ public final class GpuFuture<T> implements Future<T> {
         if (s != null) return s;
         CompletableFuture<T> fresh = new CompletableFuture<>();
         if (!STAGE.compareAndSet(this, null, fresh)) return stage;
-        int st = (int) STATE.getAcquire(this);
+        // The other half of settle's Dekker pair: a state read before the settle's volatile store
+        // (PENDING, SETTLING) means the settle's later read of `stage` sees `fresh` and completes it.
+        int st = (int) STATE.getVolatile(this);
         if (st == READY) callbacks.execute(this::resolveForStage);
         else if (st >= COMPLETED) completeStage(fresh);
         else if (st == PENDING) runInlineForStage();

@@ -163,8 +163,7 @@ public final class GpuReactor implements AutoCloseable {
         f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), true, null);
         LineParker parker = parkerFor(d.line());
         f.onAbandon(() -> parker.remove(f));
-        parker.register(f);
-        if (d.isCompleteVolatile()) f.signal(); // the re-check half of the Dekker pair
+        parker.registerAndRecheck(f);
         if (closed) { // close() may have taken its snapshot of the parkers before this one was made
             parkers.remove(d.line(), parker);
             parker.close(new ReactorException(ErrorCode.ShutDown, "reactor"));

@@ -20,13 +20,20 @@ final class IdleCarriers {
     /** Parks the calling carrier unless {@code workAvailable} says there is work; returns after any wake. */
     void sleep(BooleanSupplier workAvailable, long maxNanos) {
         Thread me = Thread.currentThread();
-        sleepers.push(me);
-        if (workAvailable.getAsBoolean()) {
-            sleepers.remove(me);
-            return;
+        if (announce(me, workAvailable)) {
+            if (maxNanos == Long.MAX_VALUE) LockSupport.park(this); else LockSupport.parkNanos(this, maxNanos);
         }
-        if (maxNanos == Long.MAX_VALUE) LockSupport.park(this); else LockSupport.parkNanos(this, maxNanos);
         sleepers.remove(me);
+    }
+
+    /**
+     * Steps (1) and (2) of going idle: push {@code me}, then re-check for work. Returns whether the
+     * carrier may park; either way it stays listed until it removes itself. jcstress runs this
+     * against {@link #signal} without parking.
+     */
+    boolean announce(Thread me, BooleanSupplier workAvailable) {
+        sleepers.push(me);
+        return !workAvailable.getAsBoolean();
     }
 
     /** Wakes one sleeping carrier, if any. Call after the work is visible. */

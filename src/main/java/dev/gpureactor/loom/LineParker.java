@@ -47,7 +47,10 @@ import java.util.function.Supplier;
  * {@code inbox}, and only then (c) parks. Both pairs are sequentially consistent, so either the
  * registrar sees {@code sleeping} and wakes the parker, or the parker sees the inbox entry; and
  * either the registrar's re-load sees the device's store, or the store happens after it and the
- * parker's next scan (which starts after the entry is drained) sees it. jcstress proves both.
+ * parker sees it: each turn snapshots the line (acquire) before it drains the inbox and scans the
+ * snapshot, so a snapshot that holds the store also holds the registration made before it, and a
+ * store after the snapshot ends the park that compares against it. jcstress proves each half
+ * ({@code RegistrationRecheckStress}, {@code StoreAfterRegistrationStress}, {@code ParkerSleepStress}).
  *
  * <p><b>Ownership.</b> The per-slot sets are touched by this thread only; other threads talk to it
  * through {@code inbox}, {@code removals} and {@code sleeping}. A future's state moves by CAS, so a
@@ -101,6 +104,11 @@ final class LineParker implements Runnable {
     private volatile ReactorException closing;
     private volatile boolean dead;
     private int waiting;
+    /** What {@link #step} decided, for the loop to perform (parker thread only). */
+    private long sleepAt, parkBound, parkSpin;
+
+    /** {@link #step}'s answers: how the loop waits next. */
+    static final int AGAIN = 0, IDLE = 1, SLEEP = 2, PARK = 3;
 
     LineParker(CompletionLine line, LinePark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
@@ -130,7 +138,20 @@ final class LineParker implements Runnable {
 
     boolean isClosing() { return closing != null; }
 
-    /** The registration protocol's steps (1) and (2); the caller does step (3), the re-check. */
+    /**
+     * The whole registration protocol, steps (1)–(3): register, then re-load the word with a
+     * volatile load and complete {@code f} here if it is already reached.
+     *
+     * @return whether the re-check found the word reached
+     */
+    boolean registerAndRecheck(GpuFuture<?> f) {
+        register(f);
+        if (!f.descriptor().isCompleteVolatile()) return false; // the re-check half of the Dekker pair
+        f.signal();
+        return true;
+    }
+
+    /** The registration protocol's steps (1) and (2); {@link #registerAndRecheck} adds step (3), the re-check. */
     void register(GpuFuture<?> f) {
         counters.registered();
         inbox.offer(f);
@@ -202,30 +223,22 @@ final class LineParker implements Runnable {
                 return;
             }
             try {
-                drain();
-                if (waiting == 0) {
-                    sleepUntil(Long.MAX_VALUE);
-                    afterSleep = false;
-                    continue;
+                switch (step(afterSleep)) {
+                    case IDLE -> {
+                        sleepUntil(Long.MAX_VALUE);
+                        afterSleep = false;
+                    }
+                    case SLEEP -> {
+                        sleepUntil(sleepAt);
+                        afterSleep = true;
+                    }
+                    case PARK -> {
+                        counters.parked();
+                        park.park(line, snapshot, parkBound, parkSpin);
+                        afterSleep = false;
+                    }
+                    default -> { } // AGAIN: everything settled; look again at once
                 }
-                long now = clock.nanos();
-                scan(now, afterSleep);
-                backstop(now);
-                if (waiting == 0) continue;
-                long wakeAt = earliestWake();
-                long nextBackstop = nextBackstop();
-                now = clock.nanos();
-                if (wakeAt - now > 0) {
-                    sleepUntil(Math.min(wakeAt, nextBackstop));
-                    afterSleep = true;
-                    continue;
-                }
-                long bound = Math.min(plan.parkNanos(), Math.max(1, nextBackstop - now));
-                long spin = Math.max(0, Math.min(bound, wakeAt + spinWindowNanos - now));
-                for (int i = 0; i < snapshot.length; i++) snapshot[i] = line.word(Slot.of(i));
-                counters.parked();
-                park.park(line, snapshot, bound, spin);
-                afterSleep = false;
             } catch (ReactorException e) {
                 if (e.code() == ErrorCode.LineClosed || line.isClosed()) {
                     failAll(new ReactorException(ErrorCode.LineClosed, line.name(), "wait"));
@@ -246,13 +259,45 @@ final class LineParker implements Runnable {
         }
     }
 
+    /**
+     * One turn of the loop, up to the wait: takes in registrations and removals, completes every
+     * reached waiter, queries the ports that are due, and says how to wait next. The loop performs
+     * the wait; jcstress runs this same method synchronously against a concurrent registrar and
+     * device. Parker thread only.
+     *
+     * @return {@link #IDLE} (no waiters: sleep until a registration), {@link #SLEEP} (OS sleep to
+     *     {@code sleepAt}), {@link #PARK} (bounded park on {@code snapshot} for {@code parkBound},
+     *     spinning {@code parkSpin}) or {@link #AGAIN} (the last waiter settled: turn again)
+     */
+    int step(boolean afterSleep) {
+        // Snapshot before drain: a snapshot that saw a store also sees every registration made
+        // before that store (release → acquire), so the scan below, which reads the snapshot,
+        // completes it. Any store after the snapshot makes the park return at once. Snapshotting
+        // after the scan (as this loop once did) could park on a word a drained waiter had already
+        // reached, until the bound: jcstress StoreAfterRegistrationStress.
+        for (int i = 0; i < snapshot.length; i++) snapshot[i] = line.word(Slot.of(i));
+        drain();
+        if (waiting == 0) return IDLE;
+        long now = clock.nanos();
+        scan(now, afterSleep);
+        backstop(now);
+        if (waiting == 0) return AGAIN;
+        long wakeAt = earliestWake();
+        long nextBackstop = nextBackstop();
+        now = clock.nanos();
+        if (wakeAt - now > 0) {
+            sleepAt = Math.min(wakeAt, nextBackstop);
+            return SLEEP;
+        }
+        long bound = Math.min(plan.parkNanos(), Math.max(1, nextBackstop - now));
+        parkBound = bound;
+        parkSpin = Math.max(0, Math.min(bound, wakeAt + spinWindowNanos - now));
+        return PARK;
+    }
+
     /** OS sleep to {@code at} (forever for MAX_VALUE), woken early by a registration or close. */
     private void sleepUntil(long at) {
-        SLEEPING.setVolatile(this, true);
-        if (!inbox.isEmpty() || !removals.isEmpty() || closing != null) {
-            SLEEPING.setVolatile(this, false);
-            return;
-        }
+        if (!announceSleep()) return;
         counters.slept();
         if (at == Long.MAX_VALUE) {
             LockSupport.park(this);
@@ -270,6 +315,26 @@ final class LineParker implements Runnable {
         }
         SLEEPING.setVolatile(this, false);
     }
+
+    /**
+     * The parker's half of the sleep handshake: (a) set {@code sleeping}, (b) re-check the
+     * mailboxes. Returns {@code true} when the parker may park; {@code false} (flag cleared again)
+     * when something arrived, so the loop turns instead. Parker thread only.
+     */
+    boolean announceSleep() {
+        SLEEPING.setVolatile(this, true);
+        if (!inbox.isEmpty() || !removals.isEmpty() || closing != null) {
+            SLEEPING.setVolatile(this, false);
+            return false;
+        }
+        return true;
+    }
+
+    /** The word of {@code slot} in the snapshot the next {@link #PARK} compares against. */
+    long parkedOn(Slot slot) { return snapshot[slot.index()]; }
+
+    /** Whether the parker is announced asleep and no wake has claimed it yet (the wake CAS clears it). */
+    boolean isSleeping() { return sleeping; }
 
     private void drain() {
         GpuFuture<?> f;
@@ -291,12 +356,12 @@ final class LineParker implements Runnable {
         }
     }
 
-    /** Completes every reached future, lowest target first, in each busy slot. */
+    /** Completes every future the snapshot shows reached, lowest target first, in each busy slot. */
     private void scan(long now, boolean afterSleep) {
         for (int s = 0; s < slots.length; s++) {
             TreeSet<GpuFuture<?>> set = slots[s];
             if (set.isEmpty()) continue;
-            long word = line.word(Slot.of(s));
+            long word = snapshot[s];
             GpuFuture<?> head;
             while ((head = set.isEmpty() ? null : set.first()) != null
                     && (MemoryDescriptor.reached(word, head.descriptor().target()) || head.rawState() != GpuFuture.PENDING)) {

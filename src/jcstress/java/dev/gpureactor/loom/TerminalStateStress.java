@@ -1,0 +1,185 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.LLL_Result;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Terminal state: device completion, a port failure, cancel, timeout and interrupt race on one
+ * {@link GpuFuture}, each through its real method; exactly one wins and every caller sees that one.
+ *
+ * <p>Each state instance draws one unordered pair of moves (15 pairs, same-kind pairs included) and
+ * the two actors make one move each, so one two-actor test covers every pairing:
+ * <ul>
+ *   <li>{@code SIGNAL}: {@link GpuFuture#signal()} (the parker's scan); reports won/lost.
+ *   <li>{@code FAIL}: {@link GpuFuture#fail} (the port's error, the backstop); reports won/lost.
+ *   <li>{@code CANCEL}: {@link GpuFuture#cancel}; reports its boolean (true = "it is cancelled").
+ *   <li>{@code TIMEOUT}: {@link GpuFuture#join(Duration)} with a zero limit, the real timeout path;
+ *       reports "value" or the coded failure it threw.
+ *   <li>{@code INTERRUPT}: {@link GpuFuture#join()} with the caller's interrupt flag set, the real
+ *       interrupt path (the flag is cleared afterwards); reports "value" or the code.
+ * </ul>
+ * The arbiter checks, against the final state: the winner is one of the two moves, each move's
+ * report agrees with it (a signal or fail says won exactly when it won, cancel says true exactly
+ * when the final state is CANCELLED, a joiner got the value exactly on completion and otherwise the
+ * winner's code), and the abandon hook (where the reactor drops the registration) ran exactly once
+ * when cancel, timeout or interrupt won, and never otherwise. The future has a readback, so a
+ * signal moves it to READY and a joiner that loses resolves it to COMPLETED.
+ *
+ * <p>Results: r1 the pair, r2 the final state, r3 "agree" or what disagreed.
+ */
+@JCStressTest
+@Description("Complete vs. fail vs. cancel vs. timeout vs. interrupt on one GpuFuture: one winner, seen by every caller.")
+@Outcome(id = ".*, agree", expect = ACCEPTABLE, desc = "One winner among the two moves; both callers report it; the abandon hook ran iff an abandon won.")
+@Outcome(expect = FORBIDDEN,
+        desc = "Bug prevented: two transitions both won, a caller saw a different outcome than the final state, "
+                + "the winner was not attempted, or the registration was dropped twice / not at all.")
+@State
+public class TerminalStateStress {
+    enum Move { SIGNAL, FAIL, CANCEL, TIMEOUT, INTERRUPT }
+
+    private static final List<Move[]> PAIRS = pairs();
+
+    private static List<Move[]> pairs() {
+        List<Move[]> out = new ArrayList<>();
+        Move[] all = Move.values();
+        for (int i = 0; i < all.length; i++) {
+            for (int j = i; j < all.length; j++) out.add(new Move[] {all[i], all[j]});
+        }
+        return List.copyOf(out);
+    }
+
+    private final Move a, b;
+    private final CompletionLine line = Rig.line();
+    private final GpuFuture<Integer> f = Rig.future(line, 0, 1, () -> 42);
+    private final ReactorException failure = new ReactorException(ErrorCode.LineClosed, "jcstress", "wait");
+    private final AtomicInteger abandons = new AtomicInteger();
+    private String seenA, seenB;
+
+    public TerminalStateStress() {
+        Move[] p = PAIRS.get(ThreadLocalRandom.current().nextInt(PAIRS.size()));
+        a = p[0];
+        b = p[1];
+        f.onAbandon(abandons::incrementAndGet);
+    }
+
+    @Actor
+    public void first() {
+        seenA = move(a);
+    }
+
+    @Actor
+    public void second() {
+        seenB = move(b);
+    }
+
+    private String move(Move m) {
+        return switch (m) {
+            case SIGNAL -> f.signal() ? "won" : "lost";
+            case FAIL -> f.fail(failure) ? "won" : "lost";
+            case CANCEL -> String.valueOf(f.cancel(false));
+            case TIMEOUT -> joined(true);
+            case INTERRUPT -> {
+                Thread.currentThread().interrupt();
+                try {
+                    yield joined(false);
+                } finally {
+                    Thread.interrupted(); // join restores the flag; jcstress's thread must not keep it
+                }
+            }
+        };
+    }
+
+    private String joined(boolean timed) {
+        try {
+            Integer v = timed ? f.join(Duration.ZERO) : f.join();
+            return v == 42 ? "value" : "value " + v;
+        } catch (ReactorException e) {
+            return e.code().name();
+        }
+    }
+
+    @Arbiter
+    public void arbiter(LLL_Result r) {
+        int s = f.rawState();
+        String state = switch (s) {
+            case GpuFuture.PENDING -> "PENDING";
+            case GpuFuture.READY -> "READY";
+            case GpuFuture.RESOLVING -> "RESOLVING";
+            case GpuFuture.COMPLETED -> "COMPLETED";
+            case GpuFuture.FAILED -> "FAILED";
+            case GpuFuture.CANCELLED -> "CANCELLED";
+            case GpuFuture.TIMED_OUT -> "TIMED_OUT";
+            case GpuFuture.INTERRUPTED -> "INTERRUPTED";
+            default -> "state " + s;
+        };
+        r.r1 = a + "/" + b;
+        r.r2 = state;
+        r.r3 = verdict(s);
+    }
+
+    private String verdict(int s) {
+        Move winner = switch (s) {
+            case GpuFuture.READY, GpuFuture.COMPLETED -> Move.SIGNAL;
+            case GpuFuture.FAILED -> Move.FAIL;
+            case GpuFuture.CANCELLED -> Move.CANCEL;
+            case GpuFuture.TIMED_OUT -> Move.TIMEOUT;
+            case GpuFuture.INTERRUPTED -> Move.INTERRUPT;
+            default -> null;
+        };
+        if (winner == null) return "no terminal state";
+        if (winner != a && winner != b) return "winner " + winner + " was not attempted";
+        int wins = 0;
+        for (int i = 0; i < 2; i++) {
+            Move m = i == 0 ? a : b;
+            String seen = i == 0 ? seenA : seenB;
+            String expected = switch (m) {
+                case SIGNAL, FAIL -> m == winner ? null : "lost"; // null: "won", counted below
+                case CANCEL -> String.valueOf(winner == Move.CANCEL);
+                case TIMEOUT, INTERRUPT -> winner == Move.SIGNAL ? "value" : code(winner);
+            };
+            if (expected == null) {
+                if (seen.equals("won")) wins++;
+                else if (!seen.equals("lost")) return m + " saw " + seen;
+            } else if (!expected.equals(seen)) {
+                return m + " saw " + seen + ", not " + expected;
+            }
+        }
+        boolean twoOfWinner = a == winner && b == winner;
+        if ((winner == Move.SIGNAL || winner == Move.FAIL) && wins != 1) {
+            return winner + " won " + wins + " times" + (twoOfWinner ? " (both attempted)" : "");
+        }
+        int expectAbandons = winner == Move.CANCEL || winner == Move.TIMEOUT || winner == Move.INTERRUPT ? 1 : 0;
+        if (abandons.get() != expectAbandons) return "abandon hook ran " + abandons.get() + " times";
+        if (s == GpuFuture.READY && (a == Move.TIMEOUT || a == Move.INTERRUPT || b == Move.TIMEOUT || b == Move.INTERRUPT)) {
+            return "a joiner returned but the readback never settled";
+        }
+        return "agree";
+    }
+
+    private static String code(Move m) {
+        return switch (m) {
+            case FAIL -> ErrorCode.LineClosed.name();
+            case CANCEL -> ErrorCode.Cancelled.name();
+            case TIMEOUT -> ErrorCode.Timeout.name();
+            case INTERRUPT -> ErrorCode.Interrupted.name();
+            case SIGNAL -> "value";
+        };
+    }
+}
