@@ -9,6 +9,7 @@ import dev.gpureactor.cli.bench.WakeBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.Console;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,12 +41,19 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--strategies", split = ",", description = "Strategies to run (default: all).")
     List<String> strategies;
 
-    @Option(names = "--duration", defaultValue = "1.6s",
-            description = "Measuring window per strategy and wait length (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", defaultValue = "1.5s",
+            description = "Measuring time per strategy and wait length, split over the rounds (default: ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", defaultValue = "0.4s", description = "Warm-up per strategy and wait length (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "0.4s",
+            description = "Warm-up before a strategy's first slice; a third of it (at least 100 ms) before each later one"
+                    + " (default: ${DEFAULT-VALUE}).")
     String warmup;
+
+    @Option(names = "--rounds", defaultValue = "3",
+            description = "Rounds in which the strategies of a wait length take turns, so that the host's changing load falls on all"
+                    + " of them alike (default: ${DEFAULT-VALUE}).")
+    int rounds;
 
     @Option(names = "--min-waits", defaultValue = "20",
             description = "At least this many measured waits per cell; the window stretches to reach it (default: ${DEFAULT-VALUE}).")
@@ -125,6 +133,7 @@ final class BenchCommand implements Callable<Integer> {
             lengths.add(d);
         }
         if (minWaits < 1) throw new IllegalArgumentException("--min-waits must be >= 1, got " + minWaits);
+        if (rounds < 1 || rounds > 100) throw new IllegalArgumentException("--rounds must be 1..100, got " + rounds);
         if (futures < 0 || futures > 1_000_000) throw new IllegalArgumentException("--futures must be 0..1000000, got " + futures);
         Knobs knobs = new Knobs(
                 idleSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(idleSpin, "--idle-spin").toNanos()),
@@ -137,13 +146,14 @@ final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--jitter: \"" + jitter + "\" is not one of none, pollers, all");
         }
-        return new WakeBench.Settings(chosen, lengths, duration(warmup, "--warmup"), duration(duration, "--duration"), minWaits,
-                futures, knobs, j);
+        return new WakeBench.Settings(chosen, lengths, duration(warmup, "--warmup"), duration(duration, "--duration"), rounds,
+                minWaits, futures, knobs, j);
     }
 
-    /** "100us", "1.5ms", "2s", "500ns" → a duration. */
+    /** "100us", "1.5ms", "2s", "500ns", "0" → a duration. */
     static Duration duration(String text, String option) {
         String t = text.trim().toLowerCase(Locale.ROOT);
+        if (t.equals("0")) return Duration.ZERO;
         String[][] units = {{"ns", "1"}, {"us", "1000"}, {"µs", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
         for (String[] u : units) {
             if (t.endsWith(u[0]) && !(u[0].equals("s") && (t.endsWith("ns") || t.endsWith("us") || t.endsWith("ms")))) {
@@ -159,31 +169,44 @@ final class BenchCommand implements Callable<Integer> {
         throw new IllegalArgumentException(option + ": \"" + text + "\" is not a duration like 100us, 1ms, 1.6s");
     }
 
-    /** A one-line progress bar on stderr, redrawn in place. */
+    /**
+     * Progress on stderr: a one-line bar redrawn in place on a terminal; elsewhere (a log, a pipe)
+     * one line per step, so the log stays readable.
+     */
     private static final class ProgressBar {
         private final PrintStream out;
         private final boolean quiet;
+        private final boolean terminal;
         private final long t0 = System.nanoTime();
         private int lastLength;
+        private String lastStep = "";
 
         ProgressBar(PrintStream out, boolean quiet) {
             this.out = out;
             this.quiet = quiet;
+            Console c = System.console();
+            this.terminal = c != null && c.isTerminal();
         }
 
         synchronized void at(int index, int total, String what, double fraction) {
             if (quiet) return;
             double done = total == 0 ? 1 : Math.min(1, (index + fraction) / total);
+            String step = String.format(Locale.ROOT, "%d/%d %s", Math.min(index + 1, total), total, what);
+            if (!terminal) {
+                if (!step.equals(lastStep)) out.printf(Locale.ROOT, "gar bench: %3.0fs %s%n", (System.nanoTime() - t0) / 1e9, step);
+                lastStep = step;
+                return;
+            }
             int width = 30, filled = (int) Math.round(done * width);
-            String line = String.format(Locale.ROOT, "\r[%s%s] %3.0f%% %3.0fs  %d/%d %s", "#".repeat(filled), ".".repeat(width - filled),
-                    done * 100, (System.nanoTime() - t0) / 1e9, Math.min(index + 1, total), total, what);
+            String line = String.format(Locale.ROOT, "\r[%s%s] %3.0f%% %3.0fs  %s", "#".repeat(filled), ".".repeat(width - filled),
+                    done * 100, (System.nanoTime() - t0) / 1e9, step);
             out.print(line + " ".repeat(Math.max(0, lastLength - line.length())));
             lastLength = line.length();
             out.flush();
         }
 
         synchronized void finish() {
-            if (quiet) return;
+            if (quiet || !terminal) return;
             out.print("\r" + " ".repeat(lastLength) + "\r");
             out.flush();
         }

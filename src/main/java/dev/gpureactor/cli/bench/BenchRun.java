@@ -11,11 +11,12 @@ import java.util.Optional;
  * @param date         ISO-8601 instant the run started
  * @param machine      CPU model, cores, kernel
  * @param jdk          runtime version and VM
+ * @param load         the host's load averages at the start and the end of the run (others' work shares the cores)
  * @param knobs        reactor knobs (defaults unless set)
  * @param jitter       which strategies' waits were jittered
  * @param cellSeconds  measuring window per strategy and wait length
  */
-public record BenchRun(String date, String machine, String jdk, Knobs knobs, Jitter jitter, double cellSeconds, List<Cell> cells,
+public record BenchRun(String date, String machine, String jdk, String load, Knobs knobs, Jitter jitter, double cellSeconds, List<Cell> cells,
                        Optional<ManyResult> many, List<Goal> goals) {
     public BenchRun {
         cells = List.copyOf(cells);
@@ -27,6 +28,7 @@ public record BenchRun(String date, String machine, String jdk, Knobs knobs, Jit
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "gar bench  %s  |  %s  |  %s  |  knobs: %s  |  jitter: %s%n", date, machine, jdk,
                 knobs.describe(), jitter.name().toLowerCase(Locale.ROOT)));
+        b.append(String.format(Locale.ROOT, "host load (1/5/15-min averages): %s%n", load));
         b.append(String.format(Locale.ROOT, "wake latency = waiter running again - device store; waiting CPU = every thread but the"
                 + " device's, per second of the run (%.1f s per cell)%n%n", cellSeconds));
         String head = String.format(Locale.ROOT, "%-6s %-36s %7s %9s %9s %9s %9s %8s  %s%n",
@@ -84,7 +86,7 @@ public record BenchRun(String date, String machine, String jdk, Knobs knobs, Jit
     public String json() {
         Json j = new Json();
         j.open('{');
-        j.field("date", date).field("machine", machine).field("jdk", jdk).field("knobs", knobs.describe())
+        j.field("date", date).field("machine", machine).field("jdk", jdk).field("load", load).field("knobs", knobs.describe())
                 .field("jitter", jitter.name().toLowerCase(Locale.ROOT))
                 .field("cellSeconds", cellSeconds);
         j.key("cells").open('[');

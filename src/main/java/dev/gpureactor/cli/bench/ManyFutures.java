@@ -50,11 +50,11 @@ public final class ManyFutures {
             // Both paths compiled before measuring: an interpreted frame frozen into a parked virtual
             // thread's stack chunk is larger than a compiled one, and would skew the difference.
             for (int i = 0; i < 3; i++) {
-                baselinePhase(r, Math.min(n, 20_000));
+                baselinePhase(r, Math.min(n, 20_000), false);
                 futuresPhase(r, Math.min(n, 20_000), null);
             }
             progress.accept("baseline: " + n + " parked virtual threads");
-            long[] base = baselinePhase(r, n);
+            long[] base = baselinePhase(r, n, true);
             progress.accept(n + " waiting futures");
             long[] fut = new long[3];
             futuresPhase(r, n, fut);
@@ -67,12 +67,12 @@ public final class ManyFutures {
         }
     }
 
-    /** {heap before, heap with n plainly parked virtual threads}. */
-    private static long[] baselinePhase(GpuReactor r, int n) throws InterruptedException {
+    /** {heap before, heap with n plainly parked virtual threads}, when {@code measure}. */
+    private static long[] baselinePhase(GpuReactor r, int n, boolean measure) throws InterruptedException {
         Thread[] ts = new Thread[n];
         AtomicBoolean release = new AtomicBoolean();
         CountDownLatch started = new CountDownLatch(n);
-        long before = heapAfterGc();
+        long before = measure ? heapAfterGc() : 0;
         for (int i = 0; i < n; i++) {
             ts[i] = r.startVirtualThread(() -> {
                 started.countDown();
@@ -81,7 +81,7 @@ public final class ManyFutures {
         }
         await(started);
         awaitAllWaiting(ts);
-        long with = heapAfterGc();
+        long with = measure ? heapAfterGc() : 0;
         release.set(true);
         for (Thread t : ts) LockSupport.unpark(t);
         for (Thread t : ts) t.join(GUARD);

@@ -60,7 +60,8 @@ public final class SvgPlot {
         s.append(f("<text x=\"%d\" y=\"46\" fill=\"#444\">%s</text>%n", LEFT, esc("gar bench " + run.date() + " | " + run.machine()
                 + " | " + run.jdk() + " | knobs: " + run.knobs().describe() + " | jitter: " + run.jitter().name().toLowerCase(Locale.ROOT))));
         s.append(f("<text x=\"%d\" y=\"62\" fill=\"#444\">%s</text>%n", LEFT,
-                esc("marker: p50 wake latency (store to waiter running); whisker: up to p99; CPU below 0.001 cores drawn at 0.001")));
+                esc("marker: p50 wake latency (store to waiter running); whisker: up to p99; CPU below 0.001 cores drawn at 0.001;"
+                        + " host load " + run.load())));
 
         // goal region
         double gx = x(Goals.CPU_CORES_MAX), gy = y(Goals.P50_MICROS_MAX);

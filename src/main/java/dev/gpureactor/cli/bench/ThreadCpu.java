@@ -36,27 +36,18 @@ record ThreadCpu(long wallNanos, Map<Long, Long> cpuNanos, Map<Long, String> nam
         return new ThreadCpu(wall, byId, names);
     }
 
-    /** CPU seconds per wall second burned since {@code before}, by every counted thread together. */
-    double coresSince(ThreadCpu before) {
-        long total = 0;
-        for (var e : cpuNanos.entrySet()) total += e.getValue() - before.cpuNanos.getOrDefault(e.getKey(), 0L);
-        long wall = wallNanos - before.wallNanos;
-        return wall <= 0 ? 0 : (double) total / wall;
-    }
-
     /**
-     * The same, by group of threads: a thread's group is its name without a trailing number
-     * ("gar-carrier-", "ForkJoinPool-1-worker-"), so the report can say who burned the CPU.
+     * CPU nanoseconds burned since {@code before}, by group of threads: a thread's group is its
+     * name without a trailing number ("gar-carrier-", "ForkJoinPool-1-worker-"), so the report can
+     * say who burned the CPU.
      */
-    Map<String, Double> coresByGroupSince(ThreadCpu before) {
-        long wall = wallNanos - before.wallNanos;
-        Map<String, Double> out = new TreeMap<>();
-        if (wall <= 0) return out;
+    Map<String, Long> nanosByGroupSince(ThreadCpu before) {
+        Map<String, Long> out = new TreeMap<>();
         for (var e : cpuNanos.entrySet()) {
             long d = e.getValue() - before.cpuNanos.getOrDefault(e.getKey(), 0L);
             if (d <= 0) continue;
             String group = names.getOrDefault(e.getKey(), "?").replaceAll("\\d+$", "");
-            out.merge(group, (double) d / wall, Double::sum);
+            out.merge(group, d, Long::sum);
         }
         return out;
     }

@@ -13,14 +13,18 @@ import java.util.Optional;
 
 /**
  * The quick comparison {@code gar bench} runs: every strategy at every wait length, one
- * {@link WakeRig} at a time (a warm-up, then a measuring window), then the many-futures run, then
- * the goals. Cells run wait length by wait length, so the strategies compared by a goal ran
- * minutes apart at most.
+ * {@link WakeRig} at a time, then the many-futures run, then the goals.
+ *
+ * <p><b>Rounds.</b> On a shared machine the load moves on a scale of seconds, and the goals compare
+ * strategies by ratio. So each cell's measuring time is split into {@code rounds} slices, and for
+ * each wait length the strategies take turns slice by slice (the order rotated every round);
+ * each slice opens a fresh rig, warms it up, measures, and its window is added to the cell's.
+ * Load that comes and goes then falls on every strategy alike.
  */
 public final class WakeBench {
     /** What to run. */
-    public record Settings(List<Strategy> strategies, List<Duration> waits, Duration warmup, Duration measure, int minWaits,
-                           int futures, Knobs knobs, Jitter jitter) {
+    public record Settings(List<Strategy> strategies, List<Duration> waits, Duration warmup, Duration measure, int rounds,
+                           int minWaits, int futures, Knobs knobs, Jitter jitter) {
         public Settings {
             strategies = List.copyOf(strategies);
             waits = List.copyOf(waits);
@@ -32,11 +36,18 @@ public final class WakeBench {
             if (waits.isEmpty()) throw new IllegalArgumentException("no wait length to run");
             if (measure.isZero() || measure.isNegative()) throw new IllegalArgumentException("measure must be positive");
             if (futures < 0) throw new IllegalArgumentException("futures must be >= 0");
+            if (rounds < 1) throw new IllegalArgumentException("rounds must be >= 1");
         }
 
         /** Seconds the wake cells take, roughly (the many-futures run comes on top). */
         public double estimatedSeconds() {
-            return strategies.size() * waits.size() * (warmup.toMillis() + measure.toMillis() + 60) / 1000.0;
+            return strategies.size() * waits.size() * (rounds * (sliceWarmup().toMillis() + 30) + measure.toMillis()) / 1000.0;
+        }
+
+        /** Warm-up before each slice: the whole warm-up in the first round, a third of it (at least 100 ms) after. */
+        Duration sliceWarmup() {
+            Duration later = warmup.dividedBy(3);
+            return later.compareTo(Duration.ofMillis(100)) < 0 ? Duration.ofMillis(Math.min(100, warmup.toMillis())) : later;
         }
     }
 
@@ -50,15 +61,28 @@ public final class WakeBench {
 
     public static BenchRun run(Settings s, Progress progress) throws InterruptedException {
         String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        String loadAtStart = loadAverage();
         List<Cell> cells = new ArrayList<>();
-        int total = s.strategies().size() * s.waits().size() + (s.futures() > 0 ? 1 : 0);
+        int n = s.strategies().size();
+        int total = n * s.waits().size() * s.rounds() + (s.futures() > 0 ? 1 : 0);
         int index = 0;
         for (Duration wait : s.waits()) {
-            for (Strategy st : s.strategies()) {
-                String what = st.label() + ", wait " + Goals.waitText(wait.toNanos());
-                cells.add(cell(st, wait, s, (i, f) -> progress.at(i, total, what, f), index));
-                index++;
+            Window[] sums = new Window[n];
+            Duration slice = s.measure().dividedBy(s.rounds());
+            for (int round = 0; round < s.rounds(); round++) {
+                for (int k = 0; k < n; k++) {
+                    int which = (k + round) % n; // rotate, so no strategy always follows the same one
+                    Strategy st = s.strategies().get(which);
+                    String what = st.label() + ", wait " + Goals.waitText(wait.toNanos()) + ", round " + (round + 1) + "/" + s.rounds();
+                    int at = index;
+                    Duration warm = round == 0 ? s.warmup() : s.sliceWarmup();
+                    long minWaits = (s.minWaits() + s.rounds() - 1) / s.rounds();
+                    Window w = slice(st, wait, s, warm, slice, minWaits, f -> progress.at(at, total, what, f));
+                    sums[which] = sums[which] == null ? w : sums[which].plus(w);
+                    index++;
+                }
             }
+            for (Window w : sums) cells.add(w.toCell());
         }
         Optional<ManyResult> many = Optional.empty();
         if (s.futures() > 0) {
@@ -67,31 +91,33 @@ public final class WakeBench {
             index++;
         }
         progress.at(total, total, "done", 1);
-        return new BenchRun(date, machine(), jdk(), s.knobs(), s.jitter(), s.measure().toMillis() / 1000.0, cells, many,
+        String load = loadAtStart.isEmpty() ? "unknown" : loadAtStart + " at start, " + loadAverage() + " at end";
+        return new BenchRun(date, machine(), jdk(), load, s.knobs(), s.jitter(), s.measure().toMillis() / 1000.0, cells, many,
                 Goals.evaluate(cells, many));
     }
 
-    private interface CellProgress {
-        void at(int index, double fraction);
+    private interface SliceProgress {
+        void at(double fraction);
     }
 
-    private static Cell cell(Strategy st, Duration wait, Settings s, CellProgress p, int index) throws InterruptedException {
+    private static Window slice(Strategy st, Duration wait, Settings s, Duration warmup, Duration measure, long minWaits,
+                                SliceProgress p) throws InterruptedException {
         try (WakeRig rig = WakeRig.open(st, wait, s.knobs(), s.jitter())) {
-            long total = s.warmup().toNanos() + s.measure().toNanos();
+            long total = warmup.toNanos() + measure.toNanos();
             long t0 = System.nanoTime();
-            sleepWithProgress(t0, s.warmup().toNanos(), total, p, index);
+            sleepWithProgress(t0, warmup.toNanos(), total, p);
             rig.startMeasuring();
-            sleepWithProgress(t0, total, total, p, index);
-            long missing = s.minWaits() - rig.measuredWaits();
+            sleepWithProgress(t0, total, total, p);
+            long missing = minWaits - rig.measuredWaits();
             if (missing > 0) rig.awaitWaits(missing, wait.multipliedBy(missing * 4L).plusSeconds(10));
-            return rig.stopMeasuring();
+            return rig.stopWindow();
         }
     }
 
-    private static void sleepWithProgress(long t0, long until, long total, CellProgress p, int index) throws InterruptedException {
+    private static void sleepWithProgress(long t0, long until, long total, SliceProgress p) throws InterruptedException {
         long left;
         while ((left = t0 + until - System.nanoTime()) > 0) {
-            p.at(index, Math.min(1, (double) (System.nanoTime() - t0) / total));
+            p.at(Math.min(1, (double) (System.nanoTime() - t0) / total));
             Thread.sleep(Math.max(1, Math.min(250, left / 1_000_000)));
         }
     }
@@ -110,6 +136,16 @@ public final class WakeBench {
         }
         return model + ", " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
                 + System.getProperty("os.version");
+    }
+
+    /** The 1, 5 and 15-minute load averages from /proc/loadavg, or "" where there is none. */
+    public static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f.length >= 3 ? f[0] + " " + f[1] + " " + f[2] : "";
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     public static String jdk() {

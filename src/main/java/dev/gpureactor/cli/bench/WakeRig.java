@@ -209,15 +209,18 @@ public final class WakeRig implements AutoCloseable {
 
     /** Closes the window opened by {@link #startMeasuring} into a {@link Cell}; the rig keeps running. */
     public Cell stopMeasuring() {
+        return stopWindow().toCell();
+    }
+
+    /** Closes the window opened by {@link #startMeasuring}, in raw form (to add to other rounds' windows). */
+    public Window stopWindow() {
         check();
         if (cpuAtStart == null) throw new IllegalStateException("startMeasuring was not called");
         ThreadCpu end = ThreadCpu.take(excluded);
         Histogram h = recorder.getIntervalHistogram();
-        long n = waits - waitsAtStart;
-        double meanWait = n == 0 ? 0 : (double) (waitSumNanos - waitSumAtStart) / n;
-        return new Cell(strategy, waitNanos, h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(99),
-                h.getValueAtPercentile(99.9), h.getMaxValue(), meanWait, end.coresSince(cpuAtStart),
-                end.coresByGroupSince(cpuAtStart), noteWithJitter());
+        long sum = waitSumNanos - waitSumAtStart;
+        return new Window(strategy, waitNanos, h, sum, end.wallNanos() - cpuAtStart.wallNanos(), end.nanosByGroupSince(cpuAtStart),
+                noteWithJitter());
     }
 
     private String noteWithJitter() {

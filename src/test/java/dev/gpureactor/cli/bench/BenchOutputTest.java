@@ -31,8 +31,8 @@ class BenchOutputTest {
 
     static BenchRun run(List<Cell> cells, Optional<ManyResult> many) {
         Knobs knobs = new Knobs(OptionalLong.of(50_000), OptionalLong.empty(), OptionalLong.of(150), OptionalInt.empty());
-        return new BenchRun("2026-12-02T18:00:00Z", "AMD EPYC <test> & co, 2 cores", "JDK \"25\"", knobs, Jitter.POLLERS, 1.6, cells, many,
-                Goals.evaluate(cells, many));
+        return new BenchRun("2026-12-02T18:00:00Z", "AMD EPYC <test> & co, 2 cores", "JDK \"25\"", "1.00 0.50 0.20 at start",
+                knobs, Jitter.POLLERS, 1.6, cells, many, Goals.evaluate(cells, many));
     }
 
     static List<Cell> sample() {
