@@ -1,6 +1,7 @@
 package dev.gpureactor.bench;
 
 import dev.gpureactor.cli.bench.Cell;
+import dev.gpureactor.cli.bench.DeviceTiming;
 import dev.gpureactor.cli.bench.Jitter;
 import dev.gpureactor.cli.bench.Knobs;
 import dev.gpureactor.cli.bench.Strategy;
@@ -70,13 +71,17 @@ public class WakeLatencyBench {
     @Param({"pollers"})
     public String jitter;
 
+    /** How the simulated device times its stores (see {@link DeviceTiming}): random, exact, timer. */
+    @Param({"random"})
+    public String device;
+
     WakeRig rig;
     Cell last;
 
     @Setup(Level.Trial)
     public void open() {
         rig = WakeRig.open(Strategy.of(strategy), Duration.ofNanos(waitUs * 1000), Knobs.DEFAULTS,
-                Jitter.valueOf(jitter.toUpperCase(Locale.ROOT)));
+                Jitter.valueOf(jitter.toUpperCase(Locale.ROOT)), DeviceTiming.valueOf(device.toUpperCase(Locale.ROOT)));
     }
 
     @TearDown(Level.Trial)

@@ -1,6 +1,7 @@
 package dev.gpureactor.cli;
 
 import dev.gpureactor.cli.bench.BenchRun;
+import dev.gpureactor.cli.bench.DeviceTiming;
 import dev.gpureactor.cli.bench.Jitter;
 import dev.gpureactor.cli.bench.Knobs;
 import dev.gpureactor.cli.bench.Strategy;
@@ -80,6 +81,12 @@ final class BenchCommand implements Callable<Integer> {
                     + " otherwise depends on the wait's phase against their poll period), all (default: ${DEFAULT-VALUE}).")
     String jitter;
 
+    @Option(names = "--device", defaultValue = "random",
+            description = "How the simulated device times its store: random (sleep, then spin 0-100 us: off the timer interrupt),"
+                    + " exact (spin the last 200 us to the exact time), timer (store when its OS timer fires; pollers woken by the"
+                    + " same interrupt see it at once) (default: ${DEFAULT-VALUE}).")
+    String device;
+
     @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write a latency-versus-CPU scatter plot (SVG) to FILE.")
     Path plot;
 
@@ -146,8 +153,14 @@ final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--jitter: \"" + jitter + "\" is not one of none, pollers, all");
         }
+        DeviceTiming timing;
+        try {
+            timing = DeviceTiming.valueOf(device.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--device: \"" + device + "\" is not one of random, exact, timer");
+        }
         return new WakeBench.Settings(chosen, lengths, duration(warmup, "--warmup"), duration(duration, "--duration"), rounds,
-                minWaits, futures, knobs, j);
+                minWaits, futures, knobs, j, timing);
     }
 
     /** "100us", "1.5ms", "2s", "500ns", "0" → a duration. */

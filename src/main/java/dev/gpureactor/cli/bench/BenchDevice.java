@@ -9,19 +9,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The simulated device of the wake benchmarks: one platform thread that, asked to store sequence
- * number {@code seq} at time {@code at}, waits until then, records {@link System#nanoTime()} and
- * stores {@code seq} into slot 0 of its line with release semantics. Latency is measured from that
- * recorded time.
- *
- * <p><b>Why it spins at the end.</b> A GPU's store comes at a time that has nothing to do with the
- * host's timers. A device thread that stored as soon as its own OS timer fired would not: Linux
- * runs every timer whose (slack-widened) expiry has come in the same interrupt, so a poller's or a
- * parker's {@code parkNanos} slice often ends in the very interrupt that wakes the device, and sees
- * the store at once. That made a 50 µs {@code parkNanos} poll look like a 12 µs one. So the device
- * sleeps in the OS until {@link #SPIN_LEAD_NANOS} before the store time (more than the OS's usual
- * oversleep with the default 50 µs timer slack, p99 about 150 µs here), then spins to the exact
- * time. It costs the device thread up to that much CPU per wait (all of a 100 µs wait); the device's
- * CPU is never charged to the waiting side, but on a small machine it does occupy a core.
+ * number {@code seq} at time {@code at}, waits until then as its {@link DeviceTiming} says,
+ * records {@link System#nanoTime()} and stores {@code seq} into slot 0 of its line with release
+ * semantics. Latency is measured from that recorded time, so however late the device is, the
+ * waiter is judged from the store. The device thread's CPU is never charged to the waiting side.
  *
  * <p><b>Protocol.</b> One request is outstanding at a time: a waiter asks for the next store only
  * after it has seen the previous one. {@link #request} writes {@code atNanos} (plain), then
@@ -35,20 +26,19 @@ import java.util.concurrent.locks.LockSupport;
  * stamp is written only after the next request, which the waiter makes after reading this one.
  */
 final class BenchDevice implements AutoCloseable {
-    /** How long before the store time the device stops sleeping and spins. */
-    static final long SPIN_LEAD_NANOS = 200_000;
-
     private final CompletionLine line = CompletionLine.allocate();
     private final Slot slot = Slot.of(0);
     private final Thread thread;
     private final Runnable afterStore;
+    private final DeviceTiming timing;
     private volatile long requested;
     private long atNanos;
     private long storedAt;
     private volatile boolean closed;
 
     /** @param afterStore run on the device thread after each store (the CPU-notify baseline's notify), or null */
-    BenchDevice(Runnable afterStore) {
+    BenchDevice(DeviceTiming timing, Runnable afterStore) {
+        this.timing = timing;
         this.afterStore = afterStore;
         this.thread = Thread.ofPlatform().name("gar-bench-device").daemon(true).start(this::run);
     }
@@ -83,10 +73,7 @@ final class BenchDevice implements AutoCloseable {
                 LockSupport.park(this);
                 continue;
             }
-            long at = atNanos;
-            long left;
-            while ((left = at - SPIN_LEAD_NANOS - System.nanoTime()) > 0 && !closed) LockSupport.parkNanos(this, left);
-            while (at - System.nanoTime() > 0 && !closed) Thread.onSpinWait();
+            timing.waitFor(atNanos, this, () -> closed);
             storedAt = System.nanoTime();
             line.store(slot, seq);
             done = seq;

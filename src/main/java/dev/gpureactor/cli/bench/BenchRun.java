@@ -14,9 +14,11 @@ import java.util.Optional;
  * @param load         the host's load averages at the start and the end of the run (others' work shares the cores)
  * @param knobs        reactor knobs (defaults unless set)
  * @param jitter       which strategies' waits were jittered
+ * @param device       how the simulated device timed its stores
  * @param cellSeconds  measuring window per strategy and wait length
  */
-public record BenchRun(String date, String machine, String jdk, String load, Knobs knobs, Jitter jitter, double cellSeconds, List<Cell> cells,
+public record BenchRun(String date, String machine, String jdk, String load, Knobs knobs, Jitter jitter, DeviceTiming device,
+                       double cellSeconds, List<Cell> cells,
                        Optional<ManyResult> many, List<Goal> goals) {
     public BenchRun {
         cells = List.copyOf(cells);
@@ -26,8 +28,8 @@ public record BenchRun(String date, String machine, String jdk, String load, Kno
     /** The table and the goals, as the terminal shows them. */
     public String table() {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "gar bench  %s  |  %s  |  %s  |  knobs: %s  |  jitter: %s%n", date, machine, jdk,
-                knobs.describe(), jitter.name().toLowerCase(Locale.ROOT)));
+        b.append(String.format(Locale.ROOT, "gar bench  %s  |  %s  |  %s  |  knobs: %s  |  jitter: %s  |  device: %s%n", date, machine,
+                jdk, knobs.describe(), jitter.name().toLowerCase(Locale.ROOT), device.name().toLowerCase(Locale.ROOT)));
         b.append(String.format(Locale.ROOT, "host load (1/5/15-min averages): %s%n", load));
         b.append(String.format(Locale.ROOT, "wake latency = waiter running again - device store; waiting CPU = every thread but the"
                 + " device's, per second of the run (%.1f s per cell)%n%n", cellSeconds));
@@ -87,7 +89,7 @@ public record BenchRun(String date, String machine, String jdk, String load, Kno
         Json j = new Json();
         j.open('{');
         j.field("date", date).field("machine", machine).field("jdk", jdk).field("load", load).field("knobs", knobs.describe())
-                .field("jitter", jitter.name().toLowerCase(Locale.ROOT))
+                .field("jitter", jitter.name().toLowerCase(Locale.ROOT)).field("device", device.name().toLowerCase(Locale.ROOT))
                 .field("cellSeconds", cellSeconds);
         j.key("cells").open('[');
         for (Cell c : cells) {

@@ -58,7 +58,7 @@ public final class SvgPlot {
         s.append(f("<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>%n", W, H));
         s.append(f("<text x=\"%d\" y=\"26\" font-size=\"17\" font-weight=\"bold\">Wake latency vs waiting CPU, per strategy and wait length</text>%n", LEFT));
         s.append(f("<text x=\"%d\" y=\"46\" fill=\"#444\">%s</text>%n", LEFT, esc("gar bench " + run.date() + " | " + run.machine()
-                + " | " + run.jdk() + " | knobs: " + run.knobs().describe() + " | jitter: " + run.jitter().name().toLowerCase(Locale.ROOT))));
+                + " | " + run.jdk() + " | knobs: " + run.knobs().describe() + " | jitter: " + run.jitter().name().toLowerCase(Locale.ROOT) + " | device: " + run.device().name().toLowerCase(Locale.ROOT))));
         s.append(f("<text x=\"%d\" y=\"62\" fill=\"#444\">%s</text>%n", LEFT,
                 esc("marker: p50 wake latency (store to waiter running); whisker: up to p99; CPU below 0.001 cores drawn at 0.001;"
                         + " host load " + run.load())));

@@ -24,7 +24,7 @@ import java.util.Optional;
 public final class WakeBench {
     /** What to run. */
     public record Settings(List<Strategy> strategies, List<Duration> waits, Duration warmup, Duration measure, int rounds,
-                           int minWaits, int futures, Knobs knobs, Jitter jitter) {
+                           int minWaits, int futures, Knobs knobs, Jitter jitter, DeviceTiming device) {
         public Settings {
             strategies = List.copyOf(strategies);
             waits = List.copyOf(waits);
@@ -32,6 +32,7 @@ public final class WakeBench {
             Objects.requireNonNull(measure, "measure");
             Objects.requireNonNull(knobs, "knobs");
             Objects.requireNonNull(jitter, "jitter");
+            Objects.requireNonNull(device, "device");
             if (strategies.isEmpty()) throw new IllegalArgumentException("no strategy to run");
             if (waits.isEmpty()) throw new IllegalArgumentException("no wait length to run");
             if (measure.isZero() || measure.isNegative()) throw new IllegalArgumentException("measure must be positive");
@@ -92,7 +93,7 @@ public final class WakeBench {
         }
         progress.at(total, total, "done", 1);
         String load = loadAtStart.isEmpty() ? "unknown" : loadAtStart + " at start, " + loadAverage() + " at end";
-        return new BenchRun(date, machine(), jdk(), load, s.knobs(), s.jitter(), s.measure().toMillis() / 1000.0, cells, many,
+        return new BenchRun(date, machine(), jdk(), load, s.knobs(), s.jitter(), s.device(), s.measure().toMillis() / 1000.0, cells, many,
                 Goals.evaluate(cells, many));
     }
 
@@ -102,7 +103,7 @@ public final class WakeBench {
 
     private static Window slice(Strategy st, Duration wait, Settings s, Duration warmup, Duration measure, long minWaits,
                                 SliceProgress p) throws InterruptedException {
-        try (WakeRig rig = WakeRig.open(st, wait, s.knobs(), s.jitter())) {
+        try (WakeRig rig = WakeRig.open(st, wait, s.knobs(), s.jitter(), s.device())) {
             long total = warmup.toNanos() + measure.toNanos();
             long t0 = System.nanoTime();
             sleepWithProgress(t0, warmup.toNanos(), total, p);

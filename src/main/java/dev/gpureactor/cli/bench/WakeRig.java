@@ -70,12 +70,12 @@ public final class WakeRig implements AutoCloseable {
     private long waitsAtStart;
     private long waitSumAtStart;
 
-    private WakeRig(Strategy strategy, long waitNanos, Knobs knobs, Jitter jitter) {
+    private WakeRig(Strategy strategy, long waitNanos, Knobs knobs, Jitter jitter, DeviceTiming timing) {
         this.strategy = strategy;
         this.waitNanos = waitNanos;
         this.jitterNanos = jitter.widthNanos(strategy, waitNanos);
         Object monitor = new Object();
-        this.device = new BenchDevice(strategy == Strategy.CPU_NOTIFY ? () -> {
+        this.device = new BenchDevice(timing, strategy == Strategy.CPU_NOTIFY ? () -> {
             synchronized (monitor) {
                 monitor.notifyAll();
             }
@@ -130,11 +130,11 @@ public final class WakeRig implements AutoCloseable {
 
     /**
      * Starts {@code strategy} waiting for stores {@code wait} after each wait's start (give or take
-     * the {@link Jitter} it gets; the pollers' by default).
+     * the {@link Jitter} it gets, the pollers' by default, and the device's {@link DeviceTiming}).
      */
-    public static WakeRig open(Strategy strategy, Duration wait, Knobs knobs, Jitter jitter) {
+    public static WakeRig open(Strategy strategy, Duration wait, Knobs knobs, Jitter jitter, DeviceTiming timing) {
         if (wait.isNegative() || wait.isZero()) throw new IllegalArgumentException("wait must be positive: " + wait);
-        WakeRig rig = new WakeRig(strategy, wait.toNanos(), knobs, jitter);
+        WakeRig rig = new WakeRig(strategy, wait.toNanos(), knobs, jitter, timing);
         rig.waiter.start();
         return rig;
     }

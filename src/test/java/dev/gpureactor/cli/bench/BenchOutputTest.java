@@ -32,7 +32,7 @@ class BenchOutputTest {
     static BenchRun run(List<Cell> cells, Optional<ManyResult> many) {
         Knobs knobs = new Knobs(OptionalLong.of(50_000), OptionalLong.empty(), OptionalLong.of(150), OptionalInt.empty());
         return new BenchRun("2026-12-02T18:00:00Z", "AMD EPYC <test> & co, 2 cores", "JDK \"25\"", "1.00 0.50 0.20 at start",
-                knobs, Jitter.POLLERS, 1.6, cells, many, Goals.evaluate(cells, many));
+                knobs, Jitter.POLLERS, DeviceTiming.RANDOM, 1.6, cells, many, Goals.evaluate(cells, many));
     }
 
     static List<Cell> sample() {
@@ -89,6 +89,7 @@ class BenchOutputTest {
         Map<String, Object> json = (Map<String, Object>) new MiniJson(r.json()).parse();
         assertEquals("JDK \"25\"", json.get("jdk"));
         assertEquals("pollers", json.get("jitter"));
+        assertEquals("random", json.get("device"));
         assertEquals("idleSpin=50us margin=150us", json.get("knobs"));
         List<Object> jc = (List<Object>) json.get("cells");
         assertEquals(cells.size(), jc.size());
