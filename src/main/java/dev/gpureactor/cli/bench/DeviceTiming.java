@@ -13,8 +13,8 @@ import java.util.function.BooleanSupplier;
  *   <li>{@link #TIMER}: sleep in the OS until the store time, store when woken. No device CPU, but
  *       the store lands in a timer interrupt, and Linux runs every timer whose slack-widened expiry
  *       has come in the same interrupt: a poller's (or a parker's) {@code parkNanos} slice often
- *       ends right with the device's wake and sees the store at once. On the 2-core VM this made a
- *       50 µs {@code parkNanos} poll read 19 µs p50 at 1 ms waits instead of about 50.
+ *       ends right with the device's wake and sees the store at once. On the 2-core VM (at load ~4)
+ *       this made a 50 µs {@code parkNanos} poll read 19 µs p50 at 1 ms waits instead of about 48.
  *   <li>{@link #EXACT}: sleep until 200 µs before the store time, then spin to it. The store comes
  *       at the exact time, unrelated to any interrupt, but the device occupies a core for up to
  *       200 µs before each store, which is when a deadline-plan parker wakes up; on a 2-core VM that

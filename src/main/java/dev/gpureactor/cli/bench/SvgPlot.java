@@ -12,8 +12,8 @@ import java.util.Locale;
  * shaded. No scripts, no external references: the file is plain, well-formed XML.
  */
 public final class SvgPlot {
-    private static final int W = 980, H = 640;
-    private static final int LEFT = 86, TOP = 74, PW = 580, PH = 470;
+    private static final int W = 1000, H = 666;
+    private static final int LEFT = 86, TOP = 100, PW = 580, PH = 470;
     private static final double CPU_MIN = 1e-3;
     private static final String[] COLOURS = {
         "#d62728", "#ff7f0e", "#bcbd22", "#9467bd", "#1f77b4", "#17becf", "#2ca02c", "#8c564b", "#7f7f7f", "#e377c2"
@@ -57,11 +57,15 @@ public final class SvgPlot {
                 + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">%n", W, H, W, H));
         s.append(f("<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>%n", W, H));
         s.append(f("<text x=\"%d\" y=\"26\" font-size=\"17\" font-weight=\"bold\">Wake latency vs waiting CPU, per strategy and wait length</text>%n", LEFT));
-        s.append(f("<text x=\"%d\" y=\"46\" fill=\"#444\">%s</text>%n", LEFT, esc("gar bench " + run.date() + " | " + run.machine()
-                + " | " + run.jdk() + " | knobs: " + run.knobs().describe() + " | jitter: " + run.jitter().name().toLowerCase(Locale.ROOT) + " | device: " + run.device().name().toLowerCase(Locale.ROOT))));
-        s.append(f("<text x=\"%d\" y=\"62\" fill=\"#444\">%s</text>%n", LEFT,
-                esc("marker: p50 wake latency (store to waiter running); whisker: up to p99; CPU below 0.001 cores drawn at 0.001;"
-                        + " host load " + run.load())));
+        String[] sub = {
+            "gar bench " + run.date() + "  |  " + run.machine() + "  |  " + run.jdk(),
+            "knobs: " + run.knobs().describe() + "  |  jitter: " + run.jitter().name().toLowerCase(Locale.ROOT) + "  |  device: "
+                    + run.device().name().toLowerCase(Locale.ROOT) + "  |  host load " + run.load(),
+            "marker: p50 wake latency (store to waiter running); whisker: up to p99; CPU below 0.001 cores drawn at 0.001",
+        };
+        for (int i = 0; i < sub.length; i++) {
+            s.append(f("<text x=\"%d\" y=\"%d\" fill=\"#444\" font-size=\"11\">%s</text>%n", LEFT, 44 + 15 * i, esc(sub[i])));
+        }
 
         // goal region
         double gx = x(Goals.CPU_CORES_MAX), gy = y(Goals.P50_MICROS_MAX);
