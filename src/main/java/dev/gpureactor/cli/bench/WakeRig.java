@@ -294,9 +294,13 @@ public final class WakeRig implements AutoCloseable {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             closed = true;
-            thread.join(5_000);
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
