@@ -5,11 +5,12 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code gar}: the command line. {@code gar demo} (the main job) runs on the simulated device by
- * default; {@code gar probe} says what this host can do and why not where it cannot.
+ * default; {@code gar probe} says what this host can do and why not where it cannot; {@code gar bench} measures
+ * wake latency and waiting CPU against the usual ways to wait.
  */
 @Command(name = "gar", mixinStandardHelpOptions = true, version = "gar 0.1.0",
         description = "gpu-async-reactor for the JVM: await GPU work from blocking Java code on virtual threads.",
-        subcommands = {DemoCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, ProbeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Gar implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

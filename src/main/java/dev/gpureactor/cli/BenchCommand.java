@@ -1,0 +1,227 @@
+package dev.gpureactor.cli;
+
+import dev.gpureactor.cli.bench.BenchRun;
+import dev.gpureactor.cli.bench.DeviceTiming;
+import dev.gpureactor.cli.bench.Jitter;
+import dev.gpureactor.cli.bench.Knobs;
+import dev.gpureactor.cli.bench.Strategy;
+import dev.gpureactor.cli.bench.SvgPlot;
+import dev.gpureactor.cli.bench.WakeBench;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.Console;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code gar bench}: the wake-latency and waiting-CPU comparison in a quick form (about a minute
+ * with the defaults), with the goals judged on the run's own ratios. The measuring code is
+ * {@link WakeBench} (shared with the JMH benchmarks); this class parses options, draws the
+ * progress bar on stderr and writes the table, the JSON and the SVG.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Wake latency (store -> waiter running again) and waiting CPU of gpu-reactor against the usual ways to wait,"
+                + " on the simulated device; goals judged on this run's own ratios.",
+                "Strategies: reactor, reactor-flag, reactor-poll, reactor-jdk, busy-spin, park-poll, sleep-poll, cf-watcher, cpu-notify."})
+final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--waits", split = ",", defaultValue = "100us,1ms,10ms",
+            description = "Wait lengths, from the wait's start to the device's store (default: ${DEFAULT-VALUE}).")
+    List<String> waits;
+
+    @Option(names = "--strategies", split = ",", description = "Strategies to run (default: all).")
+    List<String> strategies;
+
+    @Option(names = "--duration", defaultValue = "1.5s",
+            description = "Measuring time per strategy and wait length, split over the rounds (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = "--warmup", defaultValue = "0.4s",
+            description = "Warm-up before a strategy's first slice; a third of it (at least 100 ms) before each later one"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String warmup;
+
+    @Option(names = "--rounds", defaultValue = "3",
+            description = "Rounds in which the strategies of a wait length take turns, so that the host's changing load falls on all"
+                    + " of them alike (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--min-waits", defaultValue = "20",
+            description = "At least this many measured waits per cell; the window stretches to reach it (default: ${DEFAULT-VALUE}).")
+    int minWaits;
+
+    @Option(names = "--futures", defaultValue = "100000",
+            description = "Waiting futures for the heap and wake-all run; 0 skips it (default: ${DEFAULT-VALUE}).")
+    int futures;
+
+    @Option(names = "--idle-spin", description = "GpuReactor.Builder.idleSpin for every reactor (default: the library's).")
+    String idleSpin;
+
+    @Option(names = "--park-spin", description = "GpuReactor.Builder.parkSpin for every reactor (default: the library's).")
+    String parkSpin;
+
+    @Option(names = "--margin-us", description = "margin_us of the deadline plan (default: the library's, 100).")
+    Long marginUs;
+
+    @Option(names = "--carriers", description = "Carrier threads (default: the library's, one per core).")
+    Integer carriers;
+
+    @Option(names = "--jitter", defaultValue = "pollers",
+            description = "Whose waits get a uniform jitter of +-min(wait, 1ms)/2: none, pollers (park-poll, sleep-poll; their latency"
+                    + " otherwise depends on the wait's phase against their poll period), all (default: ${DEFAULT-VALUE}).")
+    String jitter;
+
+    @Option(names = "--device", defaultValue = "random",
+            description = "How the simulated device times its store: random (sleep, then spin 0-100 us: off the timer interrupt),"
+                    + " exact (spin the last 200 us to the exact time), timer (store when its OS timer fires; pollers woken by the"
+                    + " same interrupt see it at once) (default: ${DEFAULT-VALUE}).")
+    String device;
+
+    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write a latency-versus-CPU scatter plot (SVG) to FILE.")
+    Path plot;
+
+    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
+            description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
+    String json;
+
+    @Option(names = "--quiet", description = "No progress bar.")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception {
+        WakeBench.Settings settings;
+        try {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
+            System.err.println("gar bench: " + e.getMessage());
+            return 2;
+        }
+        PrintStream err = System.err;
+        if (!quiet) {
+            err.printf(Locale.ROOT, "gar bench: %d strategies x %d wait lengths, %.0f s of waiting%s; knobs: %s%n",
+                    settings.strategies().size(), settings.waits().size(), settings.estimatedSeconds(),
+                    settings.futures() > 0 ? " + " + settings.futures() + " futures" : "", settings.knobs().describe());
+        }
+        ProgressBar bar = new ProgressBar(err, quiet);
+        BenchRun run = WakeBench.run(settings, bar::at);
+        bar.finish();
+        boolean jsonToStdout = "-".equals(json);
+        if (!jsonToStdout) System.out.print(run.table());
+        if (json != null) {
+            if (jsonToStdout) System.out.println(run.json());
+            else Files.writeString(Path.of(json), run.json() + "\n", StandardCharsets.UTF_8);
+        }
+        if (plot != null) {
+            Path parent = plot.toAbsolutePath().getParent();
+            if (parent != null) Files.createDirectories(parent);
+            Files.writeString(plot, SvgPlot.render(run), StandardCharsets.UTF_8);
+            if (!quiet) err.println("gar bench: plot written to " + plot);
+        }
+        return 0;
+    }
+
+    private WakeBench.Settings settings() {
+        List<Strategy> chosen = strategies == null ? Arrays.asList(Strategy.values())
+                : strategies.stream().map(Strategy::of).distinct().toList();
+        List<Duration> lengths = new ArrayList<>();
+        for (String w : waits) {
+            Duration d = duration(w, "--waits");
+            if (d.isZero() || d.isNegative()) throw new IllegalArgumentException("--waits: " + w + " is not positive");
+            lengths.add(d);
+        }
+        if (minWaits < 1) throw new IllegalArgumentException("--min-waits must be >= 1, got " + minWaits);
+        if (rounds < 1 || rounds > 100) throw new IllegalArgumentException("--rounds must be 1..100, got " + rounds);
+        if (futures < 0 || futures > 1_000_000) throw new IllegalArgumentException("--futures must be 0..1000000, got " + futures);
+        Knobs knobs = new Knobs(
+                idleSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(idleSpin, "--idle-spin").toNanos()),
+                parkSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(parkSpin, "--park-spin").toNanos()),
+                marginUs == null ? OptionalLong.empty() : OptionalLong.of(marginUs),
+                carriers == null ? OptionalInt.empty() : OptionalInt.of(carriers));
+        Jitter j;
+        try {
+            j = Jitter.valueOf(jitter.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--jitter: \"" + jitter + "\" is not one of none, pollers, all");
+        }
+        DeviceTiming timing;
+        try {
+            timing = DeviceTiming.valueOf(device.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--device: \"" + device + "\" is not one of random, exact, timer");
+        }
+        return new WakeBench.Settings(chosen, lengths, duration(warmup, "--warmup"), duration(duration, "--duration"), rounds,
+                minWaits, futures, knobs, j, timing);
+    }
+
+    /** "100us", "1.5ms", "2s", "500ns", "0" → a duration. */
+    static Duration duration(String text, String option) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        if (t.equals("0")) return Duration.ZERO;
+        String[][] units = {{"ns", "1"}, {"us", "1000"}, {"µs", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
+        for (String[] u : units) {
+            if (t.endsWith(u[0]) && !(u[0].equals("s") && (t.endsWith("ns") || t.endsWith("us") || t.endsWith("ms")))) {
+                try {
+                    double v = Double.parseDouble(t.substring(0, t.length() - u[0].length()).trim());
+                    if (v < 0 || Double.isNaN(v) || v > 3600e9) throw new NumberFormatException();
+                    return Duration.ofNanos(Math.round(v * Long.parseLong(u[1])));
+                } catch (NumberFormatException e) {
+                    break;
+                }
+            }
+        }
+        throw new IllegalArgumentException(option + ": \"" + text + "\" is not a duration like 100us, 1ms, 1.6s");
+    }
+
+    /**
+     * Progress on stderr: a one-line bar redrawn in place on a terminal; elsewhere (a log, a pipe)
+     * one line per step, so the log stays readable.
+     */
+    private static final class ProgressBar {
+        private final PrintStream out;
+        private final boolean quiet;
+        private final boolean terminal;
+        private final long t0 = System.nanoTime();
+        private int lastLength;
+        private String lastStep = "";
+
+        ProgressBar(PrintStream out, boolean quiet) {
+            this.out = out;
+            this.quiet = quiet;
+            Console c = System.console();
+            this.terminal = c != null && c.isTerminal();
+        }
+
+        synchronized void at(int index, int total, String what, double fraction) {
+            if (quiet) return;
+            double done = total == 0 ? 1 : Math.min(1, (index + fraction) / total);
+            String step = String.format(Locale.ROOT, "%d/%d %s", Math.min(index + 1, total), total, what);
+            if (!terminal) {
+                if (!step.equals(lastStep)) out.printf(Locale.ROOT, "gar bench: %3.0fs %s%n", (System.nanoTime() - t0) / 1e9, step);
+                lastStep = step;
+                return;
+            }
+            int width = 30, filled = (int) Math.round(done * width);
+            String line = String.format(Locale.ROOT, "\r[%s%s] %3.0f%% %3.0fs  %s", "#".repeat(filled), ".".repeat(width - filled),
+                    done * 100, (System.nanoTime() - t0) / 1e9, step);
+            out.print(line + " ".repeat(Math.max(0, lastLength - line.length())));
+            lastLength = line.length();
+            out.flush();
+        }
+
+        synchronized void finish() {
+            if (quiet || !terminal) return;
+            out.print("\r" + " ".repeat(lastLength) + "\r");
+            out.flush();
+        }
+    }
+}

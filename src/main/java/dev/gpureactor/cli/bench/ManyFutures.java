@@ -1,0 +1,162 @@
+package dev.gpureactor.cli.bench;
+
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.Slot;
+import dev.gpureactor.loom.GpuFuture;
+import dev.gpureactor.loom.GpuReactor;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * Many futures waiting at once, on a reactor with the default settings: what one waiting future
+ * costs in heap beyond its virtual thread, and how fast a reactor wakes all of them.
+ *
+ * <ol>
+ *   <li>Baseline: {@code n} virtual threads on the reactor's carriers, each parked plainly
+ *       ({@code LockSupport.park}); heap after GC, minus the heap before them.
+ *   <li>Futures: {@code n} virtual threads, each awaiting its own descriptor (slot {@code i mod 32}
+ *       of four lines, target {@code i / 32 + 1}) and joining it; heap after GC, minus the heap
+ *       before them. The difference of the two, per future, is what a waiting future costs beyond
+ *       its virtual thread: the future, its descriptor and port, the joiner node, the parker's
+ *       index entry, and the deeper stack of {@code join}.
+ *   <li>Wake: the "device" (this thread) stores every slot's last target at once; the time until
+ *       the last joiner runs again gives completions per second.
+ * </ol>
+ */
+public final class ManyFutures {
+    private static final int LINES = 4;
+    private static final Duration GUARD = Duration.ofSeconds(120);
+
+    private ManyFutures() {}
+
+    /** Runs the three phases with {@code n} futures; {@code progress} hears each phase's name. */
+    public static ManyResult run(int n, Knobs knobs, Consumer<String> progress) throws InterruptedException {
+        if (n < 1) throw new IllegalArgumentException("futures must be >= 1: " + n);
+        GpuReactor.Builder b = GpuReactor.builder();
+        knobs.idleSpinNanos().ifPresent(v -> b.idleSpin(Duration.ofNanos(v)));
+        knobs.parkSpinNanos().ifPresent(v -> b.parkSpin(Duration.ofNanos(v)));
+        knobs.carriers().ifPresent(b::carriers);
+        if (knobs.marginMicros().isPresent()) b.plan(knobs.defaultPlan());
+        try (GpuReactor r = b.build()) {
+            progress.accept("warm-up");
+            // Both paths compiled before measuring: an interpreted frame frozen into a parked virtual
+            // thread's stack chunk is larger than a compiled one, and would skew the difference.
+            for (int i = 0; i < 3; i++) {
+                baselinePhase(r, Math.min(n, 20_000), false);
+                futuresPhase(r, Math.min(n, 20_000), null);
+            }
+            progress.accept("baseline: " + n + " parked virtual threads");
+            long[] base = baselinePhase(r, n, true);
+            progress.accept(n + " waiting futures");
+            long[] fut = new long[3];
+            futuresPhase(r, n, fut);
+            long quietBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (r.registrations() != 0 && System.nanoTime() - quietBy < 0) Thread.sleep(5);
+            double perVt = (double) (base[1] - base[0]) / n;
+            double perFuture = (double) ((fut[1] - fut[0]) - (base[1] - base[0])) / n;
+            double wakeMs = fut[2] / 1e6;
+            return new ManyResult(n, LINES, perVt, perFuture, wakeMs, n / (fut[2] / 1e9), r.registrations());
+        }
+    }
+
+    /** {heap before, heap with n plainly parked virtual threads}, when {@code measure}. */
+    private static long[] baselinePhase(GpuReactor r, int n, boolean measure) throws InterruptedException {
+        Thread[] ts = new Thread[n];
+        AtomicBoolean release = new AtomicBoolean();
+        CountDownLatch started = new CountDownLatch(n);
+        long before = measure ? heapAfterGc() : 0;
+        for (int i = 0; i < n; i++) {
+            ts[i] = r.startVirtualThread(() -> {
+                started.countDown();
+                while (!release.get()) LockSupport.park();
+            });
+        }
+        await(started);
+        awaitAllWaiting(ts);
+        long with = measure ? heapAfterGc() : 0;
+        release.set(true);
+        for (Thread t : ts) LockSupport.unpark(t);
+        for (Thread t : ts) t.join(GUARD);
+        return new long[] {before, with};
+    }
+
+    /** Runs n joiners to completion; with {@code out}, fills {heap before, heap while waiting, wake-all nanos}. */
+    private static void futuresPhase(GpuReactor r, int n, long[] out) throws InterruptedException {
+        CompletionLine[] lines = new CompletionLine[LINES];
+        for (int i = 0; i < LINES; i++) lines[i] = CompletionLine.allocate();
+        try {
+            int slots = LINES * CompletionLine.WORDS;
+            Thread[] ts = new Thread[n];
+            CountDownLatch started = new CountDownLatch(n);
+            CountDownLatch done = new CountDownLatch(n);
+            long before = out != null ? heapAfterGc() : 0;
+            for (int i = 0; i < n; i++) {
+                CompletionLine line = lines[(i % slots) / CompletionLine.WORDS];
+                Slot slot = Slot.of(i % CompletionLine.WORDS);
+                long target = i / slots + 1;
+                ts[i] = r.startVirtualThread(() -> {
+                    MemoryDescriptor d = new MemoryDescriptor(line, slot, target);
+                    GpuFuture<Void> f = r.await(d, new BenchDevice.WordPort(d));
+                    started.countDown();
+                    f.join();
+                    done.countDown();
+                });
+            }
+            await(started);
+            awaitAllWaiting(ts);
+            long quietBy = System.nanoTime() + GUARD.toNanos();
+            while (r.registrations() < n && System.nanoTime() - quietBy < 0) Thread.sleep(5);
+            Thread.sleep(50); // let each parker drain its inbox into its slot index
+            long with = out != null ? heapAfterGc() : 0;
+            long last = (n - 1) / slots + 1;
+            long t0 = System.nanoTime();
+            for (CompletionLine l : lines) for (int s = 0; s < CompletionLine.WORDS; s++) l.store(Slot.of(s), last);
+            await(done);
+            long wake = System.nanoTime() - t0;
+            for (Thread t : ts) t.join(GUARD);
+            if (out != null) {
+                out[0] = before;
+                out[1] = with;
+                out[2] = wake;
+            }
+        } finally {
+            for (CompletionLine l : lines) l.close();
+        }
+    }
+
+    private static void await(CountDownLatch latch) throws InterruptedException {
+        if (!latch.await(GUARD.toSeconds(), TimeUnit.SECONDS)) {
+            throw new IllegalStateException("many-futures phase stalled: " + latch.getCount() + " left after " + GUARD);
+        }
+    }
+
+    private static void awaitAllWaiting(Thread[] ts) throws InterruptedException {
+        long end = System.nanoTime() + GUARD.toNanos();
+        for (Thread t : ts) {
+            while (t.getState() != Thread.State.WAITING) {
+                if (System.nanoTime() - end > 0) throw new IllegalStateException("a virtual thread never parked: " + t.getState());
+                Thread.sleep(1);
+            }
+        }
+    }
+
+    /** Heap in use after full collections (System.gc() is a full, stop-the-world collection with G1 by default). */
+    static long heapAfterGc() throws InterruptedException {
+        MemoryMXBean mx = ManagementFactory.getMemoryMXBean();
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(20);
+            used = Math.min(used, mx.getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+}
