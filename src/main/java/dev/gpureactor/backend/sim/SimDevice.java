@@ -41,7 +41,7 @@ public final class SimDevice implements AutoCloseable {
         return s;
     }
 
-    /** A new stream on {@code slot} of {@code line} (a line the caller owns). */
+    /** A new stream on {@code slot} of {@code line} (a line the caller owns), numbering on from the slot's current word. */
     public synchronized SimStream stream(CompletionLine line, Slot slot) {
         if (closed) throw new ReactorException(ErrorCode.ShutDown, "sim device");
         SimStream s = new SimStream(this, line, slot);
