@@ -156,11 +156,11 @@ public final class GpuReactor implements AutoCloseable {
             return f;
         }
         if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
-            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), false, task -> inlineThreads.newThread(task).start());
+            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), false, task -> inlineThreads.newThread(task).start());
             return f;
         }
         // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
-        f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), true, null);
+        f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), true, null);
         LineParker parker = parkerFor(d.line());
         f.onAbandon(() -> parker.remove(f));
         parker.registerAndRecheck(f);
