@@ -100,8 +100,10 @@ class NaiveKindFaultsTest {
             GpuFuture<Integer> f = r.await(lost.descriptor(), lost.port(), () -> 5);
             assertEquals(5, r.newExecutor().submit(() -> f.join()).get(HANG_GUARD_S, TimeUnit.SECONDS));
             assertFalse(lost.descriptor().isComplete());
-            assertEquals(List.of(ErrorCode.WordNeverWritten), sink.stream().map(Warning::code).toList());
-            assertTrue(sink.getFirst().message().contains(lost.descriptor().toString()), sink.getFirst().message());
+            // (the build may add its own fallback warnings, such as ParkFallback on a host without a hardware park)
+            List<Warning> lostWords = sink.stream().filter(w -> w.code() == ErrorCode.WordNeverWritten).toList();
+            assertEquals(1, lostWords.size(), sink.toString());
+            assertTrue(lostWords.getFirst().message().contains(lost.descriptor().toString()), lostWords.getFirst().message());
         }
     }
 }
