@@ -13,6 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -48,7 +50,13 @@ public final class SimStream implements AutoCloseable {
     private final Slot slot;
     private final LinkedBlockingQueue<Op> ops = new LinkedBlockingQueue<>();
     private final Thread worker;
-    private final Object monitor = new Object();
+    /**
+     * Guards nothing but the {@code changed} condition, which every store, pass and failure signals.
+     * A j.u.c. lock, not a monitor: a virtual thread blocked on it unmounts cleanly, where a
+     * contended monitor enter can pin its carrier (JFR showed it in the soak).
+     */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
     private long queued;               // sequence numbers handed out (caller side, guarded by this)
     private volatile long executed;    // sequence numbers the stream has passed (stored or lost)
     private volatile ReactorException failure;
@@ -196,8 +204,11 @@ public final class SimStream implements AutoCloseable {
 
     /** Wakes {@link Port#block} and {@link Port#park} waiters to look again (a store, a pass or a failure). */
     private void notifyParked() {
-        synchronized (monitor) {
-            monitor.notifyAll();
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -206,8 +217,11 @@ public final class SimStream implements AutoCloseable {
             failure = new ReactorException(ErrorCode.Backend, "sim", "stream " + line.name() + "/" + slot.index(), 719,
                     "SIM_ERROR_LAUNCH_FAILED", why);
         }
-        synchronized (monitor) {
-            monitor.notifyAll();
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -269,8 +283,11 @@ public final class SimStream implements AutoCloseable {
 
         @Override
         public void block() throws InterruptedException {
-            synchronized (monitor) {
-                while (!query()) monitor.wait();
+            lock.lockInterruptibly();
+            try {
+                while (!query()) changed.await();
+            } finally {
+                lock.unlock();
             }
         }
 
@@ -280,19 +297,22 @@ public final class SimStream implements AutoCloseable {
         }
 
         /**
-         * Waits on the stream's monitor, which every store notifies (as a futex on the word would
+         * Waits on the stream's condition, which every store signals (as a futex on the word would
          * be woken), so a parked waiter costs nothing until the store or the bound.
          */
         @Override
         public boolean park(long boundNanos) throws InterruptedException {
             long end = System.nanoTime() + boundNanos;
             MemoryDescriptor d = new MemoryDescriptor(line, slot, seq);
-            synchronized (monitor) {
+            lock.lockInterruptibly();
+            try {
                 while (!d.isComplete()) {
                     long left = end - System.nanoTime();
                     if (left <= 0) return false;
-                    TimeUnit.NANOSECONDS.timedWait(monitor, left);
+                    changed.awaitNanos(left);
                 }
+            } finally {
+                lock.unlock();
             }
             return true;
         }
