@@ -21,11 +21,16 @@ public final class Gar implements Runnable {
     }
 
     public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line as {@code main} runs it: a failing command prints its coded message and exits 2. */
+    public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Gar());
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             line.getErr().println("gar: " + ex.getMessage());
             return 2;
         });
-        System.exit(cl.execute(args));
+        return cl;
     }
 }

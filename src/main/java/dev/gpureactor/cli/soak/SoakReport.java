@@ -139,7 +139,8 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
                 : new Invariant("no carrier pinned (JFR jdk.VirtualThreadPinned)", verdict(pins.events() == 0 && roundsRun > 1),
                         (roundsRun > 1 ? pins.events() + " events over rounds 2.." + roundsRun : "needs a round after the warm-up")
                                 + (pins.samples().isEmpty() ? "" : ": " + String.join("; ", pins.samples()))
-                                + "; warm-up round: " + pins.warmup() + " (first use of classes)"));
+                                + "; apart: warm-up round " + pins.warmup() + " (first use of classes), the JDK's interrupt handshake "
+                                + pins.interruptHandshake() + " (injected interrupts)"));
         HeapTrend t = heapTrend();
         out.add(!t.judged()
                 ? new Invariant("heap after GC stable across rounds", Verdict.NOT_JUDGED,
@@ -190,6 +191,10 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
             b.append("pins in the warm-up round (not judged): ").append(pins.warmup()).append('\n');
             for (String s : pins.warmupSamples()) b.append("  ").append(s).append('\n');
         }
+        if (pins.interruptHandshake() > 0) {
+            b.append("pins in the JDK's interrupt handshake (not judged): ").append(pins.interruptHandshake()).append('\n');
+            for (String s : pins.interruptSamples()) b.append("  ").append(s).append('\n');
+        }
         b.append("invariants:\n");
         for (Invariant i : invariants()) {
             b.append(String.format("  [%s] %s: %s%n", switch (i.verdict()) { case PASS -> " ok "; case FAIL -> "FAIL"; case NOT_JUDGED -> "n/a "; },
@@ -237,6 +242,7 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
         m.put("parkerDiedWarnings", parkers.diedWarnings());
         m.put("pinnedEvents", pins.events());
         m.put("pinnedEventsWarmup", pins.warmup());
+        m.put("pinnedEventsInterruptHandshake", pins.interruptHandshake());
         m.put("pinUnavailable", pins.unavailable().orElse(""));
         m.put("heapAfterGcBytes", heapAfterGc);
         m.put("offHeapBytesAllocated", offHeap.bytesMade());
