@@ -1,11 +1,13 @@
 package dev.gpureactor.loom;
 
 import dev.gpureactor.core.Clock;
+import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.DeadlinePlan;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Sleeper;
 import dev.gpureactor.core.Wait;
 import dev.gpureactor.core.WaitPlan;
@@ -28,7 +30,8 @@ import java.util.function.Consumer;
  *
  * <p>As the parker does, under a {@code flag} plan a port that says done while the word never
  * reached its target completes the wait with a {@link ErrorCode#WordNeverWritten} warning, raised
- * only by whoever completed the wait (a platform joiner and the parker may race on one future).
+ * only by whoever completed the wait (a platform joiner and the parker may race on one future);
+ * and a wait whose line closed ends with {@link ErrorCode#LineClosed} at its next step.
  */
 record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper sleeper, Consumer<Warning> warnings) {
     /** The wait ended without the device: the joiner's own time limit passed, or the future was abandoned. */
@@ -59,6 +62,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
     private record Bounded(CompletionPort inner, long deadline, GpuFuture<?> owner) implements CompletionPort {
         @Override
         public boolean query() {
+            lineOpen();
             if (inner.query()) return true;
             if (abandoned() || past()) throw new Expired();
             return false;
@@ -74,6 +78,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
 
         @Override
         public boolean park(long boundNanos) throws InterruptedException {
+            lineOpen();
             if (abandoned()) throw new Expired();
             if (deadline == Long.MAX_VALUE) return inner.park(boundNanos);
             long left = deadline - System.nanoTime();
@@ -82,6 +87,15 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
                 throw new Expired();
             }
             return inner.park(Math.min(boundNanos, left));
+        }
+
+        /**
+         * A closed line ends the wait with LineClosed, as the parker's waiters end: the port need not
+         * read the line (a query-only port does not), so without this the wait would outlive it.
+         */
+        private void lineOpen() {
+            CompletionLine line = owner.descriptor().line();
+            if (line.isClosed()) throw new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
         }
 
         private boolean abandoned() { return owner.rawState() != GpuFuture.PENDING; }
