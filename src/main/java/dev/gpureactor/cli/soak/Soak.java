@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -96,7 +97,12 @@ public final class Soak {
 
         static Observed of(Throwable t, GpuFuture<?> f) {
             Throwable c = t;
-            while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) c = c.getCause();
+            // get() wraps a coded failure in ExecutionException, and a cancellation in CancellationException
+            // (Future's contract), each with the coded exception as its cause; a stage wraps in CompletionException.
+            while ((c instanceof CompletionException || c instanceof ExecutionException || c instanceof CancellationException)
+                    && c.getCause() != null) {
+                c = c.getCause();
+            }
             if (c instanceof ReactorException re) return new Observed(null, re.code(), null);
             if (c instanceof InterruptedException || c instanceof TimeoutException) {
                 ErrorCode code = f.failureCode();
