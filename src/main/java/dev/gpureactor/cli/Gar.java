@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "gar", mixinStandardHelpOptions = true, version = "gar 0.1.0",
         description = "gpu-async-reactor for the JVM: await GPU work from blocking Java code on virtual threads.",
-        subcommands = {DemoCommand.class, ProbeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, ProbeCommand.class, BenchCommand.class, SoakCommand.class, CommandLine.HelpCommand.class})
 public final class Gar implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -21,11 +21,16 @@ public final class Gar implements Runnable {
     }
 
     public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line as {@code main} runs it: a failing command prints its coded message and exits 2. */
+    public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Gar());
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             line.getErr().println("gar: " + ex.getMessage());
             return 2;
         });
-        System.exit(cl.execute(args));
+        return cl;
     }
 }

@@ -52,6 +52,7 @@ public enum ExecutorKind implements Declared<ExecutorKind, HostCaps> {
      * @throws ReactorException {@link ErrorCode#InvalidExecutor} with the accepted names
      */
     public static ExecutorKind parse(String name) {
+        java.util.Objects.requireNonNull(name, "name");
         for (ExecutorKind k : values()) if (k.declaredName.equals(name)) return k;
         throw new ReactorException(ErrorCode.InvalidExecutor, name, acceptedNames());
     }

@@ -34,5 +34,10 @@ public final class PointTable<K> {
         return points.getOrDefault(Objects.requireNonNull(key, "key"), PointEstimate.cold());
     }
 
+    /** Drops the point's estimate (its readback point is gone); a later observation starts it cold. */
+    public void forget(K key) {
+        points.remove(Objects.requireNonNull(key, "key"));
+    }
+
     public int size() { return points.size(); }
 }

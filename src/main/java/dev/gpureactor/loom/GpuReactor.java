@@ -46,6 +46,9 @@ import java.util.function.Supplier;
  * warning where it fell back, or a coded refusal when strict. The warnings are kept as values.
  */
 public final class GpuReactor implements AutoCloseable {
+    /** How many warnings {@link #warnings()} keeps. */
+    public static final int WARNINGS_KEPT = 1024;
+
     private final Declared.Resolved<ExecutorKind> kind;
     private final Declared.Resolved<Scheduler> scheduler;
     private final WaitPlan plan;
@@ -65,6 +68,7 @@ public final class GpuReactor implements AutoCloseable {
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
     private final Consumer<Warning> warningSink;
     private final AtomicLong ids = new AtomicLong();
+    private final AtomicLong warningsRaised = new AtomicLong();
     private volatile boolean closed;
 
     private GpuReactor(Builder b) {
@@ -121,20 +125,22 @@ public final class GpuReactor implements AutoCloseable {
     public <T> GpuFuture<T> await(MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback) {
         Objects.requireNonNull(descriptor, "descriptor");
         Objects.requireNonNull(port, "port");
-        return start(descriptor, port, readback, descriptor.line().name() + "/" + descriptor.slot().index());
+        Objects.requireNonNull(readback, "readback"); // no readback: the two-argument await
+        return start(descriptor, port, readback, defaultPoint(descriptor.line(), descriptor.slot().index()));
     }
 
     /** {@link #await(MemoryDescriptor, CompletionPort, Supplier)} with no readback: the result is {@code null}. */
     public GpuFuture<Void> await(MemoryDescriptor descriptor, CompletionPort port) {
         Objects.requireNonNull(descriptor, "descriptor");
         Objects.requireNonNull(port, "port");
-        return start(descriptor, port, null, descriptor.line().name() + "/" + descriptor.slot().index());
+        return start(descriptor, port, null, defaultPoint(descriptor.line(), descriptor.slot().index()));
     }
 
     /** As {@link #await(MemoryDescriptor, CompletionPort, Supplier)}, estimating under the readback point {@code pointKey}. */
     public <T> GpuFuture<T> await(MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback, Object pointKey) {
         Objects.requireNonNull(descriptor, "descriptor");
         Objects.requireNonNull(port, "port");
+        Objects.requireNonNull(readback, "readback");
         Objects.requireNonNull(pointKey, "pointKey");
         return start(descriptor, port, readback, pointKey);
     }
@@ -147,47 +153,77 @@ public final class GpuReactor implements AutoCloseable {
             f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
             return f;
         }
-        if (d.line().isClosed()) {
-            f.fail(new ReactorException(ErrorCode.LineClosed, d.line().name(), "wait"));
-            return f;
-        }
-        if (d.isComplete()) { // fast path: one acquire load, no registration
-            f.signal();
-            return f;
-        }
-        if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
-            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), false, task -> inlineThreads.newThread(task).start());
-            return f;
-        }
-        // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
-        f.runInline(new NaiveWait(plan, points, clock, Sleeper.system()), true, null);
-        LineParker parker = parkerFor(d.line());
-        f.onAbandon(() -> parker.remove(f));
-        parker.registerAndRecheck(f);
-        if (closed) { // close() may have taken its snapshot of the parkers before this one was made
-            parkers.remove(d.line(), parker);
-            parker.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
+        try {
+            if (d.line().isClosed()) {
+                f.fail(new ReactorException(ErrorCode.LineClosed, d.line().name(), "wait"));
+                return f;
+            }
+            if (d.isComplete()) { // fast path: one acquire load, no registration
+                f.signal();
+                return f;
+            }
+            if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
+                f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), false, task -> inlineThreads.newThread(task).start());
+                return f;
+            }
+            // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
+            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), true, null);
+            LineParker parker = parkerFor(d.line());
+            f.onAbandon(() -> parker.remove(f));
+            parker.registerAndRecheck(f);
+            if (closed) { // close() may have taken its snapshot of the parkers before this one was made: see close()
+                parkers.remove(d.line(), parker);
+                parker.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
+            }
+        } catch (ReactorException e) {
+            // The line closed under us (its reads throw LineClosed): the wait fails with that, like
+            // a wait that started on a closed line. A registration already made is failed and
+            // counted down by the parker's close, which the line's close runs.
+            if (e.code() != ErrorCode.LineClosed) throw e;
+            f.fail(e);
         }
         return f;
     }
 
+    /**
+     * The live parker of {@code line}, starting one when there is none or the last one left (closed,
+     * or died of an {@link Error}: its waiters failed with {@link ErrorCode#ParkerDied}).
+     */
     private LineParker parkerFor(CompletionLine line) {
         LineParker p = parkers.get(line);
-        if (p != null && !p.isDead() && !p.isClosing()) return p;
-        return parkers.compute(line, (l, old) -> {
-            if (old != null && !old.isDead() && !old.isClosing()) return old;
+        if (p != null && p.isLive()) return p;
+        boolean[] first = {false};
+        p = parkers.compute(line, (l, old) -> {
+            if (old != null && old.isLive()) return old;
             LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos,
                     kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null);
             fresh.start(Thread.ofPlatform());
-            if (old == null) {
-                l.onClose(() -> {
-                    LineParker current = parkers.remove(l);
-                    if (current != null) current.close(new ReactorException(ErrorCode.LineClosed, l.name(), "wait"));
-                });
-            }
+            first[0] = old == null;
             return fresh;
         });
+        // Outside compute: on a line that is already closed, onClose runs the listener at once, and
+        // the listener's parkers.remove inside compute would be a recursive update of the map.
+        if (first[0]) line.onClose(() -> lineClosed(line));
+        return p;
     }
+
+    private void lineClosed(CompletionLine line) {
+        LineParker current = parkers.remove(line);
+        if (current != null) current.close(new ReactorException(ErrorCode.LineClosed, line.name(), "wait"));
+        // The line's default readback points die with it: a process that makes lines as it goes
+        // would otherwise grow the table by eight points per line, for ever.
+        for (int s = 0; s < CompletionLine.WORDS; s++) points.forget(defaultPoint(line, s));
+    }
+
+    private static String defaultPoint(CompletionLine line, int slot) {
+        return line.name() + "/" + slot;
+    }
+
+    /** Parker test access: the line's current parker, or null. */
+    LineParker parkerOf(CompletionLine line) {
+        return parkers.get(line);
+    }
+
 
     /** A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this reactor's carriers. */
     public GpuExecutorService newExecutor() {
@@ -229,15 +265,29 @@ public final class GpuReactor implements AutoCloseable {
     /** Waits registered with a parker and not yet settled. */
     public long registrations() { return counters.registrations(); }
 
-    /** Every warning this reactor raised, in order. */
+    /**
+     * The first {@value #WARNINGS_KEPT} warnings this reactor raised, in order (the build's fallback
+     * warnings come first). Later ones reach only the sink: a reactor that lives for days next to a
+     * flaky device must not grow a list without bound. {@link #warningsRaised()} counts them all.
+     */
     public List<Warning> warnings() { return List.copyOf(warnings); }
 
+    /** How many warnings this reactor raised, kept or not. */
+    public long warningsRaised() { return warningsRaised.get(); }
+
     private void warn(Warning w) {
-        warnings.add(w);
+        if (warningsRaised.getAndIncrement() < WARNINGS_KEPT) warnings.add(w);
         if (warningSink != null) warningSink.accept(w);
     }
 
-    /** Stops every parker (pending waits fail with {@link ErrorCode#ShutDown}) and the carriers. */
+    /**
+     * Stops every parker (pending waits fail with {@link ErrorCode#ShutDown}) and the carriers.
+     *
+     * <p>A registration racing with close: {@code close} writes {@code closed} and then reads the
+     * parker map; a registrar puts its parker in the map and then reads {@code closed} (both
+     * volatile, so sequentially consistent). Either close sees the parker and stops it, or the
+     * registrar sees {@code closed} and stops it itself: no parker thread outlives its reactor.
+     */
     @Override
     public void close() {
         if (closed) return;

@@ -59,6 +59,14 @@ import java.util.function.Supplier;
  * <p><b>Failure.</b> An exception in the loop fails the current waiters with
  * {@link ErrorCode#ParkerDied} and the loop goes on; an {@link Error} does the same and ends the
  * thread, and the reactor starts a new parker for the line on its next registration.
+ *
+ * <p><b>Leaving (nothing waits forever).</b> However the loop ends (close, a closed line, an
+ * {@link Error}), the thread sets {@code gone} and only then drains the inbox one last time,
+ * failing what it finds. A registrar offers to the inbox and only then reads {@code gone} (and
+ * {@code closing}); if set, it takes its own entry back and fails it. The offer/poll and the two
+ * volatile accesses form the same Dekker pair as above, so an entry is either drained by the
+ * leaving thread or seen by its registrar: no registration is stranded in the inbox of a parker
+ * that left. {@link #isLive()} is false from then on, and the reactor replaces the parker.
  */
 final class LineParker implements Runnable {
     private static final VarHandle SLEEPING;
@@ -101,14 +109,22 @@ final class LineParker implements Runnable {
 
     private volatile boolean sleeping;
     private volatile Thread thread;
+    /** Set by {@link #close}: why pending waiters fail. */
     private volatile ReactorException closing;
-    private volatile boolean dead;
+    /** Set by the parker thread as it leaves its loop, before its last drain of the inbox. */
+    private volatile ReactorException gone;
     private int waiting;
     /** What {@link #step} decided, for the loop to perform (parker thread only). */
     private long sleepAt, parkBound, parkSpin;
 
     /** {@link #step}'s answers: how the loop waits next. */
     static final int AGAIN = 0, IDLE = 1, SLEEP = 2, PARK = 3;
+
+    /**
+     * Fault injection for tests only: run at the top of every pass of the loop, inside its error
+     * handling (a test sets it to throw an {@link Error} to kill this parker). Null in production.
+     */
+    volatile Runnable passHook;
 
     LineParker(CompletionLine line, LinePark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
@@ -134,7 +150,8 @@ final class LineParker implements Runnable {
 
     CompletionLine line() { return line; }
 
-    boolean isDead() { return dead; }
+    /** Whether the thread has left its loop (closed, line closed, or died of an {@link Error}). */
+    boolean isDead() { return gone != null; }
 
     boolean isClosing() { return closing != null; }
 
@@ -151,14 +168,18 @@ final class LineParker implements Runnable {
         return true;
     }
 
+    /** Neither closing nor gone: registrations to it will be served. */
+    boolean isLive() { return gone == null && closing == null; }
+
     /** The registration protocol's steps (1) and (2); {@link #registerAndRecheck} adds step (3), the re-check. */
     void register(GpuFuture<?> f) {
         counters.registered();
         inbox.offer(f);
         wake();
-        ReactorException c = closing;
-        if (c != null && inbox.remove(f)) { // the parker may have left already: fail it here, once
-            f.fail(c);
+        ReactorException why = gone;
+        if (why == null) why = closing;
+        if (why != null && inbox.remove(f)) { // the parker may have left already: fail it here, once
+            f.fail(why);
             counters.deregistered();
         }
     }
@@ -192,16 +213,20 @@ final class LineParker implements Runnable {
     @Override
     public void run() {
         counters.parkerStarted();
-        TimerSlack.set(1); // the default 50 µs slack rounds every OS sleep of this thread up
-        if (deadlineSleeperFactory != null) {
-            try {
-                deadlineSleeper = deadlineSleeperFactory.get(); // opened here: a ring belongs to one thread
-            } catch (RuntimeException e) {
-                warnings.accept(Warning.of(ErrorCode.ExecutorFallback, "deadline sleeps on " + line.name(), e.getMessage(), "parkNanos"));
-            }
-        }
+        ReactorException why = null;
         try {
-            loop();
+            TimerSlack.set(1); // the default 50 µs slack rounds every OS sleep of this thread up
+            if (deadlineSleeperFactory != null) {
+                try {
+                    deadlineSleeper = deadlineSleeperFactory.get(); // opened here: a ring belongs to one thread
+                } catch (RuntimeException e) {
+                    warnings.accept(Warning.of(ErrorCode.ExecutorFallback, "deadline sleeps on " + line.name(), e.getMessage(), "parkNanos"));
+                }
+            }
+            why = loop();
+        } catch (Error e) {
+            why = new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString());
+            throw e;
         } finally {
             if (deadlineSleeper instanceof AutoCloseable c) {
                 try {
@@ -210,19 +235,25 @@ final class LineParker implements Runnable {
                     warnings.accept(Warning.of(ErrorCode.Backend, "parker", "close deadline sleeper", -1, e.getClass().getSimpleName(), e.getMessage()));
                 }
             }
+            // Publish that this parker is gone, then drain what registrars offered before they could see it.
+            gone = why != null ? why : new ReactorException(ErrorCode.ParkerDied, line.name(), "its loop ended");
+            failAll(gone);
             left.countDown();
         }
     }
 
-    private void loop() {
+    /** Runs until closed, the line closes, or an {@link Error}; returns why it left. */
+    private ReactorException loop() {
         boolean afterSleep = false;
         while (true) {
             ReactorException c = closing;
             if (c != null) {
                 failAll(c);
-                return;
+                return c;
             }
             try {
+                Runnable hook = passHook;
+                if (hook != null) hook.run();
                 switch (step(afterSleep)) {
                     case IDLE -> {
                         sleepUntil(Long.MAX_VALUE);
@@ -241,8 +272,9 @@ final class LineParker implements Runnable {
                 }
             } catch (ReactorException e) {
                 if (e.code() == ErrorCode.LineClosed || line.isClosed()) {
-                    failAll(new ReactorException(ErrorCode.LineClosed, line.name(), "wait"));
-                    return;
+                    ReactorException closed = new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
+                    failAll(closed);
+                    return closed;
                 }
                 failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.getMessage()));
                 warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e.getMessage()));
@@ -250,7 +282,6 @@ final class LineParker implements Runnable {
                 failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString()));
                 warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e.toString()));
             } catch (Error e) {
-                dead = true;
                 failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString()));
                 warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e + " (thread ended; a new parker starts on the next registration)"));
                 counters.parkerDied();
@@ -406,10 +437,12 @@ final class LineParker implements Runnable {
                 set.pollFirst();
                 waiting--;
                 counters.deregistered();
-                if (!head.descriptor().isComplete()) {
-                    warnings.accept(Warning.of(ErrorCode.WordNeverWritten, head.descriptor()));
+                boolean neverWritten = !head.descriptor().isComplete();
+                if (head.signal()) {
+                    counters.woke();
+                    // Only the one who completed the wait warns (a platform joiner may race us to it).
+                    if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, head.descriptor()));
                 }
-                if (head.signal()) counters.woke();
             }
         }
     }

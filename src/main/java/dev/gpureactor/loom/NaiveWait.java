@@ -1,15 +1,20 @@
 package dev.gpureactor.loom;
 
 import dev.gpureactor.core.Clock;
+import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.DeadlinePlan;
+import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Sleeper;
 import dev.gpureactor.core.Wait;
 import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.core.Warning;
 
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /**
  * The {@code naive} executor kind: the joining thread runs the {@link WaitPlan} itself through the
@@ -22,8 +27,13 @@ import java.util.OptionalLong;
  * through another joiner): a cancelled wait must not keep its runner until the device finishes.
  * Both are checked at every query and park, so they are seen within one park bound; the
  * {@code block} plan cannot be ended early (the vendor's blocking wait has no bound).
+ *
+ * <p>As the parker does, under a {@code flag} plan a port that says done while the word never
+ * reached its target completes the wait with a {@link ErrorCode#WordNeverWritten} warning, raised
+ * only by whoever completed the wait (a platform joiner and the parker may race on one future);
+ * and a wait whose line closed ends with {@link ErrorCode#LineClosed} at its next step.
  */
-record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper sleeper) {
+record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper sleeper, Consumer<Warning> warnings) {
     /** The wait ended without the device: the joiner's own time limit passed, or the future was abandoned. */
     static final class Expired extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -39,7 +49,10 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
             sleep = OptionalLong.of(Math.min(sleep.getAsLong(), Math.max(0, deadlineNanos - System.nanoTime())));
         }
         Outcome o = Wait.run(plan, port, clock, sleeper, sleep);
-        if (f.signal() && f.pointKey != null) {
+        boolean neverWritten = plan instanceof WaitPlan.FlagWait && !f.descriptor().isComplete();
+        if (!f.signal()) return; // settled elsewhere (a parker, a cancel): it speaks for the outcome
+        if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, f.descriptor()));
+        if (f.pointKey != null) {
             DeadlinePlan d = plan.predict().orElse(null);
             if (d != null) points.observe(f.pointKey, d, o);
         }
@@ -49,6 +62,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
     private record Bounded(CompletionPort inner, long deadline, GpuFuture<?> owner) implements CompletionPort {
         @Override
         public boolean query() {
+            lineOpen();
             if (inner.query()) return true;
             if (abandoned() || past()) throw new Expired();
             return false;
@@ -64,6 +78,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
 
         @Override
         public boolean park(long boundNanos) throws InterruptedException {
+            lineOpen();
             if (abandoned()) throw new Expired();
             if (deadline == Long.MAX_VALUE) return inner.park(boundNanos);
             long left = deadline - System.nanoTime();
@@ -72,6 +87,15 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
                 throw new Expired();
             }
             return inner.park(Math.min(boundNanos, left));
+        }
+
+        /**
+         * A closed line ends the wait with LineClosed, as the parker's waiters end: the port need not
+         * read the line (a query-only port does not), so without this the wait would outlive it.
+         */
+        private void lineOpen() {
+            CompletionLine line = owner.descriptor().line();
+            if (line.isClosed()) throw new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
         }
 
         private boolean abandoned() { return owner.rawState() != GpuFuture.PENDING; }

@@ -7,6 +7,7 @@ import dev.gpureactor.core.Slot;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A simulated GPU: CPU threads that play streams and store into completion lines as a device
@@ -41,8 +42,10 @@ public final class SimDevice implements AutoCloseable {
         return s;
     }
 
-    /** A new stream on {@code slot} of {@code line} (a line the caller owns). */
+    /** A new stream on {@code slot} of {@code line} (a line the caller owns), numbering on from the slot's current word. */
     public synchronized SimStream stream(CompletionLine line, Slot slot) {
+        Objects.requireNonNull(line, "line");
+        Objects.requireNonNull(slot, "slot");
         if (closed) throw new ReactorException(ErrorCode.ShutDown, "sim device");
         SimStream s = new SimStream(this, line, slot);
         streams.add(s);

@@ -9,7 +9,12 @@ import dev.gpureactor.core.Slot;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -28,25 +33,52 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Each {@link #signal()} returns a {@link Signal}: the descriptor to wait on and its
  * {@link CompletionPort}, whose query is the error authority, like {@code cuStreamQuery}: done
  * when the stream has <em>executed</em> the store operation, failed when the stream failed first.
- * Faults for soak tests: {@link #signalLost()} (done by the query, word never written) and
- * {@link #signalThenFail} (the word arrives, but the query says failed).
+ * Faults for soak tests: {@link #signalLost()} (done by the query, word never written),
+ * {@link #signalThenFail} (the word arrives, then the stream fails: which one a waiter sees first
+ * is a race) and {@link #signalIntoFailure} (the stream fails, and the word arrives only after a
+ * query reported the failure: the wait fails, since the query is the authority). {@link #hold}
+ * stalls the stream on a host-side gate, so a test can order a cancel, a timeout or an interrupt
+ * strictly before the store.
+ *
+ * <p><b>Numbering.</b> A stream continues from its slot's current word: its first store is that
+ * word plus one. A slot is owned by one stream at a time; a stream that replaces a failed one must
+ * start only after the old stream's waits have settled, or its stores would reach their targets.
  */
 public final class SimStream implements AutoCloseable {
     private final SimDevice device;
     private final CompletionLine line;
     private final Slot slot;
-    private final LinkedBlockingQueue<Runnable> ops = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Op> ops = new LinkedBlockingQueue<>();
     private final Thread worker;
-    private final Object monitor = new Object();
+    /**
+     * Guards nothing but the {@code changed} condition, which every store, pass and failure signals.
+     * A j.u.c. lock, not a monitor: a virtual thread blocked on it unmounts cleanly, where a
+     * contended monitor enter can pin its carrier (JFR showed it in the soak).
+     */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
     private long queued;               // sequence numbers handed out (caller side, guarded by this)
     private volatile long executed;    // sequence numbers the stream has passed (stored or lost)
     private volatile ReactorException failure;
     private volatile boolean closed;
+    /** Operations queued and not yet run (or skipped by a failed stream). */
+    private final AtomicLong pending = new AtomicLong();
+
+    /** How long {@link #signalIntoFailure} holds its store back waiting for a query to see the failure. */
+    static final long LATE_STORE_BOUND_NANOS = 30_000_000_000L;
+
+    /** One queued stream operation; it may wait (a gate), and then ends when the stream closes. */
+    @FunctionalInterface
+    private interface Op {
+        void run() throws InterruptedException;
+    }
 
     SimStream(SimDevice device, CompletionLine line, Slot slot) {
         this.device = device;
         this.line = line;
         this.slot = slot;
+        this.queued = line.word(slot);
+        this.executed = queued;
         this.worker = Thread.ofPlatform().daemon(true).name("gar-sim-" + line.name() + "-" + slot.index()).start(this::run);
     }
 
@@ -59,17 +91,34 @@ public final class SimStream implements AutoCloseable {
 
     /** Queues {@code d} of device work (sleeping, or spinning when the device was built to spin). */
     public SimStream compute(Duration d) {
-        return compute(d, null);
+        Objects.requireNonNull(d, "d");
+        return queueWork(d, null);
     }
 
     /** Queues a kernel: {@code body} runs on the stream (writing its payload), then {@code d} of work. */
     public SimStream compute(Duration d, Runnable body) {
         Objects.requireNonNull(d, "d");
+        Objects.requireNonNull(body, "body");
+        return queueWork(d, body);
+    }
+
+    private SimStream queueWork(Duration d, Runnable body) {
         long nanos = d.toNanos();
         enqueue(() -> {
             if (body != null) body.run();
             work(nanos);
         });
+        return this;
+    }
+
+    /**
+     * Queues a wait on a host-side gate: the stream runs nothing after it until {@code gate} opens,
+     * as a stream waiting on a host-written flag ({@code cuStreamWaitValue32}) would. Closing the
+     * stream ends the wait.
+     */
+    public SimStream hold(CountDownLatch gate) {
+        Objects.requireNonNull(gate, "gate");
+        enqueue(gate::await);
         return this;
     }
 
@@ -92,12 +141,32 @@ public final class SimStream implements AutoCloseable {
 
     /** Fault: the word is written, then the stream fails before the query can say done. */
     public synchronized Signal signalThenFail(String why) {
+        Objects.requireNonNull(why, "why");
         long seq = ++queued;
         enqueue(() -> {
             line.store(slot, seq);
             failNow(why);
         });
         return signalOf(seq);
+    }
+
+    /**
+     * Fault: the stream fails first, and the store still arrives, but only once a query of this
+     * signal's port has reported the failure (or after a 30 s bound, so the stream never hangs).
+     * A waiter's outcome is therefore fixed: the query, the error authority, fails it before the
+     * word could complete it, and the late word changes nothing.
+     */
+    public synchronized Signal signalIntoFailure(String why) {
+        Objects.requireNonNull(why, "why");
+        long seq = ++queued;
+        Port port = new Port(seq);
+        enqueue(() -> {
+            failNow(why);
+            port.failureReported.await(LATE_STORE_BOUND_NANOS, TimeUnit.NANOSECONDS);
+            line.store(slot, seq);
+            notifyParked();
+        });
+        return new Signal(new MemoryDescriptor(line, slot, seq), port);
     }
 
     /** Queues a failure: the stream fails when it reaches this operation. */
@@ -111,8 +180,9 @@ public final class SimStream implements AutoCloseable {
         return new Signal(new MemoryDescriptor(line, slot, seq), new Port(seq));
     }
 
-    private void enqueue(Runnable op) {
+    private void enqueue(Op op) {
         if (closed) throw new ReactorException(ErrorCode.ShutDown, "sim stream " + line.name() + "/" + slot.index());
+        pending.incrementAndGet();
         ops.add(op);
     }
 
@@ -129,8 +199,16 @@ public final class SimStream implements AutoCloseable {
 
     private void passed(long seq) {
         executed = seq;
-        synchronized (monitor) {
-            monitor.notifyAll();
+        notifyParked();
+    }
+
+    /** Wakes {@link Port#block} and {@link Port#park} waiters to look again (a store, a pass or a failure). */
+    private void notifyParked() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -139,23 +217,27 @@ public final class SimStream implements AutoCloseable {
             failure = new ReactorException(ErrorCode.Backend, "sim", "stream " + line.name() + "/" + slot.index(), 719,
                     "SIM_ERROR_LAUNCH_FAILED", why);
         }
-        synchronized (monitor) {
-            monitor.notifyAll();
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
     private void run() {
         try {
             while (!closed) {
-                Runnable op = ops.take();
-                if (failure != null) continue; // a failed stream runs nothing more
+                Op op = ops.take();
                 try {
-                    op.run();
+                    if (failure == null) op.run(); // a failed stream runs nothing more
                 } catch (ReactorException e) {
                     if (e.code() == ErrorCode.LineClosed) return;
                     failNow(e.getMessage());
                 } catch (RuntimeException e) {
                     failNow(e.toString());
+                } finally {
+                    pending.decrementAndGet();
                 }
             }
         } catch (InterruptedException e) {
@@ -175,11 +257,16 @@ public final class SimStream implements AutoCloseable {
         }
     }
 
-    /** Whether every queued operation has run (or the stream failed). */
-    public boolean isIdle() { return ops.isEmpty() && (executed == queued || failure != null); }
+    /** Whether every queued operation has run (or the stream failed), gates included. */
+    public boolean isIdle() { return pending.get() == 0 || failure != null; }
+
+    /** Whether the stream has failed (every later query of its unexecuted signals throws). */
+    public boolean isFailed() { return failure != null; }
 
     private final class Port implements CompletionPort {
         private final long seq;
+        /** Opened by the first query that reports the stream's failure for this signal. */
+        final CountDownLatch failureReported = new CountDownLatch(1);
 
         Port(long seq) { this.seq = seq; }
 
@@ -187,14 +274,20 @@ public final class SimStream implements AutoCloseable {
         public boolean query() {
             if (executed - seq >= 0) return true; // passed before any failure
             ReactorException f = failure;
-            if (f != null) throw f;
+            if (f != null) {
+                failureReported.countDown();
+                throw f;
+            }
             return false;
         }
 
         @Override
         public void block() throws InterruptedException {
-            synchronized (monitor) {
-                while (!query()) monitor.wait();
+            lock.lockInterruptibly();
+            try {
+                while (!query()) changed.await();
+            } finally {
+                lock.unlock();
             }
         }
 
@@ -203,15 +296,23 @@ public final class SimStream implements AutoCloseable {
             // The store was queued by signal(); nothing more to queue.
         }
 
+        /**
+         * Waits on the stream's condition, which every store signals (as a futex on the word would
+         * be woken), so a parked waiter costs nothing until the store or the bound.
+         */
         @Override
         public boolean park(long boundNanos) throws InterruptedException {
             long end = System.nanoTime() + boundNanos;
             MemoryDescriptor d = new MemoryDescriptor(line, slot, seq);
-            while (!d.isComplete()) {
-                long left = end - System.nanoTime();
-                if (left <= 0) return false;
-                if (left > 20_000) LockSupport.parkNanos(Math.min(left, 20_000)); else Thread.onSpinWait();
-                if (Thread.interrupted()) throw new InterruptedException();
+            lock.lockInterruptibly();
+            try {
+                while (!d.isComplete()) {
+                    long left = end - System.nanoTime();
+                    if (left <= 0) return false;
+                    changed.awaitNanos(left);
+                }
+            } finally {
+                lock.unlock();
             }
             return true;
         }
