@@ -77,6 +77,9 @@ class ParkerDeathTest {
             assertTrue(q.isLive());
             gate.countDown();
             assertEquals(2, g.join(HANG_GUARD));
+            // g may finish before the new parker thread runs its first line (a platform-thread join
+            // runs the plan inline), so wait for the count rather than read it at once.
+            until("the new parker thread has started", () -> r.stats().parkersStarted() == 2);
             assertEquals(2, r.stats().parkersStarted());
             until("the registration count is back to 0", () -> r.registrations() == 0);
         }
