@@ -3,11 +3,14 @@ package dev.gpureactor.cli;
 import java.util.Collection;
 import java.util.Map;
 
-/** A small JSON writer for the command line's {@code --json} forms (maps, lists, strings, numbers, booleans). */
-final class Json {
+/**
+ * The command line's one JSON writer, for every {@code --json} form: maps, collections, strings,
+ * numbers (doubles to three decimals) and booleans.
+ */
+public final class Json {
     private Json() {}
 
-    static String write(Object v) {
+    public static String write(Object v) {
         StringBuilder b = new StringBuilder();
         write(b, v);
         return b.toString();
@@ -38,7 +41,8 @@ final class Json {
                 }
                 b.append(']');
             }
-            case Number n when !(n instanceof Double d && (d.isNaN() || d.isInfinite())) -> b.append(n);
+            case Double d when !d.isNaN() && !d.isInfinite() -> b.append(String.format(java.util.Locale.ROOT, "%.3f", d));
+            case Number n when !(n instanceof Double) -> b.append(n);
             case Boolean bo -> b.append(bo);
             default -> string(b, String.valueOf(v));
         }

@@ -1,5 +1,7 @@
 package dev.gpureactor.cli.soak;
 
+import dev.gpureactor.cli.Json;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -259,53 +261,6 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
         }
         m.put("invariants", inv);
         m.put("ok", ok());
-        StringBuilder b = new StringBuilder();
-        write(b, m);
-        return b.append('\n').toString();
-    }
-
-    private static void write(StringBuilder b, Object v) {
-        switch (v) {
-            case null -> b.append("null");
-            case Map<?, ?> map -> {
-                b.append('{');
-                boolean first = true;
-                for (Map.Entry<?, ?> e : map.entrySet()) {
-                    if (!first) b.append(',');
-                    first = false;
-                    write(b, String.valueOf(e.getKey()));
-                    b.append(':');
-                    write(b, e.getValue());
-                }
-                b.append('}');
-            }
-            case List<?> list -> {
-                b.append('[');
-                for (int i = 0; i < list.size(); i++) {
-                    if (i > 0) b.append(',');
-                    write(b, list.get(i));
-                }
-                b.append(']');
-            }
-            case Boolean bool -> b.append(bool);
-            case Double d -> b.append(String.format(Locale.ROOT, "%.3f", d));
-            case Number n -> b.append(n);
-            default -> {
-                b.append('"');
-                for (char c : v.toString().toCharArray()) {
-                    switch (c) {
-                        case '"' -> b.append("\\\"");
-                        case '\\' -> b.append("\\\\");
-                        case '\n' -> b.append("\\n");
-                        case '\r' -> b.append("\\r");
-                        case '\t' -> b.append("\\t");
-                        default -> {
-                            if (c < 0x20) b.append(String.format("\\u%04x", (int) c)); else b.append(c);
-                        }
-                    }
-                }
-                b.append('"');
-            }
-        }
+        return Json.write(m) + "\n";
     }
 }
