@@ -2,9 +2,11 @@ package dev.gpureactor.loom;
 
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ManualClock;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
 
@@ -54,6 +56,58 @@ final class Rig {
 
     /** A wait on {@code line[slot] >= target}, as {@code GpuReactor.await} makes it (cold point: wake at start). */
     static <T> GpuFuture<T> future(CompletionLine line, int slot, long target, Supplier<? extends T> readback) {
-        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), NEVER, readback, Runnable::run, 0, 0, null);
+        return future(line, slot, target, NEVER, readback);
+    }
+
+    /** As {@link #future(CompletionLine, int, long, Supplier)}, with {@code port} as the error authority. */
+    static <T> GpuFuture<T> future(CompletionLine line, int slot, long target, CompletionPort port, Supplier<? extends T> readback) {
+        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, null);
+    }
+
+    /**
+     * Registers {@code f} with {@code parker} as {@code GpuReactor.await} does under gpu-reactor: a
+     * platform joiner may run the plan inline (a flag plan, no deadline), and withdrawing goes to
+     * the parker's removals.
+     */
+    static void registerAsReactorDoes(LineParker parker, GpuFuture<?> f) {
+        WaitPlan plan = new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty());
+        f.runInline(new NaiveWait(plan, new PointTable<>(), new ManualClock(), at -> { }, w -> { }), true, null);
+        f.onWithdraw(() -> parker.remove(f));
+        parker.register(f);
+    }
+
+    /**
+     * A failed stream whose word still arrives: every query reports the failure, and the first one
+     * then stores {@code target} into {@code line[slot]} (after deciding to fail, as the simulated
+     * device's "store into failure" stores only once a query reported the failure).
+     */
+    static FailingPort failingThenStoring(CompletionLine line, int slot, long target) {
+        return new FailingPort(line, Slot.of(slot), target);
+    }
+
+    static final class FailingPort implements CompletionPort {
+        private final CompletionLine line;
+        private final Slot slot;
+        private final long target;
+        private final ReactorException failure = new ReactorException(ErrorCode.Backend, "jcstress", "stream", 719,
+                "SIM_ERROR_LAUNCH_FAILED", "store into failure");
+
+        FailingPort(CompletionLine line, Slot slot, long target) {
+            this.line = line;
+            this.slot = slot;
+            this.target = target;
+        }
+
+        @Override public boolean query() {
+            line.store(slot, target);
+            // Stands for the way back from the query to the joiner's fail (the exception through the
+            // wait driver; microseconds when cold, as in the soak): without it the window between
+            // the late store and the fail is a few nanoseconds and a parker's turn seldom lands in it.
+            for (int i = 0; i < 200; i++) Thread.onSpinWait();
+            throw failure;
+        }
+        @Override public void block() { throw failure; }
+        @Override public void arm() { }
+        @Override public boolean park(long boundNanos) { return false; }
     }
 }

@@ -76,7 +76,7 @@ public class TerminalStateStress {
         Move[] p = PAIRS.get(ThreadLocalRandom.current().nextInt(PAIRS.size()));
         a = p[0];
         b = p[1];
-        f.onAbandon(abandons::incrementAndGet);
+        f.onWithdraw(abandons::incrementAndGet);
     }
 
     @Actor

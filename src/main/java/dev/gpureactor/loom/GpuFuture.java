@@ -46,6 +46,16 @@ import java.util.function.Supplier;
  * moves the state on pops the whole stack and unparks it; a joiner re-checks the state after its
  * push, so no wake is lost. An interrupted or timed-out {@link #join(Duration)} ends the wait for
  * everyone: a {@code GpuFuture} is one wait, not a shared promise.
+ *
+ * <p><b>One watcher at a time.</b> A wait ends with the first authority that speaks: a word seen
+ * reached, or a query. Under gpu-reactor the wait is registered with its line's parker before
+ * anyone joins; a platform thread that joins takes the plan over, and it first withdraws the
+ * registration (an offer to the parker's removals) and only then queries. A parker turn snapshots
+ * the line before it drains its removals, so a turn that saw a store made after the joiner's first
+ * query (the store is ordered after the withdrawal) also sees the withdrawal, and no longer holds
+ * the wait. The parker therefore settles a taken-over wait only from a word stored before the
+ * joiner's query, or from its own query: never from a store that landed after the joiner's query
+ * reported the stream's failure (jcstress {@code InlineTakeoverStress}; the soak found it).
  */
 public final class GpuFuture<T> implements Future<T> {
     /** Ordered: below {@code COMPLETED} nothing is published; {@code SETTLING} is a PENDING-settle's owner-only state. */
@@ -87,8 +97,12 @@ public final class GpuFuture<T> implements Future<T> {
     private boolean inlinePlatformOnly;
     /** Where the naive plan runs when a stage is asked for before anyone joins (a new virtual thread). */
     private volatile Executor inlineRunner;
-    /** Where a cancel/timeout/interrupt tells the registry the registration is gone. */
-    private volatile Runnable onAbandon;
+    /**
+     * Takes the registration back from the parker: run when the wait is abandoned (cancel,
+     * timeout, interrupt), and before a platform joiner runs the plan inline, so that one thread
+     * watches a wait at a time (see {@link #withdraw()}). Null where nothing is registered.
+     */
+    private volatile Runnable withdraw;
 
     private static final class Joiner {
         final Thread thread;
@@ -120,7 +134,7 @@ public final class GpuFuture<T> implements Future<T> {
 
     CompletionPort port() { return port; }
 
-    void onAbandon(Runnable r) { this.onAbandon = r; }
+    void onWithdraw(Runnable r) { this.withdraw = r; }
 
     /**
      * Has a joiner run {@code w} itself. With {@code platformOnly}, only a platform-thread joiner
@@ -155,9 +169,14 @@ public final class GpuFuture<T> implements Future<T> {
 
     private boolean abandon(int terminal, ReactorException why) {
         if (!settle(PENDING, terminal, null, why)) return false;
-        Runnable r = onAbandon;
-        if (r != null) r.run();
+        withdraw();
         return true;
+    }
+
+    /** Takes the registration back from the parker, if there is one; idempotent. */
+    private void withdraw() {
+        Runnable r = withdraw;
+        if (r != null) r.run();
     }
 
     private boolean settle(int from, int to, T v, Throwable t) {
@@ -273,6 +292,7 @@ public final class GpuFuture<T> implements Future<T> {
                 NaiveWait w = inline;
                 if (w != null && (!inlinePlatformOnly || !Thread.currentThread().isVirtual())
                         && INLINE.compareAndSet(this, w, null)) {
+                    withdraw();
                     runNaive(w, timed, deadline, nanos);
                     continue;
                 }

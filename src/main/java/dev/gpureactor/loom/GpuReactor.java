@@ -169,7 +169,7 @@ public final class GpuReactor implements AutoCloseable {
             // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
             f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), true, null);
             LineParker parker = parkerFor(d.line());
-            f.onAbandon(() -> parker.remove(f));
+            f.onWithdraw(() -> parker.remove(f));
             parker.registerAndRecheck(f);
             if (closed) { // close() may have taken its snapshot of the parkers before this one was made: see close()
                 parkers.remove(d.line(), parker);
