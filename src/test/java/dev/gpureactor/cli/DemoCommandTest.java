@@ -141,6 +141,16 @@ class DemoCommandTest {
     }
 
     @Test
+    void a_cuda_driver_without_the_store_is_a_coded_error_naming_the_symbol() {
+        String lib = Standin.library(Standin.CUDA_NO_V2);
+        Run r = gar(CudaDriver.LIBRARY_PROPERTY, lib, "demo", "--backend", "cuda");
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("GAR-0013 NativeUnavailable: native library " + lib
+                + " is unavailable: it has no symbol cuStreamWriteValue64_v2"), r.err());
+        assertFalse(r.out().contains("slot "), "nothing ran: " + r.out());
+    }
+
+    @Test
     void an_unknown_backend_is_a_coded_error_and_exit_2() {
         Run r = gar(null, null, "demo", "--backend", "metal");
         assertEquals(2, r.code(), r.out() + r.err());
