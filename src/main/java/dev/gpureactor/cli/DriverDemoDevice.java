@@ -40,6 +40,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
  * its line and destroys it, closes the lines, frees the pages, and gives back what {@code open} took
  * (CUDA: the primary context it made current; HIP: the thread's device).
  */
+@SuppressWarnings("restricted") // FFM: the payload page the driver allocated is given its size here
 abstract class DriverDemoDevice implements DemoDevice {
     /** Each stream's payload byte sits in its own 64 bytes of the payload page. */
     private static final long PAYLOAD_STRIDE = 64;
