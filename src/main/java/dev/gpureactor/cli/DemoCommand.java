@@ -1,7 +1,8 @@
 package dev.gpureactor.cli;
 
-import dev.gpureactor.backend.sim.SimDevice;
-import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.backend.cuda.CudaDriver;
+import dev.gpureactor.backend.hip.HipRuntime;
+import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.WaitPlan;
@@ -11,8 +12,11 @@ import dev.gpureactor.loom.GpuFuture;
 import dev.gpureactor.loom.GpuReactor;
 import dev.gpureactor.loom.RunStats;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,13 +25,17 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The crate's FILL example on virtual threads: three waits on slots completing at 2, 4 and 6 ms,
- * a fourth virtual thread doing CPU work in slices meanwhile, and what each wait cost.
+ * a fourth virtual thread doing CPU work in slices meanwhile, and what each wait cost. The device
+ * is a {@link DemoDevice}: the simulated one by default, or the CUDA / HIP binding
+ * ({@link DriverDemoDevice}: a host function holds each stream for the work, no kernel runs).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Await simulated GPU work from virtual threads while CPU work fills the wait.")
+        description = "Await GPU work (simulated unless --backend says cuda or hip) from virtual threads while CPU work fills the wait.")
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--plan", description = "Wait plan text (default: ${DEFAULT-VALUE}).",
             defaultValue = "flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8")
@@ -37,7 +45,8 @@ final class DemoCommand implements Callable<Integer> {
             defaultValue = "gpu-reactor")
     String kind;
 
-    @Option(names = "--backend", description = "Device: sim (default), cuda, hip.", defaultValue = "sim")
+    @Option(names = "--backend", description = "Device: sim (default), cuda (libcuda.so.1, or -Dgar.cuda.library=PATH), hip (libamdhip64.so, or -Dgar.hip.library=PATH).",
+            defaultValue = "sim")
     String backend;
 
     @Option(names = "--waiters", description = "Extra waiting futures to run after the demo, 0..100000 (default: ${DEFAULT-VALUE}).",
@@ -47,59 +56,80 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--carriers", description = "Carrier threads (default: cores).")
     Integer carriers;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-        if (!backend.equals("sim")) {
-            System.err.println("gar demo: --backend " + backend + " needs a GPU and its driver; this build's demo runs on"
-                    + " 'sim'. See docs/CUDA.md and docs/HIP.md for the backends' own examples, and 'gar probe'.");
-            return 2;
-        }
+        PrintWriter err = spec.commandLine().getErr();
         if (waiters < 0 || waiters > 100_000) {
-            System.err.println("gar demo: --waiters must be 0..100000, got " + waiters);
+            err.println("gar demo: --waiters must be 0..100000, got " + waiters);
+            err.flush();
             return 2;
         }
         WaitPlan p = WaitPlan.parse(plan);
-        GpuReactor.Builder b = Hosts.builder().kind(ExecutorKind.parse(kind)).plan(p)
-                .warnings(w -> System.out.println("warning: " + w.message()));
+        Consumer<Warning> print = w -> System.out.println("warning: " + w.message());
+        GpuReactor.Builder b = Hosts.builder().kind(ExecutorKind.parse(kind)).plan(p).warnings(print);
         if (carriers != null) b.carriers(carriers);
-        try (GpuReactor reactor = b.build(); SimDevice device = SimDevice.open();
-             GpuExecutorService exec = reactor.newExecutor()) {
+        DemoDevice device;
+        try {
+            device = DemoDevice.open(backend, print);
+        } catch (ReactorException e) {
+            err.println("gar demo: --backend " + backend + " cannot run: " + e.getMessage() + hint(backend, e));
+            err.flush();
+            return 2;
+        }
+        try (device; GpuReactor reactor = b.build(); GpuExecutorService exec = reactor.newExecutor()) {
             System.out.printf("gar demo: executor %s, scheduler %s, plan %s%n", reactor.kindResolution().label(),
                     reactor.schedulerResolution().label(), p.label());
+            device.description().forEach(System.out::println);
             runFill(reactor, device, exec);
             if (waiters > 0) runMany(reactor, device, exec, waiters);
         }
         return 0;
     }
 
-    private static void runFill(GpuReactor reactor, SimDevice device, GpuExecutorService exec) throws Exception {
-        List<SimStream> streams = List.of(device.stream(), device.stream(), device.stream());
-        for (int round = 0; round < 5; round++) fillRound(reactor, streams, exec, false); // warm up JIT and estimator
-        fillRound(reactor, streams, exec, true);
+    private static String hint(String backend, ReactorException e) {
+        if (e.code() == ErrorCode.NativeUnavailable) {
+            boolean cuda = backend.equals("cuda");
+            String property = cuda ? CudaDriver.LIBRARY_PROPERTY : HipRuntime.LIBRARY_PROPERTY;
+            return "\n  the library comes from -D" + property + " (default " + (cuda ? CudaDriver.DEFAULT_LIBRARY : HipRuntime.DEFAULT_LIBRARY)
+                    + "); to try the stand-in driver: GAR_JAVA_OPTS=-D" + property + "=target/native/"
+                    + (cuda ? "libcuda-standin.so" : "libamdhip64-standin.so") + " ./gar demo --backend " + backend
+                    + " (docs/" + (cuda ? "CUDA" : "HIP") + ".md)";
+        }
+        if (e.code() == ErrorCode.NoStreamMemOps) {
+            return "\n  the demo awaits the word the stream stores, which needs stream memory operations";
+        }
+        return "";
+    }
+
+    private static void runFill(GpuReactor reactor, DemoDevice device, GpuExecutorService exec) throws Exception {
+        List<DemoDevice.Stream> streams = device.streams(3);
+        for (int round = 0; round < 5; round++) fillRound(reactor, device, streams, exec, false); // warm up JIT and estimator
+        fillRound(reactor, device, streams, exec, true);
         for (Warning w : reactor.warnings()) System.out.println("(warning kept: " + w.code() + ")");
     }
 
-    private static void fillRound(GpuReactor reactor, List<SimStream> streams, GpuExecutorService exec, boolean print)
-            throws Exception {
+    private static void fillRound(GpuReactor reactor, DemoDevice device, List<DemoDevice.Stream> streams,
+                                  GpuExecutorService exec, boolean print) throws Exception {
+        String doneLabel = device.workDoneLabel();
         RunStats before = reactor.stats();
         long t0 = System.nanoTime();
         List<Future<String>> waits = new ArrayList<>();
         for (int i = 0; i < streams.size(); i++) {
             int ms = 2 * (i + 1);
-            SimStream s = streams.get(i);
-            int[] payload = new int[1];
-            long[] storedAt = new long[1];
-            int value = 100 + i;
-            s.compute(Duration.ofMillis(ms), () -> payload[0] = value).compute(Duration.ZERO, () -> storedAt[0] = System.nanoTime());
-            SimStream.Signal sig = s.signal();
-            GpuFuture<Integer> f = reactor.await(sig.descriptor(), sig.port(), () -> payload[0]);
+            DemoDevice.Signal sig = streams.get(i).signal(Duration.ofMillis(ms), 100 + i);
+            IntSupplier payload = sig.payload();
+            GpuFuture<Integer> f = reactor.await(sig.descriptor(), sig.port(), payload::getAsInt);
             int slot = sig.descriptor().slot().index();
             waits.add(exec.submit(() -> {
                 try {
                     int v = f.join();
                     long woke = System.nanoTime();
-                    return String.format(Locale.ROOT, "slot %d done after %5.2f ms (store at %5.2f ms, woke %6.1f us later), read back %d, %s",
-                            slot, (woke - t0) / 1e6, (storedAt[0] - t0) / 1e6, (woke - storedAt[0]) / 1e3, v, f.state());
+                    long storedAt = sig.workDone().getAsLong();
+                    return String.format(Locale.ROOT, "slot %d done after %5.2f ms (%s %5.2f ms, woke %6.1f us later), read back %d, %s",
+                            slot, (woke - t0) / 1e6, doneLabel, (storedAt - t0) / 1e6, (woke - storedAt) / 1e3, v, f.state());
                 } catch (ReactorException e) {
                     return "slot " + slot + " failed: " + e.getMessage();
                 }
@@ -133,17 +163,14 @@ final class DemoCommand implements Callable<Integer> {
                 busy + idle == 0 ? 0.0 : 100.0 * busy / (busy + idle), elapsed / 1e6);
     }
 
-    private static void runMany(GpuReactor reactor, SimDevice device, GpuExecutorService exec, int n) throws Exception {
+    private static void runMany(GpuReactor reactor, DemoDevice device, GpuExecutorService exec, int n) throws Exception {
         System.out.printf("%d waiting futures across %d streams ...%n", n, Math.min(32, n));
-        List<SimStream> streams = new ArrayList<>();
-        for (int i = 0; i < Math.min(32, n); i++) streams.add(device.stream());
+        List<DemoDevice.Stream> streams = device.streams(Math.min(32, n));
         long t0 = System.nanoTime();
         List<Future<?>> joins = new ArrayList<>(n);
         AtomicLong done = new AtomicLong();
         for (int i = 0; i < n; i++) {
-            SimStream s = streams.get(i % streams.size());
-            if (i < streams.size()) s.compute(Duration.ofMillis(20));
-            SimStream.Signal sig = s.signal();
+            DemoDevice.Signal sig = streams.get(i % streams.size()).signal(i < streams.size() ? Duration.ofMillis(20) : Duration.ZERO);
             GpuFuture<Void> f = reactor.await(sig.descriptor(), sig.port());
             joins.add(exec.submit(() -> {
                 f.join();

@@ -1,14 +1,29 @@
 package dev.gpureactor.cli;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Collection;
 import java.util.Map;
 
 /**
  * The command line's one JSON writer, for every {@code --json} form: maps, collections, strings,
- * numbers (doubles to three decimals) and booleans.
+ * numbers (doubles to three decimals, or {@link Significant} ones) and booleans.
  */
 public final class Json {
+    private static final MathContext SIX_DIGITS = new MathContext(6);
+
     private Json() {}
+
+    /**
+     * A measurement, written with six significant digits, trailing zeros dropped, never in exponent
+     * form ({@code 0.000000123457}, {@code 123457000}); a non-finite one is written as {@code null}.
+     * The bench report writes its doubles this way.
+     */
+    public record Significant(double value) {}
+
+    public static Significant significant(double value) {
+        return new Significant(value);
+    }
 
     public static String write(Object v) {
         StringBuilder b = new StringBuilder();
@@ -41,6 +56,8 @@ public final class Json {
                 }
                 b.append(']');
             }
+            case Significant(double d) -> b.append(Double.isFinite(d)
+                    ? new BigDecimal(d).round(SIX_DIGITS).stripTrailingZeros().toPlainString() : "null");
             case Double d when !d.isNaN() && !d.isInfinite() -> b.append(String.format(java.util.Locale.ROOT, "%.3f", d));
             case Number n when !(n instanceof Double) -> b.append(n);
             case Boolean bo -> b.append(bo);

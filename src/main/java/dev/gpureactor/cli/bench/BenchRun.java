@@ -1,5 +1,9 @@
 package dev.gpureactor.cli.bench;
 
+import dev.gpureactor.cli.Json;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,36 +90,36 @@ public record BenchRun(String date, String machine, String jdk, String load, Kno
 
     /** The whole run as JSON (one object; numbers in ns, µs as named, cores, bytes). */
     public String json() {
-        Json j = new Json();
-        j.open('{');
-        j.field("date", date).field("machine", machine).field("jdk", jdk).field("load", load).field("knobs", knobs.describe())
-                .field("jitter", jitter.name().toLowerCase(Locale.ROOT)).field("device", device.name().toLowerCase(Locale.ROOT))
-                .field("cellSeconds", cellSeconds);
-        j.key("cells").open('[');
+        List<Object> jc = new ArrayList<>();
         for (Cell c : cells) {
-            j.open('{').field("strategy", c.strategy().id()).field("label", c.strategy().label()).field("waitNanos", c.waitNanos())
-                    .field("waits", c.waits()).field("p50Nanos", c.p50Nanos()).field("p99Nanos", c.p99Nanos())
-                    .field("p999Nanos", c.p999Nanos()).field("maxNanos", c.maxNanos()).field("meanWaitNanos", c.meanWaitNanos())
-                    .field("cpuCores", c.cpuCores()).field("note", c.note());
-            j.key("cpuByThreads").open('{');
-            c.cpuByThreads().forEach(j::field);
-            j.close('}').close('}');
+            Map<String, Object> byThread = new LinkedHashMap<>();
+            c.cpuByThreads().forEach((thread, cores) -> byThread.put(thread, Json.significant(cores)));
+            jc.add(object("strategy", c.strategy().id(), "label", c.strategy().label(), "waitNanos", c.waitNanos(),
+                    "waits", c.waits(), "p50Nanos", c.p50Nanos(), "p99Nanos", c.p99Nanos(),
+                    "p999Nanos", c.p999Nanos(), "maxNanos", c.maxNanos(), "meanWaitNanos", Json.significant(c.meanWaitNanos()),
+                    "cpuCores", Json.significant(c.cpuCores()), "note", c.note(), "cpuByThreads", byThread));
         }
-        j.close(']');
-        many.ifPresent(m -> {
-            j.key("many").open('{').field("futures", m.futures()).field("lines", m.lines())
-                    .field("bytesPerVirtualThread", m.bytesPerVirtualThread()).field("bytesPerFuture", m.bytesPerFuture())
-                    .field("wakeAllMillis", m.wakeAllMillis()).field("completionsPerSecond", m.completionsPerSecond())
-                    .field("registrationsLeft", m.registrationsLeft()).close('}');
-        });
-        j.key("goals").open('[');
+        Map<String, Object> run = object("date", date, "machine", machine, "jdk", jdk, "load", load, "knobs", knobs.describe(),
+                "jitter", jitter.name().toLowerCase(Locale.ROOT), "device", device.name().toLowerCase(Locale.ROOT),
+                "cellSeconds", Json.significant(cellSeconds), "cells", jc);
+        many.ifPresent(m -> run.put("many", object("futures", m.futures(), "lines", m.lines(),
+                "bytesPerVirtualThread", Json.significant(m.bytesPerVirtualThread()), "bytesPerFuture", Json.significant(m.bytesPerFuture()),
+                "wakeAllMillis", Json.significant(m.wakeAllMillis()), "completionsPerSecond", Json.significant(m.completionsPerSecond()),
+                "registrationsLeft", m.registrationsLeft())));
+        List<Object> jg = new ArrayList<>();
         for (Goal g : goals) {
-            j.open('{').field("id", g.id()).field("claim", g.claim()).field("at", g.at()).field("value", g.value())
-                    .field("unit", g.unit()).field("limit", g.limit()).field("atMost", g.atMost()).field("pass", g.pass())
-                    .field("evidence", g.evidence()).close('}');
+            jg.add(object("id", g.id(), "claim", g.claim(), "at", g.at(), "value", Json.significant(g.value()),
+                    "unit", g.unit(), "limit", Json.significant(g.limit()), "atMost", g.atMost(), "pass", g.pass(),
+                    "evidence", g.evidence()));
         }
-        j.close(']');
-        j.close('}');
-        return j.toString();
+        run.put("goals", jg);
+        return Json.write(run);
+    }
+
+    /** An object of (key, value) pairs, in order. */
+    private static Map<String, Object> object(Object... pairs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) m.put((String) pairs[i], pairs[i + 1]);
+        return m;
     }
 }

@@ -108,6 +108,34 @@ class BenchOutputTest {
         }
     }
 
+    /**
+     * The exact text of the report's JSON, pinned: numbers with six significant digits, trailing
+     * zeros dropped, never in exponent form; non-finite numbers as null; control characters
+     * escaped. (One entry per cpuByThreads map: a Cell keeps an unordered copy.)
+     */
+    @Test
+    void the_json_text_is_pinned() {
+        List<Cell> cells = List.of(
+                new Cell(Strategy.REACTOR, 1_000_000, 7, 4_000, 30_000, 60_000, 90_000, 1_000_080.5, 0.123456789,
+                        Map.of("gar-parker-line-0", 1.234567e-7), "tab\there \"q\" \\ \u0001 \n"),
+                new Cell(Strategy.BUSY_SPIN, 1_000_000, 7, 500, 2_000, 4_000, 6_000, 1_000_001, Double.NaN,
+                        Map.of("big", 123456789.0), ""),
+                new Cell(Strategy.CPU_NOTIFY, 1_000_000, 7, 8_000, 40_000, 80_000, 120_000, 1_000_000, 100_000.0,
+                        Map.of("inf", Double.POSITIVE_INFINITY), ""));
+        ManyResult many = new ManyResult(100_000, 4, 650.0, 410.5, 0.000123456789, 1.0e12, 0);
+        assertEquals(PINNED, run(cells, Optional.of(many)).json());
+    }
+
+    static final String PINNED =
+            "{\"date\":\"2026-12-02T18:00:00Z\",\"machine\":\"AMD EPYC <test> & co, 2 cores\",\"jdk\":\"JDK \\\"25\\\"\",\"load\":\"1.00 0.50 0.20 at start\",\"knobs\":\"idleSpin=50us margin=150us\",\"jitter\":\"pollers\",\"device\":\"random\",\"cellSeconds\":1.6,\"cells\":[{\"strategy\":\"reactor\",\"label\":\"gpu-reactor flag+predict (default)\",\"waitNanos\":1000000,\"waits\":7,\"p50Nanos\":4000,\"p99Nanos\":30000,\"p999Nanos\":60000,\"maxNanos\":90000,\"meanWaitNanos\":1000080,\"cpuCores\":0.123457,\"note\":\"tab\\there \\\"q\\\" \\\\ \\u0001 \\n\",\"cpuByThreads\":{\"gar-parker-line-0\":0.000000123457}},"
+            + "{\"strategy\":\"busy-spin\",\"label\":\"busy spin (platform thread)\",\"waitNanos\":1000000,\"waits\":7,\"p50Nanos\":500,\"p99Nanos\":2000,\"p999Nanos\":4000,\"maxNanos\":6000,\"meanWaitNanos\":1000000,\"cpuCores\":null,\"note\":\"\",\"cpuByThreads\":{\"big\":123457000}},"
+            + "{\"strategy\":\"cpu-notify\",\"label\":\"blocking-sync (CPU notify)\",\"waitNanos\":1000000,\"waits\":7,\"p50Nanos\":8000,\"p99Nanos\":40000,\"p999Nanos\":80000,\"maxNanos\":120000,\"meanWaitNanos\":1000000,\"cpuCores\":100000,\"note\":\"\",\"cpuByThreads\":{\"inf\":null}}],"
+            + "\"many\":{\"futures\":100000,\"lines\":4,\"bytesPerVirtualThread\":650,\"bytesPerFuture\":410.5,\"wakeAllMillis\":0.000123457,\"completionsPerSecond\":1000000000000,\"registrationsLeft\":0},\"goals\":[{\"id\":\"floor-10x\",\"claim\":\"wake p50 at most 10x the busy-spin floor (ours / floor)\",\"at\":\"1ms\",\"value\":8,\"unit\":\"x\",\"limit\":10,\"atMost\":true,\"pass\":true,\"evidence\":\"4.0 us / 0.5 us\"},"
+            + "{\"id\":\"cpu-0.15\",\"claim\":\"waiting CPU at most 0.15 cores per line (deadline plan)\",\"at\":\"1ms\",\"value\":0.123457,\"unit\":\"cores\",\"limit\":0.15,\"atMost\":true,\"pass\":true,\"evidence\":\"0.123 cores\"},"
+            + "{\"id\":\"cpu-6x\",\"claim\":\"waiting CPU at least 6x less than busy spin (theirs / ours)\",\"at\":\"1ms\",\"value\":null,\"unit\":\"x\",\"limit\":6,\"atMost\":false,\"pass\":false,\"evidence\":\"NaN / 0.123 cores\"},"
+            + "{\"id\":\"p50-50us\",\"claim\":\"meanwhile wake p50 within 50 us of the completion\",\"at\":\"1ms\",\"value\":4,\"unit\":\"us\",\"limit\":50,\"atMost\":true,\"pass\":true,\"evidence\":\"4.0 us\"},"
+            + "{\"id\":\"heap-1KiB\",\"claim\":\"heap per waiting future beyond its virtual thread under 1 KiB\",\"at\":\"100000 futures\",\"value\":410.5,\"unit\":\"B\",\"limit\":1024,\"atMost\":true,\"pass\":true,\"evidence\":\"MemoryMXBean after GC; a plainly parked virtual thread: 650 B\"}]}";
+
     @Test
     void goals_are_judged_on_the_ratios_of_the_same_run() {
         List<Goal> goals = Goals.evaluate(sample(), Optional.of(new ManyResult(100_000, 4, 650, 1500, 780, 128_000, 0)));

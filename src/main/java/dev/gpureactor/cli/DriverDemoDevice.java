@@ -1,0 +1,410 @@
+package dev.gpureactor.cli;
+
+import dev.gpureactor.backend.DriverPort;
+import dev.gpureactor.backend.LineOptions;
+import dev.gpureactor.backend.cuda.CuStream;
+import dev.gpureactor.backend.cuda.CudaDriver;
+import dev.gpureactor.backend.cuda.StreamMemOps;
+import dev.gpureactor.backend.hip.HipRuntime;
+import dev.gpureactor.backend.hip.HipStream;
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Slot;
+import dev.gpureactor.core.Warning;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+/**
+ * The demo on a real driver binding (CUDA or HIP; the stand-in drivers of {@code native/standin}
+ * answer the same calls). Java cannot launch a kernel here, so the "work" of {@code d} on a stream
+ * is what the binding can queue: a <b>host function</b> ({@code cuLaunchHostFunc} /
+ * {@code hipLaunchHostFunc}) that holds the stream until {@code d} after it was queued. A driver
+ * may run the host functions of all streams on one thread, so the host function waits for a
+ * deadline, not for a duration: three streams still finish at 2, 4 and 6 ms. Behind it a
+ * <b>device-side write</b> of the payload ({@code cuMemsetD8Async} / {@code hipMemsetD8Async}, one
+ * byte into mapped host memory), then the store of the sequence number into the line ({@code
+ * cuStreamWriteValue64_v2} / {@code hipStreamWriteValue64} through the port). The woken virtual
+ * thread reads the payload back from that memory.
+ *
+ * <p>Every {@link #streams(int)} call gets fresh streams, eight to a fresh {@code MappedLine}, and a
+ * fresh mapped page for their payloads. {@link #close()} synchronizes every stream, retires it from
+ * its line and destroys it, closes the lines, frees the pages, and gives back what {@code open} took
+ * (CUDA: the primary context it made current; HIP: the thread's device).
+ */
+@SuppressWarnings("restricted") // FFM: the payload page the driver allocated is given its size here
+abstract class DriverDemoDevice implements DemoDevice {
+    /** Each stream's payload byte sits in its own 64 bytes of the payload page. */
+    private static final long PAYLOAD_STRIDE = 64;
+    private static final long PAGE = 4096;
+
+    /** A backend's mapped line, seen the same way for CUDA and HIP. */
+    interface Line {
+        DriverPort port(long stream, Slot slot, long target);
+
+        boolean retire(long stream);
+
+        void close();
+    }
+
+    private record Group(Line line, List<Long> streams) {}
+
+    private final String backend;
+    private final List<String> description;
+    protected final Consumer<Warning> warnings;
+    private final List<Group> groups = new ArrayList<>();
+    private final List<Long> pages = new ArrayList<>();
+
+    DriverDemoDevice(String backend, List<String> description, Consumer<Warning> warnings) {
+        this.backend = backend;
+        this.description = List.copyOf(description);
+        this.warnings = warnings;
+    }
+
+    // ------------------------------------------------------------------ what each binding supplies
+
+    abstract Line newLine();
+
+    abstract long createStream();
+
+    /** Waits for the stream's work; a failed stream's status is ignored (close goes on). */
+    abstract void synchronize(long stream);
+
+    abstract void destroyStream(long stream);
+
+    /** Queues a host function (the upcall stub with {@code userData}) on the stream. */
+    abstract void launchHostFunction(long stream, MemorySegment userData);
+
+    /** Queues a one-byte device-side write of {@code value} to {@code deviceAddress}. */
+    abstract void memsetByte(long stream, long deviceAddress, byte value);
+
+    /** Mapped, page-locked host memory; returns the host address. */
+    abstract long allocMapped(long bytes);
+
+    abstract long devicePointer(long host);
+
+    abstract void freeMapped(long host);
+
+    /** Gives back what {@code open} took. */
+    abstract void release();
+
+    // ------------------------------------------------------------------ the shared part
+
+    @Override
+    public List<String> description() { return description; }
+
+    @Override
+    public String workDoneLabel() { return "work done at"; }
+
+    @Override
+    public synchronized List<DemoDevice.Stream> streams(int n) {
+        if (n < 1) throw new ReactorException(ErrorCode.InvalidArgument, "streams", n, "1 or more");
+        long bytes = Math.max(PAGE, (n * PAYLOAD_STRIDE + PAGE - 1) / PAGE * PAGE);
+        long host = allocMapped(bytes);
+        pages.add(host);
+        MemorySegment payloads = MemorySegment.ofAddress(host).reinterpret(bytes);
+        payloads.fill((byte) 0);
+        long device = devicePointer(host);
+        List<DemoDevice.Stream> out = new ArrayList<>(n);
+        for (int first = 0; first < n; first += CompletionLine.WORDS) {
+            Group g = new Group(newLine(), new ArrayList<>());
+            groups.add(g);
+            for (int k = first; k < Math.min(n, first + CompletionLine.WORDS); k++) {
+                long s = createStream();
+                g.streams().add(s);
+                out.add(new DriverStream(g.line(), s, Slot.of(k - first),
+                        payloads.asSlice(k * PAYLOAD_STRIDE, 1), device + k * PAYLOAD_STRIDE));
+            }
+        }
+        return out;
+    }
+
+    private final class DriverStream implements DemoDevice.Stream {
+        private final Line line;
+        private final long stream;
+        private final Slot slot;
+        private final MemorySegment payloadHost;
+        private final long payloadDevice;
+        private long seq;
+
+        DriverStream(Line line, long stream, Slot slot, MemorySegment payloadHost, long payloadDevice) {
+            this.line = line;
+            this.stream = stream;
+            this.slot = slot;
+            this.payloadHost = payloadHost;
+            this.payloadDevice = payloadDevice;
+        }
+
+        @Override
+        public synchronized Signal signal(Duration work, int payload) {
+            if (payload < 0 || payload > 255) {
+                throw new ReactorException(ErrorCode.InvalidArgument, "payload", payload, "0..255 (one byte, written by " + memsetCall() + ")");
+            }
+            AtomicLong done = new AtomicLong();
+            hold(work, done);
+            memsetByte(stream, payloadDevice, (byte) payload);
+            DriverPort port = store();
+            return new Signal(port.descriptor().orElseThrow(), port,
+                    () -> Byte.toUnsignedInt(payloadHost.get(JAVA_BYTE, 0)), done::get);
+        }
+
+        @Override
+        public synchronized Signal signal(Duration work) {
+            hold(work, new AtomicLong());
+            DriverPort port = store();
+            return new Signal(port.descriptor().orElseThrow(), port, null, null);
+        }
+
+        /** The host function that holds the stream until {@code work} from now, then notes the time. */
+        private void hold(Duration work, AtomicLong done) {
+            long deadline = System.nanoTime() + work.toNanos();
+            if (work.isZero() || work.isNegative()) {
+                done.set(System.nanoTime());
+                return;
+            }
+            MemorySegment user = HostFunction.register(() -> {
+                for (long left; (left = deadline - System.nanoTime()) > 0; ) LockSupport.parkNanos(left);
+                done.set(System.nanoTime());
+            });
+            try {
+                launchHostFunction(stream, user);
+            } catch (RuntimeException e) {
+                HostFunction.forget(user);
+                throw e;
+            }
+        }
+
+        private DriverPort store() {
+            DriverPort port = line.port(stream, slot, ++seq);
+            port.arm(); // the write-value, right behind the payload write
+            return port;
+        }
+    }
+
+    /** The name of the payload write, for messages. */
+    abstract String memsetCall();
+
+    @Override
+    public synchronized void close() {
+        List<RuntimeException> failures = new ArrayList<>();
+        for (Group g : groups) for (long s : g.streams()) attempt(failures, () -> synchronize(s));
+        for (Group g : groups) {
+            for (long s : g.streams()) {
+                attempt(failures, () -> {
+                    // A stream the line cannot retire (it failed) stays alive: the line then leaks its
+                    // page with LineLeaked rather than query a destroyed stream.
+                    if (g.line().retire(s)) destroyStream(s);
+                });
+            }
+            attempt(failures, g.line()::close);
+        }
+        for (long p : pages) attempt(failures, () -> freeMapped(p));
+        attempt(failures, this::release);
+        groups.clear();
+        pages.clear();
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.getFirst();
+            failures.stream().skip(1).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+
+    private static void attempt(List<RuntimeException> failures, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            failures.add(e);
+        }
+    }
+
+    private static List<String> both(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    @Override
+    public String toString() { return backend + " demo device"; }
+
+    // ------------------------------------------------------------------ CUDA
+
+    /** Calls the demo makes itself, beyond those of a line. */
+    static final List<String> CUDA_CALLS = List.of("cuDriverGetVersion", "cuDeviceGet", "cuDeviceGetName",
+            "cuCtxGetCurrent", "cuCtxSetCurrent", "cuStreamCreate", "cuStreamDestroy_v2", "cuLaunchHostFunc", "cuMemsetD8Async");
+
+    /**
+     * The CUDA driver named by {@code gar.cuda.library} (default {@code libcuda.so.1}), device 0,
+     * its primary context made current on the calling thread (the thread that queues the work).
+     */
+    static DriverDemoDevice cuda(Consumer<Warning> warnings) {
+        CudaDriver cuda = CudaDriver.load();
+        cuda.require(both(dev.gpureactor.backend.cuda.MappedLine.REQUIRED, CUDA_CALLS));
+        cuda.ensureInitialized();
+        int dev = cuda.device(0);
+        StreamMemOps memOps = StreamMemOps.read(cuda, dev);
+        if (!memOps.usable()) throw new ReactorException(ErrorCode.NoStreamMemOps, "cuda", dev, memOps.detail());
+        int version = cuda.driverVersion();
+        List<String> description = List.of(
+                "device: cuda " + cuda.library() + ", driver " + version / 1000 + "." + version % 1000 / 10
+                        + ", device 0 (" + cuda.deviceName(dev) + "), " + memOps.detail(),
+                "work: no kernel runs; each stream runs a host function (cuLaunchHostFunc) that holds it until d ms"
+                        + " after it was queued, then cuMemsetD8Async writes the payload byte into mapped memory and"
+                        + " cuStreamWriteValue64_v2 stores the sequence number");
+        long previous = cuda.currentContext();
+        long primary = cuda.primaryContextRetain(dev);
+        try {
+            cuda.setCurrent(primary);
+        } catch (RuntimeException e) {
+            cuda.primaryContextRelease(dev);
+            throw e;
+        }
+        return new Cuda(cuda, dev, previous, description, warnings);
+    }
+
+    private static final class Cuda extends DriverDemoDevice {
+        private final CudaDriver cuda;
+        private final int device;
+        private final long previousContext;
+
+        Cuda(CudaDriver cuda, int device, long previousContext, List<String> description, Consumer<Warning> warnings) {
+            super("cuda", description, warnings);
+            this.cuda = cuda;
+            this.device = device;
+            this.previousContext = previousContext;
+        }
+
+        @Override
+        Line newLine() {
+            var line = dev.gpureactor.backend.cuda.MappedLine.create(cuda, LineOptions.defaults().withWarnings(warnings));
+            return new Line() {
+                @Override public DriverPort port(long stream, Slot slot, long target) { return line.port(CuStream.ofRaw(stream), slot, target); }
+
+                @Override public boolean retire(long stream) { return line.retire(CuStream.ofRaw(stream)); }
+
+                @Override public void close() { line.close(); }
+            };
+        }
+
+        @Override long createStream() { return cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING); }
+
+        @Override void synchronize(long stream) { cuda.cuStreamSynchronize(MemorySegment.ofAddress(stream)); }
+
+        @Override void destroyStream(long stream) { cuda.streamDestroy(stream); }
+
+        @Override
+        void launchHostFunction(long stream, MemorySegment userData) {
+            cuda.check("cuLaunchHostFunc", cuda.cuLaunchHostFunc(MemorySegment.ofAddress(stream), HostFunction.stub(), userData));
+        }
+
+        @Override
+        void memsetByte(long stream, long deviceAddress, byte value) {
+            cuda.check("cuMemsetD8Async", cuda.cuMemsetD8Async(deviceAddress, value, 1, MemorySegment.ofAddress(stream)));
+        }
+
+        @Override String memsetCall() { return "cuMemsetD8Async"; }
+
+        @Override
+        long allocMapped(long bytes) {
+            return cuda.memHostAlloc(bytes, CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE);
+        }
+
+        @Override long devicePointer(long host) { return cuda.memHostDevicePointer(host); }
+
+        @Override void freeMapped(long host) { cuda.memFreeHost(host); }
+
+        @Override
+        void release() {
+            try {
+                cuda.setCurrent(previousContext);
+            } finally {
+                cuda.primaryContextRelease(device);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ HIP
+
+    /** Calls the demo makes itself, beyond those of a line. */
+    static final List<String> HIP_CALLS = List.of("hipDeviceGet", "hipDeviceGetName", "hipStreamCreate",
+            "hipStreamDestroy", "hipLaunchHostFunc", "hipMemsetD8Async");
+
+    /** The HIP runtime named by {@code gar.hip.library} (default {@code libamdhip64.so}), device 0 made current. */
+    static DriverDemoDevice hip(Consumer<Warning> warnings) {
+        HipRuntime hip = HipRuntime.load();
+        hip.require(both(dev.gpureactor.backend.hip.MappedLine.REQUIRED, HIP_CALLS));
+        int previous = hip.currentDevice();
+        hip.setDevice(0);
+        List<String> description;
+        try {
+            description = List.of(
+                    "device: hip " + hip.library() + ", device 0 (" + hip.deviceName(hip.device(0)) + ")",
+                    "work: no kernel runs; each stream runs a host function (hipLaunchHostFunc) that holds it until d ms"
+                            + " after it was queued, then hipMemsetD8Async writes the payload byte into mapped memory and"
+                            + " hipStreamWriteValue64 stores the sequence number");
+        } catch (RuntimeException e) {
+            hip.setDevice(previous);
+            throw e;
+        }
+        return new Hip(hip, previous, description, warnings);
+    }
+
+    private static final class Hip extends DriverDemoDevice {
+        private final HipRuntime hip;
+        private final int previousDevice;
+
+        Hip(HipRuntime hip, int previousDevice, List<String> description, Consumer<Warning> warnings) {
+            super("hip", description, warnings);
+            this.hip = hip;
+            this.previousDevice = previousDevice;
+        }
+
+        @Override
+        Line newLine() {
+            var line = dev.gpureactor.backend.hip.MappedLine.create(hip, LineOptions.defaults().withWarnings(warnings));
+            return new Line() {
+                @Override public DriverPort port(long stream, Slot slot, long target) { return line.port(HipStream.ofRaw(stream), slot, target); }
+
+                @Override public boolean retire(long stream) { return line.retire(HipStream.ofRaw(stream)); }
+
+                @Override public void close() { line.close(); }
+            };
+        }
+
+        @Override long createStream() { return hip.streamCreate(); }
+
+        @Override void synchronize(long stream) { hip.hipStreamSynchronize(MemorySegment.ofAddress(stream)); }
+
+        @Override void destroyStream(long stream) { hip.streamDestroy(stream); }
+
+        @Override
+        void launchHostFunction(long stream, MemorySegment userData) {
+            hip.check("hipLaunchHostFunc", hip.hipLaunchHostFunc(MemorySegment.ofAddress(stream), HostFunction.stub(), userData));
+        }
+
+        @Override
+        void memsetByte(long stream, long deviceAddress, byte value) {
+            hip.check("hipMemsetD8Async", hip.hipMemsetD8Async(MemorySegment.ofAddress(deviceAddress), value, 1, MemorySegment.ofAddress(stream)));
+        }
+
+        @Override String memsetCall() { return "hipMemsetD8Async"; }
+
+        @Override
+        long allocMapped(long bytes) {
+            return hip.hostMalloc(bytes, HipRuntime.hipHostMallocMapped | HipRuntime.hipHostMallocCoherent);
+        }
+
+        @Override long devicePointer(long host) { return hip.hostDevicePointer(host); }
+
+        @Override void freeMapped(long host) { hip.hostFree(host); }
+
+        @Override void release() { hip.setDevice(previousDevice); }
+    }
+}
