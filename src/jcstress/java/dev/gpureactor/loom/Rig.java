@@ -45,7 +45,7 @@ final class Rig {
      */
     static LineParker parker(CompletionLine line) {
         return new LineParker(line, (l, snapshot, bound, spin) -> { }, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
-                new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null);
+                new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null);
     }
 
     /** A future's state as the tests report it: 0 pending, 1 completed, 2 anything else. */

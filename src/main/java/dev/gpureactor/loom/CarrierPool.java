@@ -71,6 +71,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
         if (closed) {
             throw new RejectedExecutionException(new ReactorException(ErrorCode.ShutDown, "carrier pool").getMessage());
         }
+        // A parker's turn keeps the first virtual thread it wakes, to run it itself (ParkerThread).
+        if (Thread.currentThread() instanceof ParkerThread p && p.capture(this, task)) return;
         queue.offer(task);
         idle.signal();
     }

@@ -62,6 +62,8 @@ public final class GpuReactor implements AutoCloseable {
     private final Executor callbacks;
     private final LinePark linePark;
     private final long parkSpinNanos;
+    /** Whether parkers run the virtual threads they wake (with the carrier pool only). */
+    private final boolean hosting;
     private final Supplier<Sleeper> deadlineSleeper;
     private final ConcurrentHashMap<CompletionLine, LineParker> parkers = new ConcurrentHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
@@ -93,6 +95,7 @@ public final class GpuReactor implements AutoCloseable {
         }
         this.linePark = LinePark.of(park.wordWait(), 50_000);
         this.parkSpinNanos = b.parkSpinNanos;
+        this.hosting = b.hosting;
         this.deadlineSleeper = b.deadlineSleeper;
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
             pool = new CarrierPool(b.carriers, b.idleSpinNanos);
@@ -196,8 +199,8 @@ public final class GpuReactor implements AutoCloseable {
         p = parkers.compute(line, (l, old) -> {
             if (old != null && old.isLive()) return old;
             LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos,
-                    kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null);
-            fresh.start(Thread.ofPlatform());
+                    kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, hosting ? pool : null);
+            fresh.start();
             first[0] = old == null;
             return fresh;
         });
@@ -307,6 +310,7 @@ public final class GpuReactor implements AutoCloseable {
         private int carriers = Math.max(1, Runtime.getRuntime().availableProcessors());
         private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
+        private boolean hosting = false;
         private HostCaps caps;
         private Consumer<Warning> warningSink;
         private Supplier<Sleeper> deadlineSleeper;
@@ -343,6 +347,14 @@ public final class GpuReactor implements AutoCloseable {
 
         /** How long a parker spins on its line before sleeping in parkNanos slices, when there is no hardware park. */
         public Builder parkSpin(Duration d) { this.parkSpinNanos = nonNegative("parkSpin", d); return this; }
+
+        /**
+         * Whether a parker runs a virtual thread it wakes itself, on the thread that saw the store,
+         * instead of handing it to a carrier (the locality-first wake; carrier pool only). It hosts
+         * only when its line has nothing else to watch, and a registration or close that arrives
+         * while the guest runs hands the line's loop to another thread, so no wait goes unwatched.
+         */
+        public Builder hosting(boolean on) { this.hosting = on; return this; }
 
         /** Host capabilities to resolve against, instead of probing (tests, simulations). */
         public Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return this; }

@@ -69,15 +69,21 @@ import java.util.function.Supplier;
  * that left. {@link #isLive()} is false from then on, and the reactor replaces the parker.
  */
 final class LineParker implements Runnable {
-    private static final VarHandle SLEEPING;
+    private static final VarHandle SLEEPING, HOSTING, SPARE;
 
     static {
         try {
-            SLEEPING = MethodHandles.lookup().findVarHandle(LineParker.class, "sleeping", boolean.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SLEEPING = l.findVarHandle(LineParker.class, "sleeping", boolean.class);
+            HOSTING = l.findVarHandle(LineParker.class, "hosting", Object.class);
+            SPARE = l.findVarHandle(LineParker.class, "spare", ParkerThread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /** {@code hosting} once a registrar or close took the loop from a hosting thread. */
+    private static final Object RELIEVED = new Object();
 
     /** Wrapping order of targets, then registration order. */
     static final Comparator<GpuFuture<?>> BY_TARGET = (a, b) -> {
@@ -95,9 +101,10 @@ final class LineParker implements Runnable {
     private final ReactorCounters counters;
     /** How long after a predicted wake the parker spins (no hardware park) before sleeping in slices. */
     private final long spinWindowNanos;
-    /** Where deadline sleeps go instead of parkNanos (an io_uring timeout); null for parkNanos. Owned by this thread. */
+    /** Where deadline sleeps go instead of parkNanos (an io_uring timeout); null for parkNanos. One per parker thread. */
     private final Supplier<Sleeper> deadlineSleeperFactory;
-    private Sleeper deadlineSleeper;
+    /** The carriers whose woken virtual threads this parker may run itself; null: it never hosts. */
+    private final CarrierPool hostPool;
 
     private final ConcurrentLinkedQueue<GpuFuture<?>> inbox = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<GpuFuture<?>> removals = new ConcurrentLinkedQueue<>();
@@ -108,7 +115,14 @@ final class LineParker implements Runnable {
     private final CountDownLatch left = new CountDownLatch(1);
 
     private volatile boolean sleeping;
+    /** The thread that runs the loop now (it changes when a hosting thread is relieved). */
     private volatile Thread thread;
+    /** Null while the loop's thread watches; that thread while it runs a guest; {@link #RELIEVED}. */
+    private volatile Object hosting;
+    /** A relieved thread standing by to take the loop again, or null. */
+    private volatile ParkerThread spare;
+    /** Set before the first thread starts; relief threads do not count as parkers started. */
+    private boolean started;
     /** Set by {@link #close}: why pending waiters fail. */
     private volatile ReactorException closing;
     /** Set by the parker thread as it leaves its loop, before its last drain of the inbox. */
@@ -128,8 +142,9 @@ final class LineParker implements Runnable {
 
     LineParker(CompletionLine line, LinePark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
-               Supplier<Sleeper> deadlineSleeperFactory) {
+               Supplier<Sleeper> deadlineSleeperFactory, CarrierPool hostPool) {
         this.deadlineSleeperFactory = deadlineSleeperFactory;
+        this.hostPool = hostPool;
         this.spinWindowNanos = spinWindowNanos;
         this.line = line;
         this.park = park;
@@ -142,8 +157,8 @@ final class LineParker implements Runnable {
         for (int i = 0; i < slots.length; i++) slots[i] = new TreeSet<>(BY_TARGET);
     }
 
-    void start(Thread.Builder.OfPlatform builder) {
-        Thread t = builder.name("gar-parker-" + line.name()).daemon(true).unstarted(this);
+    void start() {
+        Thread t = new ParkerThread(this, "gar-parker-" + line.name());
         thread = t;
         t.start();
     }
@@ -174,14 +189,20 @@ final class LineParker implements Runnable {
     /** The registration protocol's steps (1) and (2); {@link #registerAndRecheck} adds step (3), the re-check. */
     void register(GpuFuture<?> f) {
         counters.registered();
-        inbox.offer(f);
-        wake();
+        offer(f);
+        if (claimRelief()) relieve();
         ReactorException why = gone;
         if (why == null) why = closing;
         if (why != null && inbox.remove(f)) { // the parker may have left already: fail it here, once
             f.fail(why);
             counters.deregistered();
         }
+    }
+
+    /** Steps (1) and (2) of the registration protocol: offer {@code f}, then wake the parker if it sleeps. */
+    void offer(GpuFuture<?> f) {
+        inbox.offer(f);
+        wake();
     }
 
     /** A cancelled, timed-out or interrupted future: drop it from its slot. */
@@ -193,6 +214,7 @@ final class LineParker implements Runnable {
     /** Stops the parker: every pending waiter fails with {@code why}; waits (bounded) until it has left the line. */
     void close(ReactorException why) {
         closing = why;
+        if (claimRelief()) relieve(); // a thread running a guest sees closing only once the guest parks
         Thread t = thread;
         if (t != null) LockSupport.unpark(t);
         if (t != Thread.currentThread()) {
@@ -212,38 +234,55 @@ final class LineParker implements Runnable {
 
     @Override
     public void run() {
-        counters.parkerStarted();
+        ParkerThread me = (ParkerThread) Thread.currentThread();
+        if (!started) {
+            started = true;
+            counters.parkerStarted();
+        }
         ReactorException why = null;
+        boolean relieved = false;
         try {
             TimerSlack.set(1); // the default 50 µs slack rounds every OS sleep of this thread up
             if (deadlineSleeperFactory != null) {
                 try {
-                    deadlineSleeper = deadlineSleeperFactory.get(); // opened here: a ring belongs to one thread
+                    me.deadlineSleeper = deadlineSleeperFactory.get(); // opened here: a ring belongs to one thread
                 } catch (RuntimeException e) {
                     warnings.accept(Warning.of(ErrorCode.ExecutorFallback, "deadline sleeps on " + line.name(), e.getMessage(), "parkNanos"));
                 }
             }
-            why = loop();
+            while ((why = loop(me)) == null) { // null: relieved while it ran a guest
+                if (!standBy(me)) {
+                    relieved = true; // the loop is another thread's, or the parker left: end quietly
+                    break;
+                }
+            }
         } catch (Error e) {
             why = new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString());
             throw e;
         } finally {
-            if (deadlineSleeper instanceof AutoCloseable c) {
+            if (me.deadlineSleeper instanceof AutoCloseable c) {
                 try {
                     c.close();
                 } catch (Exception e) {
                     warnings.accept(Warning.of(ErrorCode.Backend, "parker", "close deadline sleeper", -1, e.getClass().getSimpleName(), e.getMessage()));
                 }
             }
-            // Publish that this parker is gone, then drain what registrars offered before they could see it.
-            gone = why != null ? why : new ReactorException(ErrorCode.ParkerDied, line.name(), "its loop ended");
-            failAll(gone);
-            left.countDown();
+            if (!relieved) {
+                // Publish that this parker is gone, then drain what registrars offered before they could see it.
+                gone = why != null ? why : new ReactorException(ErrorCode.ParkerDied, line.name(), "its loop ended");
+                failAll(gone);
+                ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null); // after gone: see standBy
+                if (s != null) LockSupport.unpark(s);
+                left.countDown();
+            }
         }
     }
 
-    /** Runs until closed, the line closes, or an {@link Error}; returns why it left. */
-    private ReactorException loop() {
+    /**
+     * Runs until closed, the line closes, or an {@link Error}; returns why it left, or null when
+     * a registrar or close relieved this thread while it ran a guest (the loop is another thread's).
+     */
+    private ReactorException loop(ParkerThread me) {
         boolean afterSleep = false;
         while (true) {
             ReactorException c = closing;
@@ -254,13 +293,24 @@ final class LineParker implements Runnable {
             try {
                 Runnable hook = passHook;
                 if (hook != null) hook.run();
-                switch (step(afterSleep)) {
+                if (hostPool != null) me.openCapture(hostPool);
+                int next;
+                try {
+                    next = step(afterSleep);
+                } catch (Throwable t) {
+                    Runnable kept = me.closeCapture();
+                    if (kept != null) hostPool.execute(kept); // a woken virtual thread is never dropped
+                    throw t;
+                }
+                Runnable guest = me.closeCapture();
+                if (guest != null && !host(me, guest)) return null;
+                switch (next) {
                     case IDLE -> {
-                        sleepUntil(Long.MAX_VALUE);
+                        sleepUntil(me, Long.MAX_VALUE);
                         afterSleep = false;
                     }
                     case SLEEP -> {
-                        sleepUntil(sleepAt);
+                        sleepUntil(me, sleepAt);
                         afterSleep = true;
                     }
                     case PARK -> {
@@ -288,6 +338,92 @@ final class LineParker implements Runnable {
                 throw e;
             }
         }
+    }
+
+    /**
+     * The locality-first wake: a virtual thread this turn woke runs here, on the thread that saw
+     * its store, instead of waiting for a carrier to wake. Only when the line has nothing else to
+     * watch: while the guest runs nobody watches the line, so a registration or close that comes
+     * meanwhile relieves this thread (another takes the loop). Returns whether this thread still
+     * owns the loop.
+     */
+    private boolean host(ParkerThread me, Runnable guest) {
+        if (waiting != 0 || !announceHosting(me)) {
+            hostPool.execute(guest); // waits to watch: the carriers run it, as without hosting
+            return waiting != 0 || endHosting(me);
+        }
+        counters.hosted();
+        try {
+            guest.run();
+        } catch (Throwable t) {
+            me.getUncaughtExceptionHandler().uncaughtException(me, t);
+        }
+        return endHosting(me);
+    }
+
+    /**
+     * The parker's half of the hosting handshake: announce {@code me} as hosting, then re-check the
+     * inbox and {@code closing}. A registrar offers and then reads {@code hosting}
+     * ({@link #claimRelief}); both pairs are volatile, so either this re-check sees the offer (and
+     * the parker does not host) or the registrar sees the announcement and relieves it. Returns
+     * whether the parker may run its guest; when not, the announcement stays until
+     * {@link #endHosting}.
+     */
+    boolean announceHosting(Object me) {
+        HOSTING.setVolatile(this, me);
+        return inbox.isEmpty() && closing == null;
+    }
+
+    /** Ends {@code me}'s hosting; false when a registrar or close relieved it first (the loop is no longer its own). */
+    boolean endHosting(Object me) {
+        return HOSTING.compareAndSet(this, me, null);
+    }
+
+    /**
+     * A registrar's (or close's) half: if a thread is hosting, take the loop from it (one CAS, so
+     * exactly one of this and {@link #endHosting} wins). The winner must then {@link #relieve}.
+     */
+    boolean claimRelief() {
+        Object h = hosting;
+        return h != null && h != RELIEVED && HOSTING.compareAndSet(this, h, RELIEVED);
+    }
+
+    /**
+     * Hands the loop to another thread: the one standing by, or a new one. The hosting thread's
+     * writes to the loop's state came before its announcement, which {@link #claimRelief}'s CAS
+     * read; the hand-over (a volatile flag, or {@link Thread#start}) carries them on.
+     */
+    private void relieve() {
+        counters.relieved();
+        ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
+        if (s == null) {
+            s = new ParkerThread(this, "gar-parker-" + line.name());
+            thread = s;
+            s.start();
+            return;
+        }
+        thread = s;
+        s.handed = true;
+        LockSupport.unpark(s);
+    }
+
+    /**
+     * A relieved thread, once its guest has parked: stand by to be handed the loop again. Returns
+     * true when handed it; false when another thread already stands by or the parker left.
+     * Against leaving: this publishes itself in {@code spare} and then reads {@code gone}; the
+     * leaving thread writes {@code gone} and then takes {@code spare}: one sees the other.
+     */
+    private boolean standBy(ParkerThread me) {
+        me.handed = false;
+        if (!SPARE.compareAndSet(this, null, me)) return false;
+        while (!me.handed) {
+            if (gone != null) {
+                SPARE.compareAndSet(this, me, null);
+                return me.handed;
+            }
+            LockSupport.park(this);
+        }
+        return true;
     }
 
     /**
@@ -327,7 +463,8 @@ final class LineParker implements Runnable {
     }
 
     /** OS sleep to {@code at} (forever for MAX_VALUE), woken early by a registration or close. */
-    private void sleepUntil(long at) {
+    private void sleepUntil(ParkerThread me, long at) {
+        Sleeper deadlineSleeper = me.deadlineSleeper;
         if (!announceSleep()) return;
         counters.slept();
         if (at == Long.MAX_VALUE) {

@@ -12,6 +12,8 @@ final class ReactorCounters {
     private final LongAdder queried = new LongAdder();
     private final LongAdder parkersStarted = new LongAdder();
     private final LongAdder parkersDied = new LongAdder();
+    private final LongAdder hosted = new LongAdder();
+    private final LongAdder relieved = new LongAdder();
 
     void registered() { registrations.incrementAndGet(); }
 
@@ -31,9 +33,13 @@ final class ReactorCounters {
 
     void parkerDied() { parkersDied.increment(); }
 
+    void hosted() { hosted.increment(); }
+
+    void relieved() { relieved.increment(); }
+
     RunStats snapshot(CarrierPool pool) {
         return new RunStats(pool == null ? 0 : pool.tasksRun(), woke.sum(), slept.sum(), parked.sum(), queried.sum(),
                 pool == null ? 0 : pool.idleNanos(), pool == null ? 0 : pool.busyNanos(), registrations.get(),
-                parkersStarted.sum(), parkersDied.sum());
+                parkersStarted.sum(), parkersDied.sum(), hosted.sum(), relieved.sum());
     }
 }

@@ -7,9 +7,11 @@ package dev.gpureactor.loom;
  * waiting that was filled with work is {@code busy / (busy + idle)}.
  *
  * @param registrations waits registered with a parker and not yet settled: 0 when quiet
+ * @param hosted        woken virtual threads a parker ran itself (hosting) instead of handing them to a carrier
+ * @param relieved      times a registration or close took a line's loop from a parker thread that was running a guest
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
-                       long registrations, long parkersStarted, long parkersDied) {
+                       long registrations, long parkersStarted, long parkersDied, long hosted, long relieved) {
     /** Share of carrier time spent running tasks, 0..1. */
     public double filled() {
         long total = idleNanos + busyNanos;

@@ -1,0 +1,51 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.Sleeper;
+
+/**
+ * A platform thread that runs a {@link LineParker}'s loop, and during one turn of it may keep one
+ * woken virtual thread to run itself (hosting: the locality-first wake).
+ *
+ * <p>When a parker's scan completes a wait, the joiner's unpark calls {@link CarrierPool#execute}
+ * on this thread. While the turn {@linkplain #openCapture captures}, the pool hands the first such
+ * task of its own to {@link #capture} instead of queueing it and waking a carrier; the parker then
+ * runs it right here, where the store was seen, saving the handoff to a carrier asleep in the OS.
+ *
+ * <p><b>Threads.</b> The capture fields are touched only by this thread ({@code execute} runs on
+ * the unparking thread, which is this one). {@link #handed} is how a relieved thread standing by is
+ * given its parker's loop again.
+ */
+final class ParkerThread extends Thread {
+    /** The pool whose tasks this turn may keep; null when not capturing. This thread only. */
+    private CarrierPool capturing;
+    private Runnable guest;
+    /** This thread's deadline sleeper (an io_uring ring belongs to one thread), or null for parkNanos. */
+    Sleeper deadlineSleeper;
+    /** Set by the thread that hands this standing-by thread its parker's loop. */
+    volatile boolean handed;
+
+    ParkerThread(LineParker parker, String name) {
+        super(null, parker, name, 0, false);
+        setDaemon(true);
+    }
+
+    /** From now until {@link #closeCapture}, the first task {@code pool} is given on this thread is kept. */
+    void openCapture(CarrierPool pool) {
+        capturing = pool;
+    }
+
+    /** Keeps {@code task} if this thread is capturing for {@code pool} and has no guest yet. */
+    boolean capture(CarrierPool pool, Runnable task) {
+        if (pool != capturing || guest != null) return false;
+        guest = task;
+        return true;
+    }
+
+    /** Ends the capture; returns the kept task, or null. */
+    Runnable closeCapture() {
+        capturing = null;
+        Runnable g = guest;
+        guest = null;
+        return g;
+    }
+}

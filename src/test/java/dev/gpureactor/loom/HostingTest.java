@@ -1,0 +1,196 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.backend.sim.SimDevice;
+import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Hosting (the locality-first wake, {@code Builder.hosting(true)}): a parker runs the virtual
+ * thread it woke itself, and a guest that keeps the parker's thread never leaves a wait of its
+ * line unwatched. Hang guards, not timing assertions, end the tests that would otherwise hang.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class HostingTest {
+    private static final long GUARD_S = 60;
+
+    private static GpuReactor hostingReactor() {
+        return GpuReactor.builder().hosting(true).carriers(1).build();
+    }
+
+    @Test
+    void a_woken_virtual_thread_runs_on_the_parker_that_saw_its_store() throws Exception {
+        try (GpuReactor r = hostingReactor(); SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            List<String> carriers = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                CountDownLatch go = new CountDownLatch(1);
+                SimStream.Signal sig = s.hold(go).signal();
+                GpuFuture<Long> f = r.await(sig.descriptor(), sig.port(), () -> sig.descriptor().target());
+                AtomicReference<String> after = new AtomicReference<>();
+                Thread vt = r.startVirtualThread(() -> {
+                    f.join();
+                    after.set(carrierOf(Thread.currentThread()));
+                });
+                parked(vt);
+                go.countDown(); // the store comes while the joiner is parked: the parker's unpark wakes it
+                assertTrue(vt.join(Duration.ofSeconds(GUARD_S)));
+                carriers.add(after.get());
+            }
+            assertEquals(List.of("gar-parker-" + s.line().name()), carriers.stream().distinct().toList());
+            assertEquals(20, r.stats().hosted());
+            assertEquals(0, r.registrations());
+        }
+    }
+
+    @Test
+    void without_hosting_the_carriers_run_every_woken_thread() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().carriers(1).build(); SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            for (int i = 0; i < 10; i++) {
+                CountDownLatch go = new CountDownLatch(1);
+                SimStream.Signal sig = s.hold(go).signal();
+                GpuFuture<Void> f = r.await(sig.descriptor(), sig.port());
+                AtomicReference<String> after = new AtomicReference<>();
+                Thread vt = r.startVirtualThread(() -> {
+                    f.join();
+                    after.set(carrierOf(Thread.currentThread()));
+                });
+                parked(vt);
+                go.countDown();
+                assertTrue(vt.join(Duration.ofSeconds(GUARD_S)));
+                assertEquals("gar-carrier-0", after.get());
+            }
+            assertEquals(0, r.stats().hosted());
+        }
+    }
+
+    @Test
+    void a_guest_that_keeps_the_parker_does_not_strand_a_later_wait_of_its_line() throws Exception {
+        try (GpuReactor r = hostingReactor(); SimDevice dev = SimDevice.open()) {
+            SimStream first = dev.stream();
+            SimStream second = dev.stream(); // the next slot of the same line
+            assertEquals(first.line(), second.line(), "both streams on one line");
+            AtomicBoolean release = new AtomicBoolean();
+            CountDownLatch guestRunning = new CountDownLatch(1);
+            AtomicReference<String> guestCarrier = new AtomicReference<>();
+            // The guest: woken by the first wait, it then spins on the parker's thread until released.
+            CountDownLatch go = new CountDownLatch(1);
+            SimStream.Signal a = first.hold(go).signal();
+            GpuFuture<Void> fa = r.await(a.descriptor(), a.port());
+            Thread guest = r.startVirtualThread(() -> {
+                fa.join();
+                guestCarrier.set(carrierOf(Thread.currentThread()));
+                guestRunning.countDown();
+                while (!release.get()) Thread.onSpinWait();
+            });
+            parked(guest);
+            go.countDown();
+            assertTrue(guestRunning.await(GUARD_S, TimeUnit.SECONDS));
+            assertTrue(guestCarrier.get().startsWith("gar-parker-"), "the guest runs on the parker: " + guestCarrier.get());
+
+            // A second wait on the same line while the guest holds the parker's thread.
+            // Its store is held until it is registered, so the wait cannot take await's completed fast path.
+            CountDownLatch goB = new CountDownLatch(1);
+            SimStream.Signal b = second.hold(goB).signal();
+            GpuFuture<Integer> fb = r.await(b.descriptor(), b.port(), () -> 7);
+            Thread joiner = r.startVirtualThread(() -> assertEquals(7, fb.join()));
+            goB.countDown();
+            assertTrue(joiner.join(Duration.ofSeconds(GUARD_S)), "the second wait was stranded behind the guest");
+            assertTrue(fb.isDone());
+            assertTrue(guest.isAlive(), "the guest still held the old parker thread meanwhile");
+            assertTrue(r.stats().relieved() >= 1, "the registration relieved the hosting thread: " + r.stats() + " " + guestCarrier.get());
+            release.set(true);
+            assertTrue(guest.join(Duration.ofSeconds(GUARD_S)));
+            assertEquals(0, r.registrations());
+        }
+    }
+
+    @Test
+    void a_guest_that_waits_again_in_a_loop_completes_every_wait_on_few_threads() throws Exception {
+        try (GpuReactor r = hostingReactor(); SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            int rounds = 200;
+            List<Long> got = new ArrayList<>();
+            Thread loop = r.startVirtualThread(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    SimStream.Signal sig = s.compute(Duration.ofMillis(1)).signal();
+                    GpuFuture<Long> f = r.await(sig.descriptor(), sig.port(), () -> sig.descriptor().target());
+                    got.add(f.join());
+                }
+            });
+            assertTrue(loop.join(Duration.ofSeconds(GUARD_S)));
+            assertEquals(rounds, got.size());
+            for (int i = 1; i < got.size(); i++) assertEquals(got.get(i - 1) + 1, got.get(i));
+            assertEquals(0, r.registrations());
+            RunStats st = r.stats();
+            assertTrue(st.hosted() > 0 && st.relieved() > 0, "the loop ran hosted and its next wait relieved the host: " + st);
+            long parkerThreads = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("gar-parker-" + s.line().name())).count();
+            assertTrue(parkerThreads <= 2, "a line keeps at most a parker and one thread standing by: " + parkerThreads);
+        }
+    }
+
+    @Test
+    void closing_the_reactor_under_a_guest_fails_the_lines_waits_and_does_not_wait_for_the_guest() throws Exception {
+        GpuReactor r = hostingReactor();
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream first = dev.stream();
+            SimStream second = dev.stream(); // the next slot of the same line
+            AtomicBoolean release = new AtomicBoolean();
+            CountDownLatch guestRunning = new CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
+            SimStream.Signal a = first.hold(go).signal();
+            GpuFuture<Void> fa = r.await(a.descriptor(), a.port());
+            AtomicReference<String> guestCarrier = new AtomicReference<>();
+            Thread guest = r.startVirtualThread(() -> {
+                fa.join();
+                guestCarrier.set(carrierOf(Thread.currentThread()));
+                guestRunning.countDown();
+                while (!release.get()) Thread.onSpinWait();
+            });
+            parked(guest);
+            go.countDown();
+            assertTrue(guestRunning.await(GUARD_S, TimeUnit.SECONDS));
+            assertTrue(guestCarrier.get().startsWith("gar-parker-"), "the guest runs on the parker: " + guestCarrier.get());
+            CountDownLatch gate = new CountDownLatch(1);
+            second.hold(gate);
+            SimStream.Signal b = second.signal();
+            GpuFuture<Void> fb = r.await(b.descriptor(), b.port());
+            r.close();
+            ReactorException e = assertThrows(ReactorException.class, fb::join);
+            assertEquals(ErrorCode.ShutDown, e.code());
+            assertEquals(0, r.registrations());
+            release.set(true);
+            gate.countDown();
+            assertTrue(guest.join(Duration.ofSeconds(GUARD_S)));
+        } finally {
+            r.close();
+        }
+    }
+
+    /** Waits (hang-guarded) until {@code vt} is parked, so the next store's wake goes through the parker's unpark. */
+    private static void parked(Thread vt) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
+        while (vt.getState() != Thread.State.WAITING && System.nanoTime() < end) Thread.sleep(1);
+        assertEquals(Thread.State.WAITING, vt.getState());
+    }
+
+    static String carrierOf(Thread vt) {
+        String s = vt.toString();
+        int at = s.lastIndexOf('@');
+        return at < 0 ? "(unmounted: " + s + ")" : s.substring(at + 1);
+    }
+}
