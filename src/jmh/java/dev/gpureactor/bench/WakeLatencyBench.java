@@ -61,7 +61,7 @@ public class WakeLatencyBench {
     /** Waits per benchmark invocation: the harness thread is woken once per batch, not per wait. */
     static final int BATCH = 10;
 
-    @Param({"reactor", "reactor-jdk", "busy-spin", "park-poll", "sleep-poll", "cf-watcher", "cpu-notify"})
+    @Param({"reactor", "reactor-handoff", "reactor-jdk", "busy-spin", "park-poll", "sleep-poll", "cf-watcher", "cpu-notify"})
     public String strategy;
 
     @Param({"100", "1000", "10000"})

@@ -310,7 +310,7 @@ public final class GpuReactor implements AutoCloseable {
         private int carriers = Math.max(1, Runtime.getRuntime().availableProcessors());
         private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
-        private boolean hosting = false;
+        private boolean hosting = true;
         private HostCaps caps;
         private Consumer<Warning> warningSink;
         private Supplier<Sleeper> deadlineSleeper;
@@ -353,6 +353,8 @@ public final class GpuReactor implements AutoCloseable {
          * instead of handing it to a carrier (the locality-first wake; carrier pool only). It hosts
          * only when its line has nothing else to watch, and a registration or close that arrives
          * while the guest runs hands the line's loop to another thread, so no wait goes unwatched.
+         * On by default (docs/BENCHMARKS.md measures both); off, every woken virtual thread is
+         * handed to a carrier.
          */
         public Builder hosting(boolean on) { this.hosting = on; return this; }
 

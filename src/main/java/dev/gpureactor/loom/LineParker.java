@@ -123,6 +123,8 @@ final class LineParker implements Runnable {
     private volatile ParkerThread spare;
     /** Set before the first thread starts; relief threads do not count as parkers started. */
     private boolean started;
+    /** Whether the standing-by thread was started (loop's thread only; the flag moves with the loop). */
+    private boolean spareStarted;
     /** Set by {@link #close}: why pending waiters fail. */
     private volatile ReactorException closing;
     /** Set by the parker thread as it leaves its loop, before its last drain of the inbox. */
@@ -183,6 +185,9 @@ final class LineParker implements Runnable {
         return true;
     }
 
+    /** Whether a thread stands by to relieve a host (tests: hosting is possible now). */
+    boolean hasStandby() { return spare != null; }
+
     /** Neither closing nor gone: registrations to it will be served. */
     boolean isLive() { return gone == null && closing == null; }
 
@@ -240,7 +245,7 @@ final class LineParker implements Runnable {
             counters.parkerStarted();
         }
         ReactorException why = null;
-        boolean relieved = false;
+        boolean quiet = false; // left as a relieved thread: the loop is another's, or the parker already left
         try {
             TimerSlack.set(1); // the default 50 µs slack rounds every OS sleep of this thread up
             if (deadlineSleeperFactory != null) {
@@ -250,11 +255,15 @@ final class LineParker implements Runnable {
                     warnings.accept(Warning.of(ErrorCode.ExecutorFallback, "deadline sleeps on " + line.name(), e.getMessage(), "parkNanos"));
                 }
             }
-            while ((why = loop(me)) == null) { // null: relieved while it ran a guest
-                if (!standBy(me)) {
-                    relieved = true; // the loop is another thread's, or the parker left: end quietly
+            boolean relieved = me.startsStandingBy;
+            if (hostPool != null && !relieved && !spareStarted) startSpare(); // hosting relieves onto it
+            while (true) {
+                if (relieved && !standBy(me)) {
+                    quiet = true;
                     break;
                 }
+                if ((why = loop(me)) != null) break;
+                relieved = true; // null: relieved while it ran a guest
             }
         } catch (Error e) {
             why = new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString());
@@ -267,7 +276,7 @@ final class LineParker implements Runnable {
                     warnings.accept(Warning.of(ErrorCode.Backend, "parker", "close deadline sleeper", -1, e.getClass().getSimpleName(), e.getMessage()));
                 }
             }
-            if (!relieved) {
+            if (!quiet) {
                 // Publish that this parker is gone, then drain what registrars offered before they could see it.
                 gone = why != null ? why : new ReactorException(ErrorCode.ParkerDied, line.name(), "its loop ended");
                 failAll(gone);
@@ -344,13 +353,18 @@ final class LineParker implements Runnable {
      * The locality-first wake: a virtual thread this turn woke runs here, on the thread that saw
      * its store, instead of waiting for a carrier to wake. Only when the line has nothing else to
      * watch: while the guest runs nobody watches the line, so a registration or close that comes
-     * meanwhile relieves this thread (another takes the loop). Returns whether this thread still
-     * owns the loop.
+     * meanwhile relieves this thread: the thread standing by takes the loop. It hosts only while
+     * one stands by, so relief never waits for a thread to be made. Returns whether this thread
+     * still owns the loop.
      */
     private boolean host(ParkerThread me, Runnable guest) {
-        if (waiting != 0 || !announceHosting(me)) {
-            hostPool.execute(guest); // waits to watch: the carriers run it, as without hosting
-            return waiting != 0 || endHosting(me);
+        if (waiting != 0 || spare == null) {
+            hostPool.execute(guest); // waits to watch, or no thread to relieve it: the carriers run it
+            return true;
+        }
+        if (!announceHosting(me)) {
+            hostPool.execute(guest); // a registration or close came first
+            return endHosting(me);
         }
         counters.hosted();
         try {
@@ -395,16 +409,23 @@ final class LineParker implements Runnable {
      */
     private void relieve() {
         counters.relieved();
+        // A thread hosts only while one stands by, and only a relief takes it: it is there.
         ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
-        if (s == null) {
-            s = new ParkerThread(this, "gar-parker-" + line.name());
-            thread = s;
-            s.start();
-            return;
-        }
         thread = s;
         s.handed = true;
         LockSupport.unpark(s);
+    }
+
+    /**
+     * Starts the thread that stands by to relieve a host (once, as the loop starts). Later, each
+     * relieved thread stands by in turn once its guest parks, so a hosting line keeps two threads,
+     * one watching and one standing by. Loop's thread only.
+     */
+    private void startSpare() {
+        spareStarted = true;
+        ParkerThread s = new ParkerThread(this, "gar-parker-" + line.name());
+        s.startsStandingBy = true;
+        s.start();
     }
 
     /**

@@ -23,6 +23,8 @@ final class ParkerThread extends Thread {
     Sleeper deadlineSleeper;
     /** Set by the thread that hands this standing-by thread its parker's loop. */
     volatile boolean handed;
+    /** A thread started to stand by for a hosting parker: it waits to be handed the loop before it runs it. */
+    boolean startsStandingBy;
 
     ParkerThread(LineParker parker, String name) {
         super(null, parker, name, 0, false);

@@ -45,6 +45,7 @@ class HostingTest {
                     after.set(carrierOf(Thread.currentThread()));
                 });
                 parked(vt);
+                standingBy(r, s.line());
                 go.countDown(); // the store comes while the joiner is parked: the parker's unpark wakes it
                 assertTrue(vt.join(Duration.ofSeconds(GUARD_S)));
                 carriers.add(after.get());
@@ -57,7 +58,7 @@ class HostingTest {
 
     @Test
     void without_hosting_the_carriers_run_every_woken_thread() throws Exception {
-        try (GpuReactor r = GpuReactor.builder().carriers(1).build(); SimDevice dev = SimDevice.open()) {
+        try (GpuReactor r = GpuReactor.builder().hosting(false).carriers(1).build(); SimDevice dev = SimDevice.open()) {
             SimStream s = dev.stream();
             for (int i = 0; i < 10; i++) {
                 CountDownLatch go = new CountDownLatch(1);
@@ -97,6 +98,7 @@ class HostingTest {
                 while (!release.get()) Thread.onSpinWait();
             });
             parked(guest);
+            standingBy(r, first.line());
             go.countDown();
             assertTrue(guestRunning.await(GUARD_S, TimeUnit.SECONDS));
             assertTrue(guestCarrier.get().startsWith("gar-parker-"), "the guest runs on the parker: " + guestCarrier.get());
@@ -162,6 +164,7 @@ class HostingTest {
                 while (!release.get()) Thread.onSpinWait();
             });
             parked(guest);
+            standingBy(r, first.line());
             go.countDown();
             assertTrue(guestRunning.await(GUARD_S, TimeUnit.SECONDS));
             assertTrue(guestCarrier.get().startsWith("gar-parker-"), "the guest runs on the parker: " + guestCarrier.get());
@@ -186,6 +189,13 @@ class HostingTest {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
         while (vt.getState() != Thread.State.WAITING && System.nanoTime() < end) Thread.sleep(1);
         assertEquals(Thread.State.WAITING, vt.getState());
+    }
+
+    /** Waits (hang-guarded) until the line's parker has a thread standing by: it hosts only then. */
+    private static void standingBy(GpuReactor r, dev.gpureactor.core.CompletionLine line) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
+        while ((r.parkerOf(line) == null || !r.parkerOf(line).hasStandby()) && System.nanoTime() < end) Thread.sleep(1);
+        assertTrue(r.parkerOf(line).hasStandby(), "no thread stands by on " + line.name());
     }
 
     static String carrierOf(Thread vt) {

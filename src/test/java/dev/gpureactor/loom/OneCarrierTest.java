@@ -27,8 +27,21 @@ class OneCarrierTest {
 
     @Test
     void several_blocked_joiners_leave_the_single_carrier_to_a_cpu_task() throws Exception {
+        joinersLeaveTheCarrier(false);
+    }
+
+    /**
+     * The same with hosting (the default): a joiner woken when its line has nothing else to watch
+     * may run on the line's parker instead; every other run is still the one carrier's.
+     */
+    @Test
+    void with_hosting_the_woken_joiners_run_on_the_carrier_or_their_lines_parker() throws Exception {
+        joinersLeaveTheCarrier(true);
+    }
+
+    private void joinersLeaveTheCarrier(boolean hosting) throws Exception {
         int waiters = 8;
-        try (GpuReactor r = GpuReactor.builder().carriers(1).build(); SimDevice dev = SimDevice.open();
+        try (GpuReactor r = GpuReactor.builder().hosting(hosting).carriers(1).build(); SimDevice dev = SimDevice.open();
              GpuExecutorService exec = r.newExecutor()) {
             assertEquals(1, r.carriers().orElseThrow().size());
             SimStream s = dev.stream();
@@ -74,8 +87,13 @@ class OneCarrierTest {
             List<Long> want = new ArrayList<>();
             for (GpuFuture<Long> f : futures) want.add(f.descriptor().target() * 10);
             assertEquals(want.stream().sorted().toList(), results.stream().sorted().toList());
-            assertEquals(1, carriersSeen.stream().distinct().count(), "one carrier ran it all: " + carriersSeen);
             assertEquals("gar-carrier-0", carriersSeen.getFirst());
+            if (hosting) {
+                List<String> allowed = List.of("gar-carrier-0", "gar-parker-" + s.line().name());
+                assertTrue(allowed.containsAll(carriersSeen), "the carrier or the line's parker ran it all: " + carriersSeen);
+            } else {
+                assertEquals(1, carriersSeen.stream().distinct().count(), "one carrier ran it all: " + carriersSeen);
+            }
         }
     }
 

@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
  */
 public enum Strategy {
     REACTOR("reactor", "gpu-reactor flag+predict (default)", Waiter.CARRIER_VT,
-            "GpuReactor defaults: parker thread, default plan, virtual thread on the carrier pool"),
+            "GpuReactor defaults: parker thread, default plan, virtual thread on the carrier pool, hosted by the parker when it can be"),
+    REACTOR_HANDOFF("reactor-handoff", "gpu-reactor handoff (hosting off)", Waiter.CARRIER_VT,
+            "the default with Builder.hosting(false): the parker hands every woken virtual thread to a carrier"),
     REACTOR_FLAG("reactor-flag", "gpu-reactor flag (no predict)", Waiter.CARRIER_VT,
             "plan flag:park_us=100,backstop_us=1000 (WaitPlan.recommended()), no deadline sleep"),
     REACTOR_POLL("reactor-poll", "gpu-reactor poll", Waiter.CARRIER_VT,
@@ -58,7 +60,9 @@ public enum Strategy {
 
     public String description() { return description; }
 
-    public boolean isReactor() { return this == REACTOR || this == REACTOR_FLAG || this == REACTOR_POLL || this == REACTOR_JDK; }
+    public boolean isReactor() {
+        return this == REACTOR || this == REACTOR_HANDOFF || this == REACTOR_FLAG || this == REACTOR_POLL || this == REACTOR_JDK;
+    }
 
     /** The strategy named {@code id}, or an {@link IllegalArgumentException} listing the names. */
     public static Strategy of(String id) {

@@ -83,7 +83,7 @@ public final class WakeRig implements AutoCloseable {
         resources.add(device);
         String n = "";
         switch (strategy) {
-            case REACTOR, REACTOR_FLAG, REACTOR_POLL, REACTOR_JDK -> {
+            case REACTOR, REACTOR_HANDOFF, REACTOR_FLAG, REACTOR_POLL, REACTOR_JDK -> {
                 GpuReactor r = reactor(strategy, knobs);
                 resources.addFirst(r);
                 n = r.schedulerResolution().running() == (strategy == Strategy.REACTOR_JDK ? Scheduler.JDK_DEFAULT : Scheduler.CARRIER_POOL)
@@ -152,6 +152,7 @@ public final class WakeRig implements AutoCloseable {
             }
         }
         if (s == Strategy.REACTOR_JDK) b.scheduler(Scheduler.JDK_DEFAULT);
+        if (s == Strategy.REACTOR_HANDOFF) b.hosting(false);
         return b.build();
     }
 
