@@ -276,14 +276,7 @@ final class LineParker implements Runnable {
                     warnings.accept(Warning.of(ErrorCode.Backend, "parker", "close deadline sleeper", -1, e.getClass().getSimpleName(), e.getMessage()));
                 }
             }
-            if (!quiet) {
-                // Publish that this parker is gone, then drain what registrars offered before they could see it.
-                gone = why != null ? why : new ReactorException(ErrorCode.ParkerDied, line.name(), "its loop ended");
-                failAll(gone);
-                ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null); // after gone: see standBy
-                if (s != null) LockSupport.unpark(s);
-                left.countDown();
-            }
+            if (!quiet) leave(why != null ? why : new ReactorException(ErrorCode.ParkerDied, line.name(), "its loop ended"));
         }
     }
 
@@ -435,8 +428,7 @@ final class LineParker implements Runnable {
      * leaving thread writes {@code gone} and then takes {@code spare}: one sees the other.
      */
     private boolean standBy(ParkerThread me) {
-        me.handed = false;
-        if (!SPARE.compareAndSet(this, null, me)) return false;
+        if (!announceStandby(me)) return false;
         while (!me.handed) {
             if (gone != null) {
                 SPARE.compareAndSet(this, me, null);
@@ -445,6 +437,26 @@ final class LineParker implements Runnable {
             LockSupport.park(this);
         }
         return true;
+    }
+
+    /** Publishes {@code me} as the thread standing by; false when another one already is. */
+    boolean announceStandby(ParkerThread me) {
+        me.handed = false;
+        return SPARE.compareAndSet(this, null, me);
+    }
+
+    /**
+     * The loop's thread leaves for good: publish {@code why} as {@code gone}, then fail what
+     * registrars offered before they could see it, then wake the thread standing by (it reads
+     * {@code gone} and ends: see {@link #standBy}). Returns whether there was one.
+     */
+    boolean leave(ReactorException why) {
+        gone = why;
+        failAll(why);
+        ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
+        if (s != null) LockSupport.unpark(s);
+        left.countDown();
+        return s != null;
     }
 
     /**
