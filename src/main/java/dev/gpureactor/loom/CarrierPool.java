@@ -5,6 +5,7 @@ import dev.gpureactor.core.ReactorException;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -65,14 +66,30 @@ public final class CarrierPool implements Executor, AutoCloseable {
         return new CarrierPool(0, 0, 0);
     }
 
+    /**
+     * The scheduler's entry: runs a virtual thread's continuation on a carrier, or, when a parker's
+     * turn unparked it, keeps it for that parker to run ({@link ParkerThread}). Only the JDK calls
+     * this with continuations; code with tasks of its own uses {@link #callbacks()}.
+     */
     @Override
     public void execute(Runnable task) {
         if (task == null) throw new NullPointerException("task");
+        if (Thread.currentThread() instanceof ParkerThread p && !closed && p.capture(this, task)) return;
+        enqueue(task);
+    }
+
+    /**
+     * An executor onto these carriers that never hands its task to a parker: for callbacks
+     * (completion stages, {@code onComplete}), which must never run on a parker thread.
+     */
+    public Executor callbacks() { return callbacks; }
+
+    private final Executor callbacks = task -> enqueue(Objects.requireNonNull(task, "task"));
+
+    private void enqueue(Runnable task) {
         if (closed) {
             throw new RejectedExecutionException(new ReactorException(ErrorCode.ShutDown, "carrier pool").getMessage());
         }
-        // A parker's turn keeps the first virtual thread it wakes, to run it itself (ParkerThread).
-        if (Thread.currentThread() instanceof ParkerThread p && p.capture(this, task)) return;
         queue.offer(task);
         idle.signal();
     }

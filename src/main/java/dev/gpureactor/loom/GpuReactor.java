@@ -41,6 +41,10 @@ import java.util.function.Supplier;
  *        └──── CarrierPool (platform carriers) ◄── unpark ───────────┘ then bounded parks on the line
  * </pre>
  *
+ * <p>A virtual thread woken when its line has nothing else to watch runs on the parker itself
+ * ({@link Builder#hosting}, on by default), so the common one-wait-at-a-time wake costs no
+ * carrier wake-up.
+ *
  * <p>Settings are resolved once, at build: the {@link ExecutorKind} (declared chain io-uring →
  * gpu-reactor → naive) and the {@link Scheduler} (carrier-pool → jdk-default), each with a coded
  * warning where it fell back, or a coded refusal when strict. The warnings are kept as values.
@@ -100,7 +104,7 @@ public final class GpuReactor implements AutoCloseable {
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
             pool = new CarrierPool(b.carriers, b.idleSpinNanos);
             virtualThreads = VirtualThreads.builder(pool);
-            callbacks = pool;
+            callbacks = pool.callbacks(); // never kept by a parker: callbacks do not run on parkers
         } else {
             pool = null;
             virtualThreads = Thread.ofVirtual();

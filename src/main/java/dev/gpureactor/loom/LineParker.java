@@ -52,13 +52,26 @@ import java.util.function.Supplier;
  * store after the snapshot ends the park that compares against it. jcstress proves each half
  * ({@code RegistrationRecheckStress}, {@code StoreAfterRegistrationStress}, {@code ParkerSleepStress}).
  *
- * <p><b>Ownership.</b> The per-slot sets are touched by this thread only; other threads talk to it
+ * <p><b>Ownership.</b> The per-slot sets are touched by the loop's thread only (one at a time: see
+ * hosting below; each hand-over is a volatile write read by the next owner); other threads talk to it
  * through {@code inbox}, {@code removals} and {@code sleeping}. A future's state moves by CAS, so a
  * future the parker completes and one a caller cancels cannot both win.
  *
  * <p><b>Failure.</b> An exception in the loop fails the current waiters with
  * {@link ErrorCode#ParkerDied} and the loop goes on; an {@link Error} does the same and ends the
  * thread, and the reactor starts a new parker for the line on its next registration.
+ *
+ * <p><b>Hosting (the locality-first wake).</b> With a carrier pool to host for, a turn keeps the
+ * first virtual thread it wakes ({@link ParkerThread#capture}) and, when the line has nothing else
+ * to watch, runs it on this thread, where the store was seen, instead of waking a carrier asleep in
+ * the OS. While the guest runs nobody watches the line, so a registration or close that comes
+ * meanwhile <em>relieves</em> the hosting thread: one CAS on {@code hosting} takes the loop from it
+ * and hands it to the thread standing by, which goes on at once; the relieved thread stands by in
+ * its turn once its guest parks. The parker announces hosting and then re-checks the inbox, a
+ * registrar offers and then reads {@code hosting}, so one of them sees the other
+ * ({@code HostingReliefStress}); ending the hosting and claiming relief are CASes on one field, so
+ * the loop has exactly one owner ({@code HostingOwnerStress}); and a thread standing by publishes
+ * itself before it reads {@code gone}, so a leaving parker wakes it ({@code StandbyLeaveStress}).
  *
  * <p><b>Leaving (nothing waits forever).</b> However the loop ends (close, a closed line, an
  * {@link Error}), the thread sets {@code gone} and only then drains the inbox one last time,
