@@ -222,8 +222,11 @@ public final class GpuReactor implements AutoCloseable {
         for (int s = 0; s < CompletionLine.WORDS; s++) points.forget(defaultPoint(line, s));
     }
 
-    private static String defaultPoint(CompletionLine line, int slot) {
-        return line.name() + "/" + slot;
+    /** A slot's default readback point: one small record per wait, not a concatenated string (was 48 B and a concat). */
+    private record SlotPoint(CompletionLine line, int slot) {}
+
+    private static Object defaultPoint(CompletionLine line, int slot) {
+        return new SlotPoint(line, slot);
     }
 
     /** Parker test access: the line's current parker, or null. */
