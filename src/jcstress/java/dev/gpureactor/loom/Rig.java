@@ -61,7 +61,7 @@ final class Rig {
 
     /** As {@link #future(CompletionLine, int, long, Supplier)}, with {@code port} as the error authority. */
     static <T> GpuFuture<T> future(CompletionLine line, int slot, long target, CompletionPort port, Supplier<? extends T> readback) {
-        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, null);
+        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, 0, null);
     }
 
     /**

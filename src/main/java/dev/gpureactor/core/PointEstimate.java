@@ -40,6 +40,21 @@ public final class PointEstimate {
         return OptionalLong.of(min);
     }
 
+    /**
+     * The spread of the kept samples (largest − smallest), 0 with fewer than two: how far past the
+     * prediction (the smallest) a completion has recently come. Not part of the crate's estimator;
+     * the reactor uses it to size how long a parker watches past its predicted wake.
+     */
+    public long spreadNanos() {
+        if (samples.length < 2) return 0;
+        long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
+        for (long s : samples) {
+            min = Math.min(min, s);
+            max = Math.max(max, s);
+        }
+        return max - min;
+    }
+
     /** How long to sleep from the wait's start; empty means do not sleep. Never above max_sleep. */
     public OptionalLong sleepNanos(DeadlinePlan plan) {
         OptionalLong predicted = predictedNanos();

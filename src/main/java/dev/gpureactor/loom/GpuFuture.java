@@ -85,6 +85,8 @@ public final class GpuFuture<T> implements Future<T> {
     final long startNanos;
     /** When the parker should be awake for this wait: start + the estimate's sleep (= start when cold). */
     final long wakeAtNanos;
+    /** How far past its wake the parker watches this wait at least: the point's recent spread (0 when cold). */
+    final long spreadNanos;
     final Object pointKey;
 
     private volatile int state;
@@ -112,9 +114,10 @@ public final class GpuFuture<T> implements Future<T> {
     }
 
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
-              Executor callbacks, long startNanos, long wakeAtNanos, Object pointKey) {
+              Executor callbacks, long startNanos, long wakeAtNanos, long spreadNanos, Object pointKey) {
         this.id = id;
         this.wakeAtNanos = wakeAtNanos;
+        this.spreadNanos = spreadNanos;
         this.descriptor = descriptor;
         this.port = port;
         this.readback = readback;
@@ -125,7 +128,7 @@ public final class GpuFuture<T> implements Future<T> {
 
     /** A future already failed with {@code error}; used where a wait cannot even start. */
     static <T> GpuFuture<T> failed(MemoryDescriptor d, CompletionPort port, Executor callbacks, ReactorException error) {
-        GpuFuture<T> f = new GpuFuture<>(-1, d, port, null, callbacks, 0, 0, null);
+        GpuFuture<T> f = new GpuFuture<>(-1, d, port, null, callbacks, 0, 0, 0, null);
         f.fail(error);
         return f;
     }

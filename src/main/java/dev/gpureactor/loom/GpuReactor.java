@@ -9,6 +9,7 @@ import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
 import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.PointEstimate;
 import dev.gpureactor.core.PointTable;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Sleeper;
@@ -154,8 +155,15 @@ public final class GpuReactor implements AutoCloseable {
 
     private <T> GpuFuture<T> start(MemoryDescriptor d, CompletionPort port, Supplier<? extends T> readback, Object pointKey) {
         long now = clock.nanos();
-        long sleep = plan.predict().map(dp -> points.sleepNanos(pointKey, dp).orElse(0)).orElse(0L);
-        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, pointKey);
+        long sleep = 0, spread = 0;
+        if (plan.predict().isPresent()) {
+            PointEstimate e = points.estimate(pointKey);
+            sleep = e.sleepNanos(plan.predict().get()).orElse(0);
+            // Watch past the wake for as long as completions have recently strayed past the
+            // prediction, up to a tenth of it (so a jittery point costs at most ~10 % of a core).
+            spread = Math.min(e.spreadNanos(), e.predictedNanos().orElse(0) / 10);
+        }
+        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, spread, pointKey);
         if (closed) {
             f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
             return f;

@@ -125,6 +125,10 @@ final class LineParker implements Runnable {
     private final TreeSet<GpuFuture<?>>[] slots = new TreeSet[CompletionLine.WORDS];
     private final long[] lastQuery = new long[CompletionLine.WORDS];
     private final long[] snapshot = new long[CompletionLine.WORDS];
+    private final Oversleep oversleep = new Oversleep();
+    private final long marginNanos;
+    /** Whether the last timed sleep ended later than its allowance (parker loop only). */
+    private boolean osLate;
     private final CountDownLatch left = new CountDownLatch(1);
 
     private volatile boolean sleeping;
@@ -144,7 +148,7 @@ final class LineParker implements Runnable {
     private volatile ReactorException gone;
     private int waiting;
     /** What {@link #step} decided, for the loop to perform (parker thread only). */
-    private long sleepAt, parkBound, parkSpin;
+    private long sleepAt, parkBound, parkSpin, earliestSpread;
 
     /** {@link #step}'s answers: how the loop waits next. */
     static final int AGAIN = 0, IDLE = 1, SLEEP = 2, PARK = 3;
@@ -165,6 +169,7 @@ final class LineParker implements Runnable {
         this.park = park;
         this.plan = plan;
         this.deadline = plan.predict();
+        this.marginNanos = deadline.map(DeadlinePlan::marginNanos).orElse(0L);
         this.points = points;
         this.clock = clock;
         this.warnings = warnings;
@@ -498,13 +503,16 @@ final class LineParker implements Runnable {
         long wakeAt = earliestWake();
         long nextBackstop = nextBackstop();
         now = clock.nanos();
-        if (wakeAt - now > 0) {
-            sleepAt = Math.min(wakeAt, nextBackstop);
+        // The margin is there for the OS's lateness; when the measured lateness outgrows it, wake
+        // earlier by the excess.
+        long sleepTo = wakeAt - Math.max(0, oversleep.allowanceNanos() - marginNanos);
+        if (sleepTo - now > 0) {
+            sleepAt = Math.min(sleepTo, nextBackstop);
             return SLEEP;
         }
         long bound = Math.min(plan.parkNanos(), Math.max(1, nextBackstop - now));
         parkBound = bound;
-        parkSpin = Math.max(0, Math.min(bound, wakeAt + spinWindowNanos - now));
+        parkSpin = Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, earliestSpread) - now));
         return PARK;
     }
 
@@ -527,7 +535,18 @@ final class LineParker implements Runnable {
             long left = at - clock.nanos();
             if (left > 0) LockSupport.parkNanos(this, left);
         }
+        if (at != Long.MAX_VALUE) afterTimedSleep(at, clock.nanos());
         SLEEPING.setVolatile(this, false);
+    }
+
+    /**
+     * Books a timed sleep that was asked to end at {@code askedAt} and ended at {@code wokeAt}:
+     * later than the allowance means the OS, not the work, made this wake late (see
+     * {@link #observe}). Parker loop only; tests call it to stand for a sleep.
+     */
+    void afterTimedSleep(long askedAt, long wokeAt) {
+        osLate = wokeAt - askedAt > oversleep.allowanceNanos();
+        oversleep.sample(askedAt, wokeAt);
     }
 
     /**
@@ -592,6 +611,10 @@ final class LineParker implements Runnable {
 
     private void observe(GpuFuture<?> f, long now, boolean afterSleep) {
         if (deadline.isEmpty() || f.pointKey == null) return;
+        // A late wake censors the residual (the estimator halves on it). When the OS overslept past
+        // its allowance, the store may well have come after the planned wake: that says nothing
+        // about the work, so it is not observed (a later exact wait still lowers the prediction).
+        if (afterSleep && osLate) return;
         long residual = Math.max(0, now - f.startNanos);
         Outcome o = afterSleep ? new Outcome.Late(residual) : new Outcome.Exact(residual);
         points.observe(f.pointKey, deadline.get(), o);
@@ -651,11 +674,19 @@ final class LineParker implements Runnable {
         waiting = 0;
     }
 
+    /** The earliest wake of the slots' heads; sets {@link #earliestSpread} to that head's spread. */
     private long earliestWake() {
         long min = Long.MAX_VALUE;
+        long spread = 0;
+        boolean any = false;
         for (TreeSet<GpuFuture<?>> set : slots) {
-            if (!set.isEmpty()) min = Math.min(min, set.first().wakeAtNanos);
+            if (!set.isEmpty() && (!any || set.first().wakeAtNanos - min < 0)) { // nanoTime order: compare differences
+                any = true;
+                min = set.first().wakeAtNanos;
+                spread = set.first().spreadNanos;
+            }
         }
+        earliestSpread = spread;
         return min;
     }
 

@@ -220,4 +220,15 @@ class EstimatorTest {
         assertEquals(OptionalLong.of(1_850_000), table.sleepNanos(2, PLAN));
         assertEquals(2, table.estimate(1).sampleCount());
     }
+
+    @Test
+    void spread_is_the_kept_samples_range_and_zero_below_two_samples() {
+        assertEquals(0, PointEstimate.cold().spreadNanos());
+        assertEquals(0, exact(PointEstimate.cold(), 1_000_000).spreadNanos());
+        assertEquals(200_000, exact(PointEstimate.cold(), 1_000_000, 900_000, 1_100_000).spreadNanos());
+        // The window keeps the last 8: an old outlier slides out of the spread.
+        PointEstimate e = exact(PointEstimate.cold(), 5_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000,
+                1_000_000, 1_000_000, 1_000_000, 1_050_000);
+        assertEquals(50_000, e.spreadNanos());
+    }
 }

@@ -1,0 +1,35 @@
+package dev.gpureactor.loom;
+
+/**
+ * How late the OS has recently woken a parker from its timed sleeps: a decaying maximum of the
+ * oversleep (woke − asked), capped. Two uses, both so that the estimator's censored {@code Late}
+ * outcome (which halves the prediction) is taken for the work finishing early and not for the OS
+ * (or, on a VM, the hypervisor waking a halted vCPU) being slow; the estimator itself stays the
+ * crate's:
+ * <ul>
+ *   <li>where the allowance outgrows the plan's margin, the parker ends its deadline sleep earlier
+ *       by the excess;
+ *   <li>a sleep that overslept past the allowance does not feed a {@code Late} outcome to the
+ *       estimator (the store may well have come after the planned wake).
+ * </ul>
+ *
+ * <p>Up at once to a larger oversleep, down by an eighth at each later timed sleep that was not cut
+ * short; at most {@link #CAP_NANOS}, so one long stall does not make every later wait spin long.
+ * Parker loop only (it moves with the loop when a hosting thread is relieved).
+ */
+final class Oversleep {
+    /** The largest allowance: half a millisecond of extra spin per wait at most. */
+    static final long CAP_NANOS = 500_000;
+
+    private long allowance;
+
+    /** One timed sleep asked to end at {@code askedAt} ended at {@code wokeAt}; an early end (a registration's wake) teaches nothing. */
+    void sample(long askedAt, long wokeAt) {
+        long over = wokeAt - askedAt;
+        if (over < 0) return;
+        allowance = Math.max(Math.min(over, CAP_NANOS), allowance - (allowance >> 3));
+    }
+
+    /** The OS's recent lateness: a sleep later than this overslept abnormally. */
+    long allowanceNanos() { return allowance; }
+}
