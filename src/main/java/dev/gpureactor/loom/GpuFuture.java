@@ -93,6 +93,8 @@ public final class GpuFuture<T> implements Future<T> {
     private T value;
     private Throwable failure;
     private volatile Joiner joiners;
+    /** The thread running the readback (set once, before it runs; read only to recognise itself). */
+    private Thread resolver;
     private volatile CompletableFuture<T> stage;
     /** The naive kind's plan, run by the first joiner; null under gpu-reactor, and once claimed. */
     private volatile NaiveWait inline;
@@ -352,6 +354,7 @@ public final class GpuFuture<T> implements Future<T> {
     /** Runs the readback once, on this thread: READY → RESOLVING → COMPLETED | FAILED. */
     private void resolve() {
         if (!STATE.compareAndSet(this, READY, RESOLVING)) return;
+        resolver = Thread.currentThread();
         T v = null;
         Throwable t = null;
         try {
@@ -401,14 +404,14 @@ public final class GpuFuture<T> implements Future<T> {
         return s >= READY && s != SETTLING; // SETTLING: the outcome is not published yet
     }
 
+    /**
+     * {@link Future#state()}. A wait whose device finished is done, and its outcome is the
+     * readback's: as the JDK's own {@code state()} does through {@code get()}, this runs a readback
+     * nobody ran yet, or waits for the thread running it.
+     */
     @Override
     public State state() {
-        return switch ((int) STATE.getAcquire(this)) {
-            case PENDING, READY, RESOLVING, SETTLING -> State.RUNNING;
-            case COMPLETED -> State.SUCCESS;
-            case CANCELLED -> State.CANCELLED;
-            default -> State.FAILED;
-        };
+        return stateOf(published());
     }
 
     /** The coded terminal outcome's code, or {@code null} while running or after success. */
@@ -417,23 +420,52 @@ public final class GpuFuture<T> implements Future<T> {
         return s > COMPLETED && failure instanceof ReactorException re ? re.code() : null;
     }
 
+    /**
+     * {@link Future#resultNow()}: once {@link #isDone()}, the value; the readback runs here if
+     * nobody ran it yet, or this waits for the thread running it (it never throws for a wait that
+     * is going to complete).
+     */
     @Override
     public T resultNow() {
-        int s = (int) STATE.getAcquire(this);
-        if (s == READY) {
-            resolve();
-            s = (int) STATE.getAcquire(this);
-        }
-        if (s != COMPLETED) throw new IllegalStateException("not completed successfully: " + state());
+        int s = published();
+        if (s != COMPLETED) throw new IllegalStateException("not completed successfully: " + stateOf(s));
         return value;
     }
 
     /** {@link Future#exceptionNow()}: the coded failure; a cancelled wait is not failed (as the contract says). */
     @Override
     public Throwable exceptionNow() {
-        int s = (int) STATE.getAcquire(this);
-        if (s <= COMPLETED || s == CANCELLED) throw new IllegalStateException("not failed: " + state());
+        int s = published();
+        if (s <= COMPLETED || s == CANCELLED) throw new IllegalStateException("not failed: " + stateOf(s));
         return failure;
+    }
+
+    /**
+     * The state, with a finished device's readback published first: {@code READY} runs it here,
+     * {@code RESOLVING} waits for the thread that runs it (a joiner's wait, uninterruptible here: a
+     * wait that is no longer pending cannot be abandoned, so an interrupt only stays set).
+     */
+    private int published() {
+        int s = (int) STATE.getAcquire(this);
+        if (s != READY && s != RESOLVING) return s;
+        if (s == RESOLVING && resolver == Thread.currentThread()) return s; // asked from inside its own readback
+        try {
+            await(false, 0);
+        } catch (ReactorException failedReadback) {
+            // published as FAILED
+        } catch (InterruptedException | TimeoutException e) {
+            throw new AssertionError("an untimed wait past PENDING cannot be interrupted or time out", e);
+        }
+        return (int) STATE.getAcquire(this);
+    }
+
+    private static State stateOf(int s) {
+        return switch (s) {
+            case PENDING, READY, RESOLVING, SETTLING -> State.RUNNING;
+            case COMPLETED -> State.SUCCESS;
+            case CANCELLED -> State.CANCELLED;
+            default -> State.FAILED;
+        };
     }
 
     /**
@@ -503,6 +535,6 @@ public final class GpuFuture<T> implements Future<T> {
 
     @Override
     public String toString() {
-        return "GpuFuture[" + descriptor + ", " + state() + "]";
+        return "GpuFuture[" + descriptor + ", " + stateOf((int) STATE.getAcquire(this)) + "]"; // never runs the readback
     }
 }
