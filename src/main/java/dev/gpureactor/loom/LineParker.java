@@ -414,14 +414,21 @@ final class LineParker implements Runnable {
     }
 
     /**
-     * Hands the loop to another thread: the one standing by, or a new one. The hosting thread's
-     * writes to the loop's state came before its announcement, which {@link #claimRelief}'s CAS
-     * read; the hand-over (a volatile flag, or {@link Thread#start}) carries them on.
+     * Hands the loop to the thread standing by. The hosting thread's writes to the loop's state
+     * came before its announcement, which {@link #claimRelief}'s CAS read; the hand-over (the
+     * volatile {@code handed}, or {@link Thread#start}) carries them on.
      */
     private void relieve() {
         counters.relieved();
-        // A thread hosts only while one stands by, and only a relief takes it: it is there.
+        // A thread hosts only while one stands by, and only a relief takes it, so it is there; a
+        // new thread is the fallback should that ever not hold (never a loop left unowned).
         ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
+        if (s == null) {
+            s = new ParkerThread(this, "gar-parker-" + line.name());
+            thread = s;
+            s.start();
+            return;
+        }
         thread = s;
         s.handed = true;
         LockSupport.unpark(s);
