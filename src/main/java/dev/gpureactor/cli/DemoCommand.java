@@ -53,7 +53,7 @@ final class DemoCommand implements Callable<Integer> {
             defaultValue = "0")
     int waiters;
 
-    @Option(names = "--carriers", description = "Carrier threads (default: cores).")
+    @Option(names = "--carriers", description = "Carrier threads (default: cores - 1, at least 1: a core is left to the parkers).")
     Integer carriers;
 
     @Spec
@@ -104,9 +104,15 @@ final class DemoCommand implements Callable<Integer> {
         return "";
     }
 
+    /**
+     * Unprinted rounds before the printed one, for the JIT and the estimator: with 5, the printed
+     * round still ran beside C2 compiling on these 2-core machines and showed wakes 1-4 ms late.
+     */
+    static final int WARM_UP_ROUNDS = 40;
+
     private static void runFill(GpuReactor reactor, DemoDevice device, GpuExecutorService exec) throws Exception {
         List<DemoDevice.Stream> streams = device.streams(3);
-        for (int round = 0; round < 5; round++) fillRound(reactor, device, streams, exec, false); // warm up JIT and estimator
+        for (int round = 0; round < WARM_UP_ROUNDS; round++) fillRound(reactor, device, streams, exec, false);
         fillRound(reactor, device, streams, exec, true);
         for (Warning w : reactor.warnings()) System.out.println("(warning kept: " + w.code() + ")");
     }

@@ -31,7 +31,7 @@ final class SoakCommand implements Callable<Integer> {
     @Option(names = "--lines", description = "Completion lines, 8 slots each (default: ${DEFAULT-VALUE}).", defaultValue = "4")
     int lines;
 
-    @Option(names = "--carriers", description = "Carrier threads per reactor (default: cores).")
+    @Option(names = "--carriers", description = "Carrier threads per reactor (default: cores - 1, at least 1).")
     Integer carriers;
 
     @Option(names = "--seed", description = "Seed of every random choice (default: from the clock, printed).")

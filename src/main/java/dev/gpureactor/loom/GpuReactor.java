@@ -123,6 +123,18 @@ public final class GpuReactor implements AutoCloseable {
 
     public static Builder builder() { return new Builder(); }
 
+    /**
+     * The carrier pool's default size: one less than the cores, at least one. The parkers are
+     * platform threads too, and they must run the moment their timer fires or a store lands: with
+     * as many carriers as cores, CPU work on the carriers kept a parker off the CPU for 1–4 ms in
+     * 12 % of the FILL demo's waits on 2 cores, against 3 % with one carrier (docs/BENCHMARKS.md,
+     * "Carriers and the parker's core"). It costs throughput where nothing else runs: 100,000 woken
+     * futures at 579,000/s on one carrier against 672,000/s on two.
+     */
+    public static int defaultCarriers() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    }
+
     /** A reactor with the defaults: gpu-reactor on a carrier pool, the recommended plan. */
     public static GpuReactor open() { return builder().build(); }
 
@@ -322,7 +334,7 @@ public final class GpuReactor implements AutoCloseable {
         private Scheduler scheduler = Scheduler.CARRIER_POOL;
         private Strictness strictness = Strictness.FALLBACK;
         private WaitPlan plan = WaitPlan.parse("flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8");
-        private int carriers = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private int carriers = defaultCarriers();
         private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
         private boolean hosting = true;

@@ -3,6 +3,7 @@ package dev.gpureactor.cli.soak;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.loom.GpuReactor;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -39,7 +40,7 @@ public record SoakConfig(long futures, long seconds, int rounds, int lines, int 
 
     /** The defaults: 20,000 futures over 10 rounds in 30 s, on 4 lines. */
     public static SoakConfig defaults(long seed) {
-        return new SoakConfig(20_000, 30, 10, 4, Math.max(1, Runtime.getRuntime().availableProcessors()), seed,
+        return new SoakConfig(20_000, 30, 10, 4, GpuReactor.defaultCarriers(), seed,
                 Optional.empty(), Duration.ofSeconds(10));
     }
 
