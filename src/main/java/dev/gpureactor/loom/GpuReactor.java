@@ -126,10 +126,10 @@ public final class GpuReactor implements AutoCloseable {
     /**
      * The carrier pool's default size: one less than the cores, at least one. The parkers are
      * platform threads too, and they must run the moment their timer fires or a store lands: with
-     * as many carriers as cores, CPU work on the carriers kept a parker off the CPU for 1–4 ms in
-     * 12 % of the FILL demo's waits on 2 cores, against 3 % with one carrier (docs/BENCHMARKS.md,
-     * "Carriers and the parker's core"). It costs throughput where nothing else runs: 100,000 woken
-     * futures at 579,000/s on one carrier against 672,000/s on two.
+     * as many carriers as cores, CPU work on the carriers kept a parker off the CPU long enough that
+     * 7 % of the FILL demo's waits on 2 cores woke over 1 ms late, against 1.7 % with one carrier
+     * (docs/BENCHMARKS.md, "Carriers and the parker's core"). It costs throughput where nothing else
+     * runs: 100,000 woken futures at 478,000–525,000/s on one carrier against 556,000–682,000/s on two.
      */
     public static int defaultCarriers() {
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
