@@ -148,7 +148,7 @@ final class LineParker implements Runnable {
     private volatile ReactorException gone;
     private int waiting;
     /** What {@link #step} decided, for the loop to perform (parker thread only). */
-    private long sleepAt, parkBound, parkSpin, earliestSpread;
+    private long sleepAt, parkBound, parkSpin;
 
     /** {@link #step}'s answers: how the loop waits next. */
     static final int AGAIN = 0, IDLE = 1, SLEEP = 2, PARK = 3;
@@ -507,7 +507,8 @@ final class LineParker implements Runnable {
         scan(now, afterSleep);
         backstop(now);
         if (waiting == 0) return AGAIN;
-        long wakeAt = earliestWake();
+        GpuFuture<?> first = earliestHead(); // waiting > 0: a slot has a head
+        long wakeAt = first.wakeAtNanos;
         long nextBackstop = nextBackstop();
         now = clock.nanos();
         // The margin is there for the OS's lateness; when the measured lateness outgrows it, wake
@@ -519,7 +520,7 @@ final class LineParker implements Runnable {
         }
         long bound = Math.min(plan.parkNanos(), Math.max(1, nextBackstop - now));
         parkBound = bound;
-        parkSpin = Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, earliestSpread) - now));
+        parkSpin = Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, first.spreadNanos) - now));
         return PARK;
     }
 
@@ -681,20 +682,13 @@ final class LineParker implements Runnable {
         waiting = 0;
     }
 
-    /** The earliest wake of the slots' heads; sets {@link #earliestSpread} to that head's spread. */
-    private long earliestWake() {
-        long min = Long.MAX_VALUE;
-        long spread = 0;
-        boolean any = false;
+    /** The slot head that wants the parker awake first (nanoTime order), or null with no waiters. */
+    private GpuFuture<?> earliestHead() {
+        GpuFuture<?> first = null;
         for (TreeSet<GpuFuture<?>> set : slots) {
-            if (!set.isEmpty() && (!any || set.first().wakeAtNanos - min < 0)) { // nanoTime order: compare differences
-                any = true;
-                min = set.first().wakeAtNanos;
-                spread = set.first().spreadNanos;
-            }
+            if (!set.isEmpty() && (first == null || set.first().wakeAtNanos - first.wakeAtNanos < 0)) first = set.first();
         }
-        earliestSpread = spread;
-        return min;
+        return first;
     }
 
     private long nextBackstop() {
