@@ -90,31 +90,21 @@ class DemoCommandTest {
         assertFalse(r.out().contains("device: "), "the sim header is unchanged: " + r.out());
     }
 
-    @Test
-    void the_cuda_demo_runs_on_the_stand_in_driver() {
-        String lib = Standin.library(Standin.CUDA);
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"cuda, cuLaunchHostFunc", "hip, hipLaunchHostFunc"})
+    void the_driver_demo_runs_on_the_stand_in(String backend, String hostFunction) {
+        boolean cuda = backend.equals("cuda");
+        String lib = Standin.library(cuda ? Standin.CUDA : Standin.HIP);
+        String property = cuda ? CudaDriver.LIBRARY_PROPERTY : HipRuntime.LIBRARY_PROPERTY;
         StandinHooks hooks = new StandinHooks(lib);
         hooks.reset();
-        Run r = gar(CudaDriver.LIBRARY_PROPERTY, lib, "demo", "--backend", "cuda");
+        Run r = gar(property, lib, "demo", "--backend", backend);
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("device: cuda " + lib), r.out());
-        assertTrue(r.out().contains("work: no kernel runs; each stream runs a host function (cuLaunchHostFunc)"), r.out());
+        assertTrue(r.out().contains("device: " + backend + " " + lib), r.out());
+        assertTrue(r.out().contains("work: no kernel runs; each stream runs a host function (" + hostFunction + ")"), r.out());
         assertThreeWaits(r, "work done at");
         assertDriverUse(hooks, r);
-        assertEquals(STORES, hooks.counter("write_value"), "one cuStreamWriteValue64_v2 per wait");
-    }
-
-    @Test
-    void the_hip_demo_runs_on_the_stand_in_runtime() {
-        String lib = Standin.library(Standin.HIP);
-        StandinHooks hooks = new StandinHooks(lib);
-        hooks.reset();
-        Run r = gar(HipRuntime.LIBRARY_PROPERTY, lib, "demo", "--backend", "hip");
-        assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("device: hip " + lib), r.out());
-        assertTrue(r.out().contains("work: no kernel runs; each stream runs a host function (hipLaunchHostFunc)"), r.out());
-        assertThreeWaits(r, "work done at");
-        assertDriverUse(hooks, r);
+        assertEquals(STORES, hooks.counter("write_value"), "one stream write-value per wait");
     }
 
     /** Every round's three stores: the warm-up rounds and the printed one. */
