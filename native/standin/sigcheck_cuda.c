@@ -17,3 +17,5 @@ typedef char gar_check_portable[CU_MEMHOSTALLOC_PORTABLE == 0x01 ? 1 : -1];
 typedef char gar_check_not_ready[CUDA_ERROR_NOT_READY == 600 ? 1 : -1];
 typedef char gar_check_launch_failed[CUDA_ERROR_LAUNCH_FAILED == 719 ? 1 : -1];
 typedef char gar_check_oom[CUDA_ERROR_OUT_OF_MEMORY == 2 ? 1 : -1];
+typedef char gar_check_wait_geq[CU_STREAM_WAIT_VALUE_GEQ == 0x0 ? 1 : -1];
+typedef char gar_check_sched_blocking_sync[CU_CTX_SCHED_BLOCKING_SYNC == 0x04 ? 1 : -1];

@@ -28,6 +28,7 @@ static struct named g_counters[] = {
     {"write_value", 0, 0},         {"write_value_v1", 0, 0},    {"writes_done", 0, 0},
     {"stream_create", 0, 0},       {"ops_dropped", 0, 0},       {"seq", 0, 0},
     {"seq_last_host_free", 0, 0},  {"seq_last_primary_release", 0, 0},
+    {"wait_value", 0, 0},          {"primary_set_flags", 0, 0},
 };
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -311,7 +312,7 @@ static struct gs_alloc *translate_locked(uint64_t daddr, size_t len, char **host
 
 /* ------------------------------------------------------------------ streams */
 
-enum { OP_SLEEP, OP_SPIN, OP_FAIL, OP_HANG, OP_WRITE64, OP_MEMSET, OP_HOSTFN };
+enum { OP_SLEEP, OP_SPIN, OP_FAIL, OP_HANG, OP_WRITE64, OP_MEMSET, OP_HOSTFN, OP_WAIT64 };
 
 struct gs_op {
     int kind;
@@ -385,6 +386,22 @@ static int run_op(struct gs_op *op) {
         unpend(op->alloc);
         return GS_SUCCESS;
     case OP_HOSTFN: op->fn(op->user); return GS_SUCCESS;
+    case OP_WAIT64:
+        for (;;) {
+            uint64_t w = __atomic_load_n((uint64_t *) (void *) op->host, __ATOMIC_ACQUIRE);
+            int pass = op->n == 0 ? (int64_t) (w - op->value) >= 0
+                     : op->n == 1 ? w == op->value
+                     : op->n == 2 ? (w & op->value) != 0
+                     : ~(w | op->value) != 0;
+            if (pass) break;
+            pthread_mutex_lock(&g_hang_mu);
+            int released = g_hang_epoch != op->hang_epoch;
+            pthread_mutex_unlock(&g_hang_mu);
+            if (released) break;
+            sleep_usec(5);
+        }
+        unpend(op->alloc);
+        return GS_SUCCESS;
     default: return GS_INVALID_VALUE;
     }
 }
@@ -404,7 +421,7 @@ static void *worker(void *arg) {
         int err = GS_SUCCESS;
         if (failed) { /* work behind a failed kernel never runs, as on a device whose context faulted */
             gs_count("ops_dropped", 1);
-            if (op->kind == OP_WRITE64 || op->kind == OP_MEMSET) unpend(op->alloc);
+            if (op->kind == OP_WRITE64 || op->kind == OP_MEMSET || op->kind == OP_WAIT64) unpend(op->alloc);
         } else {
             err = run_op(op);
         }
@@ -578,6 +595,26 @@ static int enqueue_page_op(gs_stream *s, int kind, uint64_t daddr, uint64_t valu
 
 int gs_enqueue_write64(gs_stream *s, uint64_t device_addr, uint64_t value) {
     return enqueue_page_op(s, OP_WRITE64, device_addr, value, sizeof(uint64_t));
+}
+
+int gs_enqueue_wait64(gs_stream *s, uint64_t device_addr, uint64_t value, int test) {
+    if (device_addr & 7u) return GS_INVALID_VALUE;
+    struct gs_op *op = new_op(OP_WAIT64);
+    if (!op) return GS_OUT_OF_MEMORY;
+    pthread_mutex_lock(&g_mu);
+    op->alloc = translate_locked(device_addr, sizeof(uint64_t), &op->host);
+    if (op->alloc) op->alloc->pending++;
+    pthread_mutex_unlock(&g_mu);
+    if (!op->alloc) { free(op); return GS_INVALID_VALUE; }
+    pthread_mutex_lock(&g_hang_mu);
+    op->hang_epoch = g_hang_epoch;
+    pthread_mutex_unlock(&g_hang_mu);
+    op->value = value;
+    op->n = (size_t) test;
+    struct gs_alloc *alloc = op->alloc;
+    int rc = enqueue(s, op); /* frees op when it fails */
+    if (rc != GS_SUCCESS) unpend(alloc);
+    return rc;
 }
 
 int gs_enqueue_memset(gs_stream *s, uint64_t device_addr, unsigned char value, size_t n) {

@@ -86,6 +86,9 @@ int gs_enqueue_spin(gs_stream *s, uint64_t usec);
 int gs_enqueue_fail(gs_stream *s, uint64_t usec);
 int gs_enqueue_hang(gs_stream *s);
 int gs_enqueue_write64(gs_stream *s, uint64_t device_addr, uint64_t value);
+/* test: 0 GEQ (wrapping: (int64_t)(word - value) >= 0), 1 EQ, 2 AND (word & value) != 0, 3 NOR ~(word | value) != 0.
+ * The stream polls the word (acquire loads, 5 us apart) until it passes, or until hangs are released. */
+int gs_enqueue_wait64(gs_stream *s, uint64_t device_addr, uint64_t value, int test);
 int gs_enqueue_memset(gs_stream *s, uint64_t device_addr, unsigned char value, size_t n);
 int gs_enqueue_hostfn(gs_stream *s, void (*fn)(void *), void *user);
 void gs_release_hangs(void);

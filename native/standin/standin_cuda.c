@@ -113,6 +113,16 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
     return gs_primary_release(dev);
 }
 
+/* The scheduling flags (CU_CTX_SCHED_*, CU_CTX_LMEM_RESIZE_TO_MAX): recorded, since a stand-in
+ * stream's synchronize always blocks on a condition variable. */
+CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) {
+    if (!gs_initialized()) return GS_NOT_INITIALIZED;
+    if (dev < 0 || dev >= gs_device_count()) return GS_INVALID_DEVICE;
+    if (flags & ~0x1fu) return GS_INVALID_VALUE;
+    gs_count("primary_set_flags", 1);
+    return GS_SUCCESS;
+}
+
 CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev) {
     (void) ctxCreateParams;
     if (!gs_initialized()) return GS_NOT_INITIALIZED;
@@ -281,6 +291,17 @@ CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t v
     return write_value64(stream, addr, value, flags, 0u /* the v2 API has no NO_MEMORY_BARRIER */);
 }
 #endif
+
+/* The stream stands still until the word at addr passes the test of flags' low bits
+ * (CU_STREAM_WAIT_VALUE_GEQ 0, EQ 1, AND 2, NOR 3; FLUSH 1<<30 is accepted and needs nothing here). */
+CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags) {
+    if (flags & ~(3u | (1u << 30))) return GS_INVALID_VALUE;
+    if (!memops_enabled()) return GS_NOT_SUPPORTED;
+    gs_count("wait_value", 1);
+    int rc;
+    gs_stream *s = stream_of(stream, &rc);
+    return s ? gs_enqueue_wait64(s, addr, value, (int) (flags & 3u)) : rc;
+}
 
 /* ---- test hooks ---- */
 

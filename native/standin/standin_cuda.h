@@ -43,6 +43,7 @@ GAR_API CUresult cuDeviceGetName(char *name, int len, CUdevice dev);
 GAR_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
 GAR_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
 GAR_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
+GAR_API CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags);
 GAR_API CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);
 GAR_API CUresult cuCtxDestroy_v2(CUcontext ctx);
 GAR_API CUresult cuCtxGetCurrent(CUcontext *pctx);
@@ -66,6 +67,7 @@ GAR_API CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint6
 /* Absent from libcuda-standin-nov2.so, which stands in for a driver without the v2 memop API. */
 GAR_API CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
 #endif
+GAR_API CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
 
 /* ---- test hooks (stand-in only) ---- */
 /* A "kernel" that sleeps, spins, fails (CUDA_ERROR_LAUNCH_FAILED after usec) or hangs until released. */

@@ -75,6 +75,13 @@ public final class CudaDriver {
     public static final long CU_STREAM_LEGACY = 0x1;
     public static final long CU_STREAM_PER_THREAD = 0x2;
     public static final int CU_STREAM_WRITE_VALUE_DEFAULT = 0x0;
+    /** cuda.h: wait until {@code (int64_t)(*addr - value) >= 0} (wrapping order, as a descriptor is reached). */
+    public static final int CU_STREAM_WAIT_VALUE_GEQ = 0x0;
+    // cuda.h: CUctx_flags, the scheduling of a thread blocked in a synchronize call
+    public static final int CU_CTX_SCHED_AUTO = 0x0;
+    public static final int CU_CTX_SCHED_SPIN = 0x1;
+    public static final int CU_CTX_SCHED_YIELD = 0x2;
+    public static final int CU_CTX_SCHED_BLOCKING_SYNC = 0x4;
 
     private static final Map<String, FunctionDescriptor> FUNCTIONS;
 
@@ -90,6 +97,7 @@ public final class CudaDriver {
         f.put("cuDeviceGetAttribute", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
         f.put("cuDevicePrimaryCtxRetain", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
         f.put("cuDevicePrimaryCtxRelease_v2", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        f.put("cuDevicePrimaryCtxSetFlags_v2", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
         f.put("cuCtxCreate_v4", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
         f.put("cuCtxDestroy_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         f.put("cuCtxGetCurrent", FunctionDescriptor.of(JAVA_INT, ADDRESS));
@@ -108,6 +116,7 @@ public final class CudaDriver {
         f.put("cuMemsetD8Async", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_BYTE, JAVA_LONG, ADDRESS));
         f.put("cuLaunchHostFunc", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         f.put("cuStreamWriteValue64_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
+        f.put("cuStreamWaitValue64_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
         FUNCTIONS = Collections.unmodifiableMap(f);
     }
 
@@ -119,11 +128,11 @@ public final class CudaDriver {
     private volatile boolean initialized;
 
     private final MethodHandle cuInit, cuDriverGetVersion, cuGetErrorName, cuGetErrorString, cuDeviceGetCount,
-            cuDeviceGet, cuDeviceGetName, cuDeviceGetAttribute, cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease_v2,
+            cuDeviceGet, cuDeviceGetName, cuDeviceGetAttribute, cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxSetFlags_v2,
             cuCtxCreate_v4, cuCtxDestroy_v2, cuCtxGetCurrent, cuCtxSetCurrent, cuCtxPushCurrent_v2, cuCtxPopCurrent_v2,
             cuCtxGetDevice, cuMemHostAlloc, cuMemHostGetDevicePointer_v2, cuMemFreeHost, cuStreamCreate,
             cuStreamDestroy_v2, cuStreamGetCtx, cuStreamQuery, cuStreamSynchronize, cuMemsetD8Async, cuLaunchHostFunc,
-            cuStreamWriteValue64_v2;
+            cuStreamWriteValue64_v2, cuStreamWaitValue64_v2;
 
     private CudaDriver(NativeLibrary lib) {
         this.lib = lib;
@@ -142,6 +151,7 @@ public final class CudaDriver {
         cuDeviceGetAttribute = r.get("cuDeviceGetAttribute");
         cuDevicePrimaryCtxRetain = r.get("cuDevicePrimaryCtxRetain");
         cuDevicePrimaryCtxRelease_v2 = r.get("cuDevicePrimaryCtxRelease_v2");
+        cuDevicePrimaryCtxSetFlags_v2 = r.get("cuDevicePrimaryCtxSetFlags_v2");
         cuCtxCreate_v4 = r.get("cuCtxCreate_v4");
         cuCtxDestroy_v2 = r.get("cuCtxDestroy_v2");
         cuCtxGetCurrent = r.get("cuCtxGetCurrent");
@@ -160,6 +170,7 @@ public final class CudaDriver {
         cuMemsetD8Async = r.get("cuMemsetD8Async");
         cuLaunchHostFunc = r.get("cuLaunchHostFunc");
         cuStreamWriteValue64_v2 = r.get("cuStreamWriteValue64_v2");
+        cuStreamWaitValue64_v2 = r.get("cuStreamWaitValue64_v2");
     }
 
     /** The library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}. */
@@ -260,6 +271,11 @@ public final class CudaDriver {
         try { return (int) need(cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease_v2").invokeExact(dev); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
     }
 
+    /** The primary context's flags ({@code CU_CTX_SCHED_*}); since CUDA 11 also while it is active. */
+    public int cuDevicePrimaryCtxSetFlags_v2(int dev, int flags) {
+        try { return (int) need(cuDevicePrimaryCtxSetFlags_v2, "cuDevicePrimaryCtxSetFlags_v2").invokeExact(dev, flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+    }
+
     public int cuCtxCreate_v4(MemorySegment pctx, MemorySegment ctxCreateParams, int flags, int dev) {
         try { return (int) need(cuCtxCreate_v4, "cuCtxCreate_v4").invokeExact(pctx, ctxCreateParams, flags, dev); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
     }
@@ -331,6 +347,11 @@ public final class CudaDriver {
     /** The store behind the stream's work; flags {@link #CU_STREAM_WRITE_VALUE_DEFAULT} order earlier work. */
     public int cuStreamWriteValue64_v2(MemorySegment stream, long addr, long value, int flags) {
         try { return (int) need(cuStreamWriteValue64_v2, "cuStreamWriteValue64_v2").invokeExact(stream, addr, value, flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+    }
+
+    /** The stream stands still until the word at {@code addr} passes the test of {@code flags} ({@link #CU_STREAM_WAIT_VALUE_GEQ}). */
+    public int cuStreamWaitValue64_v2(MemorySegment stream, long addr, long value, int flags) {
+        try { return (int) need(cuStreamWaitValue64_v2, "cuStreamWaitValue64_v2").invokeExact(stream, addr, value, flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
     }
 
     // ------------------------------------------------------------------ checked helpers
@@ -461,6 +482,11 @@ public final class CudaDriver {
             check("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(c, device));
             return c.get(ADDRESS, 0).address();
         }
+    }
+
+    /** Sets the primary context's flags, e.g. {@link #CU_CTX_SCHED_BLOCKING_SYNC}. */
+    public void primaryContextSetFlags(int device, int flags) {
+        check("cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags_v2(device, flags));
     }
 
     public void primaryContextRelease(int device) {
