@@ -53,6 +53,8 @@ import java.util.function.Supplier;
 public final class GpuReactor implements AutoCloseable {
     /** How many warnings {@link #warnings()} keeps. */
     public static final int WARNINGS_KEPT = 1024;
+    /** {@link #park()} of a reactor whose parkers use the pure-Java park. */
+    public static final String FALLBACK_PARK = "fallback (spin, then parkNanos slices)";
 
     private final Declared.Resolved<ExecutorKind> kind;
     private final Declared.Resolved<Scheduler> scheduler;
@@ -66,6 +68,8 @@ public final class GpuReactor implements AutoCloseable {
     private final ThreadFactory inlineThreads;
     private final Executor callbacks;
     private final LinePark linePark;
+    /** What the parkers park with: the hardware word wait's description, or the fallback's. */
+    private final String parkLabel;
     private final long parkSpinNanos;
     /** Whether parkers run the virtual threads they wake (with the carrier pool only). */
     private final boolean hosting;
@@ -98,7 +102,9 @@ public final class GpuReactor implements AutoCloseable {
             warn(Warning.of(ErrorCode.ParkFallback, plan.label(), "a hardware word wait (umwait, mwaitx or wfe)",
                     park.note(), "the pure-Java park (spin around the prediction, then parkNanos slices)"));
         }
-        this.linePark = LinePark.of(park.wordWait(), 50_000);
+        Optional<WordWait> hardware = b.hardwarePark ? park.wordWait() : Optional.empty(); // off: asked for, no warning
+        this.linePark = LinePark.of(hardware, 50_000);
+        this.parkLabel = hardware.map(WordWait::describe).orElse(FALLBACK_PARK);
         this.parkSpinNanos = b.parkSpinNanos;
         this.hosting = b.hosting;
         this.deadlineSleeper = b.deadlineSleeper;
@@ -281,6 +287,9 @@ public final class GpuReactor implements AutoCloseable {
 
     public WaitPlan plan() { return plan; }
 
+    /** What the parkers park with: the hardware word wait's {@code describe()}, or {@value #FALLBACK_PARK}. */
+    public String park() { return parkLabel; }
+
     /** The readback-point estimates, shared by every wait of this reactor. */
     public PointTable<Object> points() { return points; }
 
@@ -338,6 +347,7 @@ public final class GpuReactor implements AutoCloseable {
         private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
         private boolean hosting = true;
+        private boolean hardwarePark = true;
         private HostCaps caps;
         private Consumer<Warning> warningSink;
         private Supplier<Sleeper> deadlineSleeper;
@@ -384,6 +394,12 @@ public final class GpuReactor implements AutoCloseable {
          * handed to a carrier.
          */
         public Builder hosting(boolean on) { this.hosting = on; return this; }
+
+        /**
+         * Whether parkers use the host's hardware word wait (umwait, mwaitx, wfe) where the probe
+         * found one (the default), or the pure-Java park even there: to compare the two on one host.
+         */
+        public Builder hardwarePark(boolean on) { this.hardwarePark = on; return this; }
 
         /** Host capabilities to resolve against, instead of probing (tests, simulations). */
         public Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return this; }
