@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * loom    -> core, park
  * backend -> core, park
  * host    -> core, park
+ * bench   -> core, park, loom, backend (measurement engines the command line prints)
  * cli     -> anything
  * </pre>
  *
@@ -56,7 +57,8 @@ class ArchitectureTest {
             "park", Set.of("core"),
             "loom", Set.of("core", "park"),
             "backend", Set.of("core", "park"),
-            "host", Set.of("core", "park"));
+            "host", Set.of("core", "park"),
+            "bench", Set.of("core", "park", "loom", "backend"));
     static final String ANYTHING = "cli";
 
     /** Static state in core that is mutable, with why it is allowed. */
@@ -155,7 +157,7 @@ class ArchitectureTest {
         List<String> bad = new ArrayList<>();
         for (Parsed c : classes) {
             if (!MAY_USE.containsKey(c.layer()) && !c.layer().equals(ANYTHING)) {
-                bad.add(dotted(c.name()) + " is in no layer (expected dev.gpureactor.{core,park,loom,backend,host,cli}[.sub])");
+                bad.add(dotted(c.name()) + " is in no layer (expected dev.gpureactor.{core,park,loom,backend,host,bench,cli}[.sub])");
             }
         }
         if (!bad.isEmpty()) fail(String.join("\n", bad));
@@ -191,6 +193,10 @@ class ArchitectureTest {
         assertTrue(violation("host", "org/HdrHistogram/Histogram") != null);
         assertTrue(violation("host", "dev/gpureactor/loom/GpuFuture") != null);
         assertEquals(null, violation("backend", "dev/gpureactor/backend/cuda/Cuda"), "a layer's sub-packages are the layer");
+        assertEquals(null, violation("bench", "dev/gpureactor/backend/cuda/CudaPort"));
+        assertEquals(null, violation("bench", "dev/gpureactor/loom/GpuReactor"));
+        assertTrue(violation("bench", "dev/gpureactor/cli/Json") != null);
+        assertTrue(violation("bench", "org/HdrHistogram/Histogram") != null);
         assertEquals(null, violation("cli", "picocli/CommandLine"));
         assertEquals(null, violation("cli", "dev/gpureactor/loom/GpuFuture"));
         assertEquals("core", layerOf("dev/gpureactor/core/Slot"));
