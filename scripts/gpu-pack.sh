@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# gpu-pack.sh: builds, HERE, the one folder the GPU machine needs (it has no Java, no Maven, no
+# network): .gpu/ (ignored by git), carried there with the device tool's `carry: [".gpu"]`.
+#
+#   .gpu/jre/         a jlinked runtime (java.base, jdk.unsupported, java.management, jdk.management,
+#                     jdk.jfr, and what jdeps finds the jar, the test classes and the launcher need)
+#   .gpu/gar.jar      the library and the command line (the native park library inside, extracted at run time)
+#   .gpu/test-classes the compiled tests (step 1 runs the CUDA ones against the real libcuda.so.1)
+#   .gpu/lib/         junit-platform-console-standalone (the JUnit launcher, no Maven there)
+#   .gpu/native/      the stand-in drivers (the tests' stand-in half) and libgarpark.so
+#   .gpu/PACKED       what was packed: commit, date, JDK, sizes
+#
+# Fails if the folder is over 64 MiB (the device tool's carry limit). Usage: scripts/gpu-pack.sh [--no-build]
+set -euo pipefail
+root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+cd "$root"
+. scripts/jdk25.sh
+gar_find_jdk25 || exit 2
+limit=$((64 * 1024 * 1024))
+out="$root/.gpu"
+
+if [ "${1:-}" != "--no-build" ]; then
+  echo "gpu-pack: building target/gar.jar and the test classes (mvn package -DskipTests) ..."
+  mvn -B -q -ntp package -DskipTests
+fi
+for f in target/gar.jar target/test-classes target/native/libcuda-standin.so; do
+  [ -e "$f" ] || { echo "gpu-pack: FAILED: $f is missing (run without --no-build)" >&2; exit 1; }
+done
+
+# The JUnit launcher matching the project's JUnit (5.x.y -> platform 1.x.y).
+junit=$(sed -n 's:.*<junit.version>\(5\.[0-9.]*\)</junit.version>.*:\1:p' pom.xml)
+platform="1.${junit#5.}"
+console="org.junit.platform:junit-platform-console-standalone:$platform"
+
+rm -rf "$out"
+mkdir -p "$out/lib" "$out/native"
+echo "gpu-pack: $console"
+mvn -B -q -ntp dependency:copy -Dartifact="$console" -DoutputDirectory="$out/lib" -Dmdep.stripVersion=true
+cp target/gar.jar "$out/gar.jar"
+cp -r target/test-classes "$out/test-classes"
+cp target/native/*.so "$out/native/"
+cp target/classes/native/*/libgarpark.so "$out/native/" 2>/dev/null || echo "gpu-pack: no libgarpark.so built (no C compiler?); the probe will say so there"
+
+# Modules: the fixed set, plus what jdeps finds in the jar, the tests and the launcher.
+fixed="java.base,jdk.unsupported,java.management,jdk.management,jdk.jfr"
+# One jdeps per input, without a class path: given several inputs, or the others on -cp, jdeps 25
+# left out java.xml, which the test classes alone need.
+found=""
+for input in "$out/gar.jar" "$out/test-classes" "$out/lib/junit-platform-console-standalone.jar"; do
+  found="$found,$("$JAVA_HOME/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 "$input" 2>/dev/null | tail -1)"
+done
+modules=$(echo "$fixed,$found" | tr ',' '\n' | sed '/^$/d' | sort -u | paste -sd, -)
+echo "gpu-pack: jlink --add-modules $modules"
+"$JAVA_HOME/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
+  --compress=zip-9 --output "$out/jre"
+
+size=$(du -sb "$out" | cut -f1)
+{
+  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "packed: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m)"
+  echo "jdk: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
+  echo "modules: $modules"
+  echo "junit launcher: $console"
+  echo "sizes (bytes):"
+  du -sb "$out"/jre "$out"/gar.jar "$out"/test-classes "$out"/lib "$out"/native | sed 's:'"$out"'/::'
+  echo "total: $size bytes ($((size / 1024 / 1024)) MiB; limit 64 MiB)"
+} > "$out/PACKED"
+cat "$out/PACKED"
+if [ "$size" -gt "$limit" ]; then
+  echo "gpu-pack: FAILED: .gpu is $size bytes, over the 64 MiB carry limit" >&2
+  exit 1
+fi
+echo "gpu-pack: OK: .gpu is $((size / 1024 / 1024)) MiB ($size bytes); carry it with: carry: [\".gpu\"]"
