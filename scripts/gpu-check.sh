@@ -38,7 +38,7 @@ else
   label="gpu"
   cuda=()
   iters=(--iterations 2000 --warmup 200); rtt_iters=(--iterations 5000 --warmup 500)
-  soak=(--futures 100000 --seconds 45 --rounds 10)
+  soak=(--futures 50000 --seconds 40 --rounds 10)
   budget_tests=150 budget_probe=30 budget_wake=90 budget_rtt=60 budget_soak=90
 fi
 java="$G/jre/bin/java"
