@@ -8,31 +8,28 @@ import java.util.concurrent.locks.LockSupport;
  * (a GPU store carries no time the host can read). It reads, never writes, the line, so it does
  * not disturb a monitor armed on it; it costs one core while it runs.
  *
- * <p><b>Ordering.</b> {@code seenAt} is a plain field written before the volatile {@code seenSeq}
- * (release); a reader that loads {@code seenSeq} (acquire) and finds {@code s} reads the stamp of
- * {@code s} or of a later store. The harness asks only after the waiter has seen {@code s}, and
- * queues {@code s + 1} only after reading, so the stamp it reads is that of {@code s}.
+ * <p><b>Ordering.</b> The stamp goes through a {@link Stamp} (time plain, then sequence number
+ * release). The harness asks for {@code s} only after the waiter has seen it, and queues {@code
+ * s + 1} only after reading, so the time it reads is that of {@code s}.
  */
 final class Observer implements AutoCloseable {
     private final GpuRig rig;
     private final Thread thread;
-    private long seenAt;
-    private volatile long seenSeq;
+    private final Stamp seen;
     private volatile boolean stop;
 
     Observer(GpuRig rig) {
         this.rig = rig;
-        this.seenSeq = rig.word();
+        this.seen = new Stamp(rig.word());
         this.thread = Thread.ofPlatform().name("gar-gpu-observer").daemon(true).start(this::run);
     }
 
     private void run() {
-        long last = seenSeq;
+        long last = seen.seq();
         while (!stop) {
             long w = rig.word(); // acquire
             if (w != last) {
-                seenAt = System.nanoTime();
-                seenSeq = w; // release: publishes seenAt
+                seen.publish(w, System.nanoTime());
                 last = w;
             } else {
                 Thread.onSpinWait();
@@ -46,11 +43,12 @@ final class Observer implements AutoCloseable {
      */
     long seenAt(long seq, long timeoutNanos) {
         long end = System.nanoTime() + timeoutNanos;
-        while (seenSeq - seq < 0) {
+        long at;
+        while ((at = seen.atIfReached(seq)) < 0) {
             if (System.nanoTime() - end > 0) return -1;
             LockSupport.parkNanos(1_000);
         }
-        return seenAt;
+        return at;
     }
 
     @Override

@@ -30,12 +30,12 @@ import java.util.function.Consumer;
  * Step 3 of the GPU run: the store → waiter-running latency when the device writes the word,
  * for each {@link Waiter} in one run, from the {@link Observer}'s stamp of the store's visibility.
  *
- * <p><b>Handshake.</b> {@code requested}, {@code armed} and {@code done} are volatile sequence
- * numbers, each written by one thread: the harness writes {@code port} (plain) before {@code
- * requested} (release), the waiter reads {@code requested} (acquire) before {@code port}; the waiter
- * writes {@code wokeAt} (plain) before {@code done} (release), the harness reads {@code done}
- * (acquire) before {@code wokeAt}. Each side unparks the other after its write, and parks in bounded
- * slices, so a lost unpark costs a slice, never a hang.
+ * <p><b>Handshake.</b> {@code port}, {@code requested} and {@code armed} are volatile, each written
+ * by one thread: the harness writes {@code port}, then {@code requested}; the waiter reads {@code
+ * requested}, then {@code port}. The waiter publishes "ran again after {@code s} at t" through a
+ * {@link Stamp} ({@code woke}: time plain, then sequence number release), which the harness reads
+ * (acquire, then time). Each side unparks the other after its write, and parks in bounded slices,
+ * so a lost unpark costs a slice, never a hang.
  */
 public final class WakeRun {
     private WakeRun() {}
@@ -104,7 +104,7 @@ public final class WakeRun {
         thread.start();
         try {
             for (int i = 0; i < warmup + iterations; i++) {
-                long seq = rig.word() + 1;
+                final long seq = rig.word() + 1;
                 rig.waitFor(seq);
                 loop.port = rig.store(seq);
                 loop.requested = seq;
@@ -117,12 +117,12 @@ public final class WakeRun {
                 sleepUntil(System.nanoTime() + delayNanos);
                 long goAt = System.nanoTime();
                 rig.go(seq);
-                if (!loop.until(() -> loop.done == seq, timeoutNanos)) {
+                if (!loop.until(() -> loop.woke.atIfReached(seq) >= 0, timeoutNanos)) {
                     error = loop.failure != null ? "failed: " + loop.failure : "timed out waiting for store " + seq
                             + " (word " + rig.word() + ")";
                     break;
                 }
-                long woke = loop.wokeAt;
+                long woke = loop.woke.atIfReached(seq);
                 long seen = observer.seenAt(seq, timeoutNanos);
                 if (i < warmup) continue;
                 if (seen < 0) {
@@ -160,11 +160,10 @@ public final class WakeRun {
         private final Waiter kind;
         private final GpuReactor reactor;
         private final Thread harness;
-        CudaPort port;
+        volatile CudaPort port;
         volatile long requested;
         volatile long armed;
-        long wokeAt;
-        volatile long done;
+        final Stamp woke = new Stamp(0);
         volatile boolean stop;
         volatile Throwable failure;
 
@@ -181,7 +180,7 @@ public final class WakeRun {
                 long handled = 0;
                 while (true) {
                     long seq;
-                    while ((seq = requested) == handled) { // acquire: port is the request's
+                    while ((seq = requested) == handled) { // the port written before it is the request's
                         if (stop) return;
                         LockSupport.parkNanos(1_000_000);
                     }
@@ -205,8 +204,7 @@ public final class WakeRun {
                             cuda.check("cuStreamQuery", rc);
                         }
                     }
-                    wokeAt = System.nanoTime();
-                    done = seq; // release: publishes wokeAt
+                    woke.publish(seq, System.nanoTime());
                     LockSupport.unpark(harness);
                     handled = seq;
                 }
