@@ -105,12 +105,12 @@ cp "$junit_tmp"/TEST-junit-jupiter.xml "$OUT/cuda-tests.xml" 2>/dev/null || say 
 rm -rf "$junit_tmp"
 
 # (2) the park probe
-run_step "probe" "$budget_probe" "$OUT/probe.json" "$java" "${jflags[@]}" "${cuda[@]}" -jar "$G/gar.jar" probe --json
+run_step "probe" "$budget_probe" "$OUT/probe.json" "$java" "${jflags[@]}" ${cuda[@]+"${cuda[@]}"} -jar "$G/gar.jar" probe --json
 
 # (3) and (4): gar gpu-bench
-run_step "wake" "$budget_wake" "$OUT/wake.json" "$java" "${jflags[@]}" "${cuda[@]}" -jar "$G/gar.jar" \
+run_step "wake" "$budget_wake" "$OUT/wake.json" "$java" "${jflags[@]}" ${cuda[@]+"${cuda[@]}"} -jar "$G/gar.jar" \
   gpu-bench --step wake "${iters[@]}" --delay-us 500 --timeout-ms 5000 --json
-run_step "rtt" "$budget_rtt" "$OUT/rtt.json" "$java" "${jflags[@]}" "${cuda[@]}" -jar "$G/gar.jar" \
+run_step "rtt" "$budget_rtt" "$OUT/rtt.json" "$java" "${jflags[@]}" ${cuda[@]+"${cuda[@]}"} -jar "$G/gar.jar" \
   gpu-bench --step rtt "${rtt_iters[@]}" --timeout-ms 5000 --json
 
 # (5) the soak, on the simulated device
@@ -171,6 +171,7 @@ us() { awk -v n="${1:-}" 'BEGIN { if (n == "") print "-"; else printf "%.1f", n 
   echo "(5) soak (simulated device): ok=$(grep -o '"ok":[a-z]*' "$OUT/soak.json" 2>/dev/null | tail -1 | cut -d: -f2)," \
     "futures=$(num futures < "$OUT/soak.json" 2>/dev/null), lost=$(num lostWakes < "$OUT/soak.json" 2>/dev/null)," \
     "duplicated=$(num duplicatedWakes < "$OUT/soak.json" 2>/dev/null), wrong=$(num wrongWakes < "$OUT/soak.json" 2>/dev/null)"
+  grep '^gar: ' "$log" | sort -u | head -3 | sed 's/^/    error: /'
   echo
   echo "files: $(cd "$OUT" && ls | paste -sd' ' -)"
   [ $failed = 0 ] && echo "RESULT: every step passed ($label)" || echo "RESULT: a step FAILED ($label): see gpu-check.log"

@@ -7,6 +7,7 @@ import dev.gpureactor.park.WordWait;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -72,7 +73,7 @@ public final class GpuBench {
         Objects.requireNonNull(config, "config");
         WordWait.Probe probe = WordWait.probe();
         String park = probe.available() ? probe.wordWait().get().describe() : "none: " + probe.note();
-        List<Warning> warnings = new ArrayList<>();
+        List<Warning> warnings = new CopyOnWriteArrayList<>(); // reactors report from their parker threads
         List<WakeRun.Result> wake = List.of();
         List<RoundTrip.Result> rtt = new ArrayList<>();
         String device;

@@ -14,6 +14,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -56,7 +57,8 @@ public final class GpuRig implements AutoCloseable {
     private final MemorySegment go;
     private final String description;
     private final String blockingSync;
-    private final List<Warning> warnings = new ArrayList<>();
+    /** The line's sink may be called from any thread that closes or settles it. */
+    private final List<Warning> warnings = new CopyOnWriteArrayList<>();
     /** The last sequence number a wait was queued for; written and read by the opening thread only. */
     private long lastQueued;
     private boolean closed;
