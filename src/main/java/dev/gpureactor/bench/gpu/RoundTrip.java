@@ -106,7 +106,9 @@ public final class RoundTrip {
         private final long[] stamps;
         private final long first;
         private final Thread feeder;
+        /** Pairs queued and their ports published: raised by the feeder after {@code ports.set} (both volatile). */
         volatile int fed;
+        /** Round trips joined; its write publishes the stamps below it (release), read by the feeder (acquire). */
         volatile int done;
         volatile boolean stop;
         volatile Throwable failure;

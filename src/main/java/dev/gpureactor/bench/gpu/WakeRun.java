@@ -160,11 +160,16 @@ public final class WakeRun {
         private final Waiter kind;
         private final GpuReactor reactor;
         private final Thread harness;
+        /** The request's armed port; written by the harness before {@link #requested}. */
         volatile CudaPort port;
+        /** The sequence number asked for; the waiter takes {@link #port} after reading it. */
         volatile long requested;
+        /** The sequence number the waiter is waiting for (its future registered, or about to call the driver). */
         volatile long armed;
+        /** "ran again after s at t", for the harness (time plain, then sequence number release). */
         final Stamp woke = new Stamp(0);
         volatile boolean stop;
+        /** Why the waiter stopped; read by the harness between its bounded parks. */
         volatile Throwable failure;
 
         Loop(GpuRig rig, Waiter kind, GpuReactor reactor, Thread harness) {
