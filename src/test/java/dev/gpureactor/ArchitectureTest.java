@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.classfile.Attributes;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.FieldModel;
 import java.lang.classfile.MethodModel;
+import java.lang.classfile.attribute.ModuleAttribute;
+import java.lang.classfile.attribute.ModuleExportInfo;
 import java.lang.classfile.constantpool.ClassEntry;
 import java.lang.classfile.constantpool.MemberRefEntry;
 import java.lang.classfile.constantpool.PoolEntry;
@@ -107,6 +110,7 @@ class ArchitectureTest {
     }
 
     static List<Parsed> classes;
+    static Path classesRoot;
 
     @BeforeAll
     static void readClasses() throws IOException, URISyntaxException {
@@ -124,6 +128,7 @@ class ArchitectureTest {
             throw e.getCause();
         }
         classes = out;
+        classesRoot = root;
     }
 
     /** The layer of a dev/gpureactor class: its package's path below dev/gpureactor/ ("backend/cuda"), or "" for the root package. */
@@ -370,7 +375,8 @@ class ArchitectureTest {
                 for (Path d : dirs.filter(Files::isDirectory).toList()) {
                     boolean hasJava;
                     try (Stream<Path> in = Files.list(d)) {
-                        hasJava = in.anyMatch(f -> f.toString().endsWith(".java"));
+                        hasJava = in.map(f -> f.getFileName().toString())
+                                .anyMatch(n -> n.endsWith(".java") && !n.equals("module-info.java"));
                     }
                     Path rel = root.relativize(d);
                     if (hasJava && !Files.exists(d.resolve("package-info.java"))
@@ -381,6 +387,24 @@ class ArchitectureTest {
             }
         }
         assertTrue(bad.isEmpty(), String.join("\n", bad));
+    }
+
+    /** The packages of the library's API: what module-info.java exports, and nothing else. */
+    static final Set<String> API = Set.of("core", "loom", "backend", "backend/sim", "backend/cuda", "backend/hip",
+            "backend/metal", "host", "host/uring");
+
+    @Test
+    void the_module_exports_the_api_packages_only() throws IOException {
+        ClassModel module = ClassFile.of().parse(Files.readAllBytes(classesRoot.resolve("module-info.class")));
+        ModuleAttribute descriptor = module.findAttribute(Attributes.module()).orElseThrow();
+        assertEquals("dev.gpureactor", descriptor.moduleName().name().stringValue());
+        Set<String> exported = new TreeSet<>();
+        for (ModuleExportInfo e : descriptor.exports()) {
+            assertTrue(e.exportsTo().isEmpty(), "no qualified export: " + e);
+            exported.add(layerOf(e.exportedPackage().name().stringValue() + "/X"));
+        }
+        assertEquals(new TreeSet<>(API), exported, "exported packages");
+        assertTrue(LIBRARY.containsAll(API), "every API package is a library package");
     }
 
     static List<Parsed> core() {
