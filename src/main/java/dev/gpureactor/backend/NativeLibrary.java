@@ -1,6 +1,7 @@
 package dev.gpureactor.backend;
 
 import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.JvmFlags;
 import dev.gpureactor.core.ReactorException;
 
 import java.lang.foreign.Arena;
@@ -57,7 +58,8 @@ public final class NativeLibrary {
             String why = isPath && !Files.exists(Path.of(pathOrName)) ? "no such file" : "cannot be loaded (" + e.getMessage() + ")";
             throw unavailable(pathOrName, why, e);
         } catch (IllegalCallerException e) {
-            throw unavailable(pathOrName, "native access is not enabled; run with --enable-native-access=ALL-UNNAMED", e);
+            throw unavailable(pathOrName, "native access is not enabled; run with "
+                    + JvmFlags.enableNativeAccess(NativeLibrary.class.getModule()), e);
         }
         NativeLibrary lib = new NativeLibrary(pathOrName, lookup);
         NativeLibrary raced = OPEN.putIfAbsent(pathOrName, lib);

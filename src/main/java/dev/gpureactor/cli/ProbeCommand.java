@@ -1,10 +1,11 @@
 package dev.gpureactor.cli;
 
-import dev.gpureactor.backend.BackendProbe;
+import dev.gpureactor.backend.BackendReport;
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
 import dev.gpureactor.core.Strictness;
+import dev.gpureactor.json.Json;
 import dev.gpureactor.park.TimerSlack;
 import dev.gpureactor.park.WordWait;
 import picocli.CommandLine.Command;
@@ -41,8 +42,8 @@ final class ProbeCommand implements Callable<Integer> {
             kinds.put(k.declaredName(), r.label() + r.warning().map(w -> " [" + w.message() + "]").orElse(""));
         }
         out.put("executor kinds", kinds);
-        List<BackendProbe.BackendReport> backends = BackendProbe.report();
-        out.put("backends", backends.stream().map(BackendProbe.BackendReport::render).toList());
+        List<BackendReport> backends = BackendProbe.report();
+        out.put("backends", backends.stream().map(BackendReport::render).toList());
         if (json) {
             System.out.println(Json.write(out));
         } else {

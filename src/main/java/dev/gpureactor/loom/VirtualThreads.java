@@ -2,6 +2,7 @@ package dev.gpureactor.loom;
 
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.JvmFlags;
 import dev.gpureactor.core.ReactorException;
 
 import java.lang.reflect.Constructor;
@@ -11,8 +12,10 @@ import java.util.concurrent.Executor;
  * The one adapter to the JDK's virtual-thread scheduler hook. No JDK release has a public API for
  * it; the route is the package-private {@code java.lang.ThreadBuilders$VirtualThreadBuilder(Executor)}
  * constructor (the JDK's own tests use it), reachable only with
- * {@code --add-opens java.base/java.lang=ALL-UNNAMED}. When a public scheduler API ships, only this
- * class changes.
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED} on the class path, or
+ * {@code --add-opens java.base/java.lang=dev.gpureactor} on the module path (the probe's message names
+ * the form this copy of the library needs, {@link JvmFlags}). When a public scheduler API ships, only
+ * this class changes.
  *
  * <p>Probed once: the constructor or the reason it cannot be had is the only static state.
  */
@@ -30,7 +33,7 @@ final class VirtualThreads {
         } catch (RuntimeException e) {
             // InaccessibleObjectException when java.lang is not opened to us.
             return "the JDK's virtual-thread scheduler hook is closed (" + e.getClass().getSimpleName()
-                    + "): add --add-opens java.base/java.lang=ALL-UNNAMED to the java command";
+                    + "): add " + JvmFlags.addOpens(VirtualThreads.class.getModule()) + " to the java command";
         } catch (ReflectiveOperationException e) {
             return "this JDK has no " + BUILDER + "(Executor) (" + e + ")";
         }

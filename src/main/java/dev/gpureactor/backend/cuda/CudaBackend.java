@@ -1,7 +1,7 @@
 package dev.gpureactor.backend.cuda;
 
-import dev.gpureactor.backend.BackendProbe.BackendReport;
-import dev.gpureactor.backend.BackendProbe.DeviceReport;
+import dev.gpureactor.backend.BackendReport;
+import dev.gpureactor.backend.DeviceReport;
 import dev.gpureactor.core.ReactorException;
 
 import java.util.ArrayList;

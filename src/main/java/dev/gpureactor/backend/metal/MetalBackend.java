@@ -1,7 +1,7 @@
 package dev.gpureactor.backend.metal;
 
-import dev.gpureactor.backend.BackendProbe.BackendReport;
-import dev.gpureactor.backend.BackendProbe.DeviceReport;
+import dev.gpureactor.backend.BackendReport;
+import dev.gpureactor.backend.DeviceReport;
 import dev.gpureactor.core.ReactorException;
 
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package dev.gpureactor.cli.soak;
 
-import dev.gpureactor.cli.Json;
+import dev.gpureactor.json.Json;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.gpureactor.backend.metal;
 
-import dev.gpureactor.backend.BackendProbe.BackendReport;
+import dev.gpureactor.backend.BackendReport;
 import dev.gpureactor.backend.HeaderDecls;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;

@@ -1,6 +1,7 @@
-package dev.gpureactor.backend;
+package dev.gpureactor.cli;
 
-import dev.gpureactor.backend.BackendProbe.BackendReport;
+import dev.gpureactor.backend.BackendReport;
+import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.cuda.CudaBackend;
 import dev.gpureactor.backend.cuda.CudaDriver;
 import dev.gpureactor.backend.hip.HipBackend;
@@ -63,7 +64,7 @@ class BackendProbeTest {
         assertTrue(hip.render().startsWith("hip: not found (/nonexistent/libamdhip64.so): GAR-0013"), hip.render());
     }
 
-    /** The backend layer uses core and the JDK only (DESIGN.md: backend may use core and park; park is not used yet). */
+    /** The backend layer uses core and the JDK only (ArchitectureTest allows core and park; park is not used yet). */
     @Test
     void theBackendDependsOnCoreAndTheJdkOnly() throws IOException {
         Path root = Path.of(System.getProperty("user.dir"), "src", "main", "java", "dev", "gpureactor", "backend");

@@ -1,4 +1,4 @@
-package dev.gpureactor.cli;
+package dev.gpureactor.json;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -6,7 +6,7 @@ import java.util.Collection;
 import java.util.Map;
 
 /**
- * The command line's one JSON writer, for every {@code --json} form: maps, collections, strings,
+ * The project's one JSON writer, for every {@code --json} form and report: maps, collections, strings,
  * numbers (doubles to three decimals, or {@link Significant} ones) and booleans.
  */
 public final class Json {
