@@ -1,5 +1,6 @@
 package dev.gpureactor.cli;
 
+import dev.gpureactor.json.Json;
 import dev.gpureactor.bench.gpu.GpuBench;
 import dev.gpureactor.bench.gpu.Latency;
 import dev.gpureactor.bench.gpu.RoundTrip;
