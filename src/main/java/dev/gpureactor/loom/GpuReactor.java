@@ -28,7 +28,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -271,6 +270,7 @@ public final class GpuReactor implements AutoCloseable {
 
     /** A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this reactor's carriers. */
     public GpuExecutorService newExecutor() {
+        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
         GpuExecutorService e = new GpuExecutorService(threadFactory(), executors::remove);
         executors.add(e);
         if (closed) e.shutdown(); // close() may have taken its snapshot before the add: see close()
@@ -278,25 +278,22 @@ public final class GpuReactor implements AutoCloseable {
     }
 
     /**
-     * A factory of virtual threads on this reactor's carriers. Once the reactor is closed, its
-     * {@code newThread} (and starting a thread it made before, once no thread of the pool lives)
-     * throws a {@link RejectedExecutionException} coded {@link ErrorCode#ShutDown}.
+     * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#ShutDown} once
+     * closed). Once the reactor is closed, the {@code newThread} of a factory taken before (and
+     * starting a thread it made before, once no thread of the pool lives) throws a
+     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#ShutDown}.
      */
     public ThreadFactory threadFactory() {
+        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
         return virtualThreads;
     }
 
-    /** Starts {@code task} on a new virtual thread on this reactor's carriers (coded rejection once closed). */
+    /** Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#ShutDown} once closed). */
     public Thread startVirtualThread(Runnable task) {
         Objects.requireNonNull(task, "task");
-        if (closed) throw rejected();
-        Thread t = virtualThreads.newThread(task);
+        Thread t = threadFactory().newThread(task);
         t.start();
         return t;
-    }
-
-    private static RejectedExecutionException rejected() {
-        return new RejectedExecutionException(new ReactorException(ErrorCode.ShutDown, "reactor").getMessage());
     }
 
     public ExecutorKind kind() { return kind.running(); }
@@ -338,7 +335,7 @@ public final class GpuReactor implements AutoCloseable {
 
     /**
      * Closes the reactor, in this order: (1) new virtual-thread starts and executor submissions
-     * are refused (coded {@link RejectedExecutionException}) and every executor of this reactor
+     * are refused (coded {@link java.util.concurrent.RejectedExecutionException}) and every executor of this reactor
      * says {@code isShutdown()}; (2) every parker stops, and its pending waits fail with
      * {@link ErrorCode#ShutDown} at once; (3) the carrier pool closes: virtual threads already
      * started keep running to their end (no resume of one is ever rejected, whoever unparks it),
