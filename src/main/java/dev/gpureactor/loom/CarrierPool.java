@@ -80,6 +80,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     private final Consumer<Warning> warnings;
     private final LongAdder tasksRun = new LongAdder();
     private final LongAdder busyNanos = new LongAdder();
+    /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
+    private final boolean tellsResumes;
 
     /**
      * @param policy        where carriers take their tasks from
@@ -88,11 +90,12 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * @param warnings      where {@link ErrorCode#LiveAtClose} goes
      */
     CarrierPool(CarrierPolicy policy, int size, long idleSpinNanos, Consumer<Warning> warnings) {
-        this(policy, size, 1, idleSpinNanos, warnings, new IdleCarriers());
+        this(policy, size, 1, idleSpinNanos, warnings, new IdleCarriers(), true);
     }
 
     private CarrierPool(CarrierPolicy policy, int size, int minSize, long idleSpinNanos, Consumer<Warning> warnings,
-                        IdleCarriers idle) {
+                        IdleCarriers idle, boolean tellsResumes) {
+        this.tellsResumes = tellsResumes;
         if (size < minSize || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, minSize + "..4096");
         if (idleSpinNanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "idleSpinNanos", idleSpinNanos, ">= 0");
         this.policy = Objects.requireNonNull(policy, "policy");
@@ -106,12 +109,23 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     /** A shared-FIFO pool with no carrier threads: jcstress plays the carriers with {@link #announceIdle}. */
     static CarrierPool withoutCarriers() {
-        return withoutCarriers(new IdleCarriers());
+        return withoutCarriers(true);
     }
 
-    /** As {@link #withoutCarriers()}, over {@code idle} (a negative control passes one without its pass-on). */
-    static CarrierPool withoutCarriers(IdleCarriers idle) {
-        return new CarrierPool(CarrierPolicy.SHARED_FIFO, 0, 0, 0, w -> { }, idle);
+    /**
+     * As {@link #withoutCarriers()}; {@code tellsResumes = false} removes the Executor route's one
+     * line that tells a resume from a start (every call is then a start): jcstress's negative control.
+     */
+    static CarrierPool withoutCarriers(boolean tellsResumes) {
+        return new CarrierPool(CarrierPolicy.SHARED_FIFO, 0, 0, 0, w -> { }, new IdleCarriers(), tellsResumes);
+    }
+
+    /** Runs one queued task on the calling thread, playing a carrier (jcstress; shared FIFO): whether there was one. */
+    boolean runQueued() {
+        Runnable r = ((SharedFifoCarriers) carriers).poll();
+        if (r == null) return false;
+        runTask(r);
+        return true;
     }
 
     // ---- the scheduler's entries -------------------------------------------------------------
@@ -123,7 +137,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     @Override
     public void execute(Runnable task) {
-        if (liveThreads() > 0) onContinue(task); else onStart(task);
+        if (tellsResumes && liveThreads() > 0) onContinue(task); else onStart(task);
     }
 
     /** A new virtual thread's first run: admitted unless the pool is closed (coded rejection). */
@@ -209,15 +223,15 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /** The calling virtual thread's first act: it is live (its start task is running, so the pool is not retired). */
-    private void began() {
+    void began() {
         ctl.addAndGet(ONE_LIVE);
         live.add(Thread.currentThread());
     }
 
     /** The calling virtual thread's last act. */
-    private void ended() {
+    void ended() {
         live.remove(Thread.currentThread());
-        if (ctl.addAndGet(-ONE_LIVE) == CLOSED) retire(); // cannot happen while its task runs; kept for symmetry
+        if (ctl.addAndGet(-ONE_LIVE) == CLOSED) retire(); // a hosted thread ends on its parker, outside any task
     }
 
     private void retire() {
@@ -269,6 +283,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     /** A carrier's idle handshake up to the park (shared FIFO): whether {@code me} may park now. */
     boolean announceIdle(Thread me) { return ((SharedFifoCarriers) carriers).announceIdle(me); }
+
+    /** Carriers listed asleep and not yet claimed (shared FIFO; a signal wakes one). */
+    int sleepingCarriers() { return ((SharedFifoCarriers) carriers).sleeping(); }
 
     /** Waits up to {@code timeout} for the carriers to have left (after close, once nothing lives). */
     public boolean awaitExit(Duration timeout) throws InterruptedException {

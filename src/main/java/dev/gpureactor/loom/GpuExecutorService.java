@@ -54,14 +54,22 @@ public final class GpuExecutorService extends AbstractExecutorService {
     private final Consumer<GpuExecutorService> onTerminated;
     /** RUNNING, SHUTDOWN, TERMINATED; only grows. Volatile via the atomic: see the overview for the order. */
     private final AtomicInteger state = new AtomicInteger(RUNNING);
+    /** Whether a submission re-reads the state after registering its thread: false only in jcstress's negative control. */
+    private final boolean recheck;
 
     GpuExecutorService(ThreadFactory factory) {
         this(factory, e -> { });
     }
 
     GpuExecutorService(ThreadFactory factory, Consumer<GpuExecutorService> onTerminated) {
+        this(factory, onTerminated, true);
+    }
+
+    /** {@code recheck = false} removes the re-read of the state after registration: the negative control. */
+    GpuExecutorService(ThreadFactory factory, Consumer<GpuExecutorService> onTerminated, boolean recheck) {
         this.factory = Objects.requireNonNull(factory, "factory");
         this.onTerminated = Objects.requireNonNull(onTerminated, "onTerminated");
+        this.recheck = recheck;
     }
 
     @Override
@@ -84,7 +92,7 @@ public final class GpuExecutorService extends AbstractExecutorService {
         threads.add(t);
         boolean started = false;
         try {
-            if (state.get() >= SHUTDOWN) throw rejected(); // shut down after our first check: withdraw
+            if (recheck && state.get() >= SHUTDOWN) throw rejected(); // shut down after our first check: withdraw
             t.start();
             started = true;
         } finally {

@@ -67,6 +67,8 @@ final class SharedFifoCarriers implements Carriers {
     /** A carrier's idle handshake up to the park: whether {@code me} may park now (jcstress). */
     boolean announceIdle(Thread me) { return idle.announce(me, workOrRetired); }
 
+    int sleeping() { return idle.sleeping(); }
+
     @Override
     public void retire() {
         retired = true;
@@ -93,4 +95,7 @@ final class SharedFifoCarriers implements Carriers {
     public long idleNanos() { return idleNanos.sum(); }
 
     int queued() { return queue.size(); }
+
+    /** Takes the next queued task, or null: jcstress plays the carrier with it. */
+    Runnable poll() { return queue.poll(); }
 }
