@@ -20,10 +20,12 @@ import dev.gpureactor.park.WordWait;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -64,8 +66,12 @@ public final class GpuReactor implements AutoCloseable {
     private final CarrierPool pool;
     /** New virtual threads on this reactor's scheduler; on the carrier pool, each counted live by the pool. */
     private final ThreadFactory virtualThreads;
-    /** Executors made by {@link #newExecutor()} and not yet terminated: shut down by {@link #close()}. */
-    private final Set<GpuExecutorService> executors = ConcurrentHashMap.newKeySet();
+    /**
+     * Executors made by {@link #newExecutor()} and not yet terminated: shut down by {@link #close()}.
+     * Weak: an executor dropped by its user with nothing running is not kept (one with a running task
+     * is reachable from that task's thread, which the pool keeps live). Guarded by itself.
+     */
+    private final Set<GpuExecutorService> executors = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private final Executor callbacks;
     private final LinePark linePark;
     private final long parkSpinNanos;
@@ -354,7 +360,11 @@ public final class GpuReactor implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
-        for (GpuExecutorService e : List.copyOf(executors)) e.shutdown();
+        List<GpuExecutorService> open;
+        synchronized (executors) {
+            open = List.copyOf(executors);
+        }
+        for (GpuExecutorService e : open) e.shutdown();
         List<LineParker> all = new ArrayList<>(parkers.values());
         parkers.clear();
         for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));

@@ -11,8 +11,10 @@ import java.util.concurrent.Executor;
  * The one adapter to the JDK's virtual-thread scheduler hook. No JDK release has a public API for
  * it; the route is the package-private {@code java.lang.ThreadBuilders$VirtualThreadBuilder(Executor)}
  * constructor (the JDK's own tests use it), reachable only with
- * {@code --add-opens java.base/java.lang=ALL-UNNAMED}. When a public scheduler API ships, only this
- * class changes.
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED}. The scheduler handed to it is a
+ * {@link CarrierPool}, whose {@code execute} is the thin adapter from this route to the pool's own
+ * {@code onStart}/{@code onContinue} (shaped as the Loom early-access scheduler API). When a public
+ * scheduler API ships, this class and that adapter are what changes.
  *
  * <p>Probed once: the constructor or the reason it cannot be had is the only static state.
  */
