@@ -30,6 +30,8 @@ module dev.gpureactor {
     requires static jdk.jfr;
     requires static java.management;
     requires static jdk.management;
+    // The service benchmark's server (bench.service) and the close-under-load test.
+    requires static jdk.httpserver;
 
     // picocli fills the commands' option fields by reflection.
     opens dev.gpureactor.cli to info.picocli;

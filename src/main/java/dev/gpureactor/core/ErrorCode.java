@@ -56,7 +56,9 @@ public enum ErrorCode {
     /** An argument outside its allowed range: (name, value, allowed). */
     InvalidArgument(22, Kind.ERROR, "{} = {} is invalid; expected {}"),
     /** The device does not support stream memory operations: (backend, device, attribute). */
-    NoStreamMemOps(23, Kind.WARNING, "{} device {} lacks stream memory operations ({}); waits use the query plan");
+    NoStreamMemOps(23, Kind.WARNING, "{} device {} lacks stream memory operations ({}); waits use the query plan"),
+    /** A close that returned after its grace while virtual threads still ran on the carriers: (what, count, threads). */
+    LiveAtClose(24, Kind.WARNING, "{} closed with {} virtual thread(s) still running ({}); its carriers stay until the last one ends");
 
     /** Whether a code is raised as an error or handed back as a {@link Warning}. */
     public enum Kind { ERROR, WARNING }

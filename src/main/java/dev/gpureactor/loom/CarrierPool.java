@@ -2,126 +2,271 @@ package dev.gpureactor.loom;
 
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Warning;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
- * The platform carrier threads that run this library's virtual threads: the scheduler handed to
- * the JDK's virtual-thread builder.
+ * The platform carrier threads that run this library's virtual threads, and their lifecycle.
  *
- * <p>A woken virtual thread arrives as a task through {@link #execute}, called on whatever thread
- * unparked it (a parker, another virtual thread). A carrier takes tasks from one shared FIFO queue;
- * when it finds none it spins for {@code idleSpinNanos} (a sleeping carrier costs 10–30 µs to wake
- * on these machines, a spinning one well under one), then sleeps in {@link IdleCarriers}, whose
- * protocol guarantees that no submitted task stays unrun while every carrier sleeps.
+ * <p><b>Shape.</b> The pool is told what the JDK's experimental custom-scheduler API (Loom early
+ * access) tells a scheduler: {@link #onStart} when a new virtual thread is to run for the first
+ * time, {@link #onContinue} when a parked one is to continue. JDK 25 has no such API: its only hook
+ * is the package-private {@code VirtualThreadBuilder(Executor)}, and {@link #execute} is the thin
+ * adapter from that route (see {@link VirtualThreads}), so a public API changes one class. Where the
+ * carriers take tasks from is a {@link CarrierPolicy}: a {@code ForkJoinPool} in async mode as the
+ * JDK's own scheduler, or one shared FIFO queue ({@link Carriers}).
  *
- * <p>{@link #execute} never blocks (the JDK calls it with the submitting virtual thread pinned). A
- * task submitted after {@link #close()} is rejected with a coded {@link RejectedExecutionException}.
- * Carriers are daemon threads with the system class loader and no inheritable thread locals, as the
- * JDK's own carriers.
+ * <p><b>Hosting.</b> When a parker's turn unparks a virtual thread, {@link #onContinue} runs on that
+ * parker thread and hands the task to {@link ParkerThread#capture}, which keeps it to run there.
+ *
+ * <p><b>Lifecycle.</b> {@link #close()} closes admission of new threads, never of resumes: a live
+ * virtual thread of this pool is resumed by whoever unparks it (another virtual thread, a parker,
+ * the JDK's {@code VirtualThread-unparker}, {@code -unblocker} and {@code Read-Poller} threads), and
+ * none of them may ever see an exception from us. The carriers stay until the last live thread has
+ * ended and the last admitted task has run, then leave. {@code close} waits a bounded grace for
+ * that and returns, with a coded {@link ErrorCode#LiveAtClose} warning naming what still runs.
+ *
+ * <p><b>The ctl word.</b> One {@link AtomicLong} holds the closed bit, the live virtual threads and
+ * the admitted tasks not yet run, so that admission and termination are decided on one word:
+ * <ul>
+ * <li>a start is admitted (tasks + 1 by CAS) only while the closed bit is clear;</li>
+ * <li>a resume is admitted unless the word is exactly {@code CLOSED} (terminated); a true resume can
+ *     never see that, since its own thread counts as live until it ends;</li>
+ * <li>a thread counts itself live as the first thing it runs (tasks ≥ 1 then: its start task is
+ *     running) and not live as the last;</li>
+ * <li>the carriers are retired by whichever update makes the word exactly {@code CLOSED}: closed, no
+ *     live thread, no task. That state is absorbing (nothing can be admitted, and only a running
+ *     task can make a thread live), so no task lands after the carriers left, and it happens once.</li>
+ * </ul>
+ * A start and a resume cannot be told apart on the Executor route; {@link #execute} treats every
+ * call while a thread of the pool lives as a resume (a thread created before close and started
+ * after it, while others still run, is admitted). New starts are refused earlier, where they can be
+ * told: {@link #threadFactory} refuses new threads once closed.
  */
 public final class CarrierPool implements Executor, AutoCloseable {
-    private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
-    private final IdleCarriers idle = new IdleCarriers();
-    private final List<Thread> carriers = new ArrayList<>();
-    private final long idleSpinNanos;
-    private final LongAdder tasksRun = new LongAdder();
-    private final LongAdder idleNanos = new LongAdder();
-    private final LongAdder busyNanos = new LongAdder();
-    private volatile boolean closed;
-    /** What an idle carrier re-checks after announcing itself asleep. */
-    private final BooleanSupplier workOrClosed = () -> !queue.isEmpty() || closed;
+    /** How long {@link #close()} waits for the live threads to end before it warns and returns. */
+    public static final Duration CLOSE_GRACE = Duration.ofSeconds(1);
+
+    private static final long CLOSED = 1L << 62;
+    private static final int LIVE_SHIFT = 31;
+    private static final long ONE_LIVE = 1L << LIVE_SHIFT;
+    private static final long TASK_MASK = ONE_LIVE - 1;
 
     /**
-     * @param size          carrier threads (the parkers are platform threads too: count them against the cores)
-     * @param idleSpinNanos how long an idle carrier spins before it sleeps in the OS; 0 sleeps at once
+     * closed bit | live threads << 31 | admitted tasks not yet run. Every access is a volatile
+     * read or a CAS / atomic add: admission, the live count and retirement are one total order.
      */
-    public CarrierPool(int size, long idleSpinNanos) {
-        this(size, 1, idleSpinNanos);
+    private final AtomicLong ctl = new AtomicLong();
+    private final Carriers carriers;
+    private final CarrierPolicy policy;
+    private final long idleSpinNanos;
+    /** The live threads themselves, to name them at close and to know a close from inside. */
+    private final Set<Thread> live = ConcurrentHashMap.newKeySet();
+    /** Counted down once, by the update that retired the carriers. */
+    private final CountDownLatch retired = new CountDownLatch(1);
+    private final Consumer<Warning> warnings;
+    private final LongAdder tasksRun = new LongAdder();
+    private final LongAdder busyNanos = new LongAdder();
+    /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
+    private final boolean tellsResumes;
+
+    /**
+     * @param policy        where carriers take their tasks from
+     * @param size          carrier threads (the parkers are platform threads too: count them against the cores)
+     * @param idleSpinNanos how long an idle carrier of {@link CarrierPolicy#SHARED_FIFO} spins before it sleeps
+     * @param warnings      where {@link ErrorCode#LiveAtClose} goes
+     */
+    CarrierPool(CarrierPolicy policy, int size, long idleSpinNanos, Consumer<Warning> warnings) {
+        this(policy, size, 1, idleSpinNanos, warnings, new IdleCarriers(), true);
     }
 
-    private CarrierPool(int size, int minSize, long idleSpinNanos) {
+    private CarrierPool(CarrierPolicy policy, int size, int minSize, long idleSpinNanos, Consumer<Warning> warnings,
+                        IdleCarriers idle, boolean tellsResumes) {
+        this.tellsResumes = tellsResumes;
         if (size < minSize || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, minSize + "..4096");
         if (idleSpinNanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "idleSpinNanos", idleSpinNanos, ">= 0");
+        this.policy = Objects.requireNonNull(policy, "policy");
         this.idleSpinNanos = idleSpinNanos;
-        for (int i = 0; i < size; i++) {
-            Thread t = Thread.ofPlatform().name("gar-carrier-" + i).daemon(true).inheritInheritableThreadLocals(false)
-                    .unstarted(this::carry);
-            t.setContextClassLoader(ClassLoader.getSystemClassLoader());
-            carriers.add(t);
-        }
-        carriers.forEach(Thread::start);
+        this.warnings = Objects.requireNonNull(warnings, "warnings");
+        this.carriers = switch (policy) {
+            case FORK_JOIN -> new ForkJoinCarriers(this, size);
+            case SHARED_FIFO -> new SharedFifoCarriers(this, size, idleSpinNanos, idle);
+        };
     }
 
-    /** A pool with no carrier threads: jcstress plays the carrier with {@link #announceIdle}. */
+    /** A shared-FIFO pool with no carrier threads: jcstress plays the carriers with {@link #announceIdle}. */
     static CarrierPool withoutCarriers() {
-        return new CarrierPool(0, 0, 0);
+        return withoutCarriers(true);
     }
 
     /**
-     * The scheduler's entry: runs a virtual thread's continuation on a carrier, or, when a parker's
-     * turn unparked it, keeps it for that parker to run ({@link ParkerThread}). Only the JDK calls
-     * this with continuations; code with tasks of its own uses {@link #callbacks()}.
+     * As {@link #withoutCarriers()}; {@code tellsResumes = false} removes the Executor route's one
+     * line that tells a resume from a start (every call is then a start): jcstress's negative control.
+     */
+    static CarrierPool withoutCarriers(boolean tellsResumes) {
+        return new CarrierPool(CarrierPolicy.SHARED_FIFO, 0, 0, 0, w -> { }, new IdleCarriers(), tellsResumes);
+    }
+
+    /** Runs one queued task on the calling thread, playing a carrier (jcstress; shared FIFO): whether there was one. */
+    boolean runQueued() {
+        Runnable r = ((SharedFifoCarriers) carriers).poll();
+        if (r == null) return false;
+        runTask(r);
+        return true;
+    }
+
+    // ---- the scheduler's entries -------------------------------------------------------------
+
+    /**
+     * The Executor route's adapter: the JDK calls this with a virtual thread's continuation, to start
+     * or to continue it, and cannot say which. While a thread of this pool lives it is taken as a
+     * resume (a true resume always sees its own thread live), otherwise as a start.
      */
     @Override
     public void execute(Runnable task) {
-        if (task == null) throw new NullPointerException("task");
-        if (Thread.currentThread() instanceof ParkerThread p && !closed && p.capture(this, task)) return;
-        enqueue(task);
+        if (tellsResumes && liveThreads() > 0) onContinue(task); else onStart(task);
+    }
+
+    /** A new virtual thread's first run: admitted unless the pool is closed (coded rejection). */
+    public void onStart(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        long c;
+        do {
+            c = ctl.get(); // acquire: a close ordered before this read is seen
+            if ((c & CLOSED) != 0) throw rejected();
+        } while (!ctl.compareAndSet(c, c + 1)); // release: the task count is published before the push
+        carriers.push(task);
+    }
+
+    /**
+     * A parked virtual thread continues: run it on a carrier, or, when a parker's turn unparked it,
+     * let that parker keep it ({@link ParkerThread#capture}). Never rejected while its thread lives.
+     */
+    public void onContinue(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        // Plain read of the closed bit is enough here: capture after close only means the parker runs
+        // it instead of a carrier, and a parker's close hands a kept task back through onContinue.
+        if (Thread.currentThread() instanceof ParkerThread p && (ctl.get() & CLOSED) == 0 && p.capture(this, task)) return;
+        admitResume(task);
+    }
+
+    /** Admits a task unless the carriers were retired (only a misread start can meet that). */
+    private void admitResume(Runnable task) {
+        long c;
+        do {
+            c = ctl.get();
+            if (c == CLOSED) throw rejected(); // retired: no carrier would ever run it
+        } while (!ctl.compareAndSet(c, c + 1));
+        carriers.push(task);
     }
 
     /**
      * An executor onto these carriers that never hands its task to a parker: for callbacks
-     * (completion stages, {@code onComplete}), which must never run on a parker thread.
+     * (completion stages, {@code onComplete}), which must never run on a parker thread. After close
+     * it still runs what it is given while the carriers stay (a wait failed by the close calls back).
      */
     public Executor callbacks() { return callbacks; }
 
-    private final Executor callbacks = task -> enqueue(Objects.requireNonNull(task, "task"));
+    private final Executor callbacks = this::admitResume;
 
-    private void enqueue(Runnable task) {
-        if (closed) {
-            throw new RejectedExecutionException(new ReactorException(ErrorCode.ShutDown, "carrier pool").getMessage());
+    /**
+     * Runs one admitted task on the calling carrier (both {@link Carriers} call this), counting it
+     * run whatever it throws; the update that leaves nothing to run after close retires the carriers.
+     */
+    void runTask(Runnable task) {
+        long t0 = System.nanoTime();
+        try {
+            task.run();
+        } catch (Throwable t) {
+            Thread.currentThread().getUncaughtExceptionHandler().uncaughtException(Thread.currentThread(), t);
+        } finally {
+            busyNanos.add(System.nanoTime() - t0);
+            tasksRun.increment();
+            if (ctl.decrementAndGet() == CLOSED) retire(); // the last task after close
         }
-        queue.offer(task);
-        idle.signal();
     }
 
-    private void carry() {
-        while (true) {
-            Runnable r = queue.poll();
-            if (r != null) {
-                long t0 = System.nanoTime();
+    // ---- threads -------------------------------------------------------------------------------
+
+    /**
+     * Virtual threads on this pool from {@code builder} (whose scheduler is this pool): each counts
+     * itself live while its task runs; once closed, {@code newThread} is refused with a coded
+     * {@link RejectedExecutionException}.
+     */
+    ThreadFactory threadFactory(Thread.Builder.OfVirtual builder) {
+        ThreadFactory inner = builder.factory();
+        return task -> {
+            Objects.requireNonNull(task, "task");
+            if (isClosed()) throw rejected();
+            return inner.newThread(() -> {
+                began();
                 try {
-                    r.run();
-                } catch (Throwable t) {
-                    Thread.currentThread().getUncaughtExceptionHandler().uncaughtException(Thread.currentThread(), t);
+                    task.run();
+                } finally {
+                    ended();
                 }
-                busyNanos.add(System.nanoTime() - t0);
-                tasksRun.increment();
-                continue;
-            }
-            if (closed) return;
-            long t0 = System.nanoTime();
-            long spinUntil = t0 + idleSpinNanos;
-            while ((r = queue.peek()) == null && System.nanoTime() - spinUntil < 0) Thread.onSpinWait();
-            if (r == null) idle.sleep(workOrClosed, Long.MAX_VALUE);
-            idleNanos.add(System.nanoTime() - t0);
-        }
+            });
+        };
     }
 
-    /** A carrier's idle handshake up to the park, as {@code carry} runs it: whether {@code me} may park now. */
-    boolean announceIdle(Thread me) { return idle.announce(me, workOrClosed); }
+    /** The calling virtual thread's first act: it is live (its start task is running, so the pool is not retired). */
+    void began() {
+        ctl.addAndGet(ONE_LIVE);
+        live.add(Thread.currentThread());
+    }
 
-    /** Carriers listed asleep (a signal pops one). */
-    int sleepingCarriers() { return idle.sleeping(); }
+    /** The calling virtual thread's last act. */
+    void ended() {
+        live.remove(Thread.currentThread());
+        if (ctl.addAndGet(-ONE_LIVE) == CLOSED) retire(); // a hosted thread ends on its parker, outside any task
+    }
+
+    private void retire() {
+        carriers.retire();
+        retired.countDown();
+    }
+
+    private static RejectedExecutionException rejected() {
+        return new RejectedExecutionException(new ReactorException(ErrorCode.ShutDown, "carrier pool").getMessage());
+    }
+
+    // ---- state and statistics ------------------------------------------------------------------
+
+    /** Virtual threads of this pool that started and have not ended (parked ones included). */
+    public int liveThreads() { return (int) (ctl.get() >>> LIVE_SHIFT & TASK_MASK); }
+
+    /** Admitted tasks not yet run, the running ones included. */
+    private int admitted() { return (int) (ctl.get() & TASK_MASK); }
+
+    /**
+     * Approximately how many tasks (woken virtual threads, callbacks) wait for a carrier: the
+     * admitted tasks less one per carrier (each carrier runs at most one). One volatile read.
+     */
+    public int queueDepth() { return Math.max(0, admitted() - carriers.size()); }
+
+    /**
+     * Whether woken virtual threads wait for a carrier with no carrier idle to take them at once:
+     * more tasks admitted than there are carriers. One volatile read, no allocation; a parker asks
+     * it to decide whether waking early pays.
+     */
+    public boolean backlogged() { return admitted() > carriers.size(); }
+
+    public boolean isClosed() { return (ctl.get() & CLOSED) != 0; }
+
+    public CarrierPolicy policy() { return policy; }
 
     public int size() { return carriers.size(); }
 
@@ -129,26 +274,57 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     long tasksRun() { return tasksRun.sum(); }
 
-    long idleNanos() { return idleNanos.sum(); }
+    long idleNanos() { return carriers.idleNanos(); }
 
     long busyNanos() { return busyNanos.sum(); }
 
     /** Whether {@code t} is one of this pool's carriers. */
-    public boolean isCarrier(Thread t) { return carriers.contains(t); }
+    public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }
 
-    /** Stops taking tasks; carriers finish what is queued and exit. */
+    /** A carrier's idle handshake up to the park (shared FIFO): whether {@code me} may park now. */
+    boolean announceIdle(Thread me) { return ((SharedFifoCarriers) carriers).announceIdle(me); }
+
+    /** Carriers listed asleep and not yet claimed (shared FIFO; a signal wakes one). */
+    int sleepingCarriers() { return ((SharedFifoCarriers) carriers).sleeping(); }
+
+    /** Waits up to {@code timeout} for the carriers to have left (after close, once nothing lives). */
+    public boolean awaitExit(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (!retired.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) return false;
+        return carriers.awaitExit(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether the carriers were retired: closed, nothing live, nothing left to run. */
+    boolean isRetired() { return retired.getCount() == 0; }
+
+    // ---- close ---------------------------------------------------------------------------------
+
+    /** {@link #close(Duration)} with {@link #CLOSE_GRACE}. */
     @Override
-    public void close() {
-        closed = true;
-        idle.signalAll();
-        for (Thread t : carriers) {
-            if (t == Thread.currentThread()) continue;
-            try {
-                t.join(TimeUnit.SECONDS.toMillis(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+    public void close() { close(CLOSE_GRACE); }
+
+    /**
+     * Closes admission of new threads and waits up to {@code grace} for the live ones to end (not at
+     * all when called from one of them or from a carrier, which would wait for itself). Returns
+     * whether the carriers were retired; when not, warns {@link ErrorCode#LiveAtClose}.
+     */
+    public boolean close(Duration grace) {
+        long c = ctl.getAndUpdate(x -> x | CLOSED);
+        if ((c & CLOSED) == 0 && (c | CLOSED) == CLOSED) retire(); // nothing lived or was queued
+        Thread me = Thread.currentThread();
+        if (live.contains(me) || isCarrier(me)) return isRetired();
+        boolean done;
+        try {
+            done = retired.await(grace.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            done = isRetired();
         }
+        if (!done && (c & CLOSED) == 0) {
+            String names = live.stream().limit(8).map(Thread::toString).collect(Collectors.joining(", "));
+            warnings.accept(Warning.of(ErrorCode.LiveAtClose, "carrier pool", liveThreads(),
+                    live.size() > 8 ? names + ", ..." : names));
+        }
+        return done;
     }
 }

@@ -20,9 +20,12 @@ import dev.gpureactor.park.WordWait;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -63,9 +66,14 @@ public final class GpuReactor implements AutoCloseable {
     private final PointTable<Object> points = new PointTable<>();
     private final Clock clock = Clock.system();
     private final CarrierPool pool;
-    private final Thread.Builder.OfVirtual virtualThreads;
-    /** Runs a naive wait that a completion stage asked for before anyone joined. */
-    private final ThreadFactory inlineThreads;
+    /** New virtual threads on this reactor's scheduler; on the carrier pool, each counted live by the pool. */
+    private final ThreadFactory virtualThreads;
+    /**
+     * Executors made by {@link #newExecutor()} and not yet terminated: shut down by {@link #close()}.
+     * Weak: an executor dropped by its user with nothing running is not kept (one with a running task
+     * is reachable from that task's thread, which the pool keeps live). Guarded by itself.
+     */
+    private final Set<GpuExecutorService> executors = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private final Executor callbacks;
     private final LinePark linePark;
     /** What the parkers park with: the hardware word wait's description, or the fallback's. */
@@ -109,16 +117,15 @@ public final class GpuReactor implements AutoCloseable {
         this.hosting = b.hosting;
         this.deadlineSleeper = b.deadlineSleeper;
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
-            pool = new CarrierPool(b.carriers, b.idleSpinNanos);
-            virtualThreads = VirtualThreads.builder(pool);
+            int carriers = b.carriers > 0 ? b.carriers : defaultCarriers(b.carrierPolicy);
+            pool = new CarrierPool(b.carrierPolicy, carriers, b.idleSpinNanos, this::warn);
+            virtualThreads = pool.threadFactory(VirtualThreads.builder(pool).name("gar-vt-", 0));
             callbacks = pool.callbacks(); // never kept by a parker: callbacks do not run on parkers
         } else {
             pool = null;
-            virtualThreads = Thread.ofVirtual();
+            virtualThreads = Thread.ofVirtual().name("gar-vt-", 0).factory();
             callbacks = ForkJoinPool.commonPool();
         }
-        virtualThreads.name("gar-vt-", 0);
-        inlineThreads = virtualThreads.factory();
     }
 
     /** What this host offers, probed once per process where it can be. */
@@ -139,6 +146,18 @@ public final class GpuReactor implements AutoCloseable {
      */
     public static int defaultCarriers() {
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    }
+
+    /**
+     * The default carrier count of {@code policy}: one per core for {@link CarrierPolicy#FORK_JOIN}
+     * (as the JDK's own scheduler, whose carriers park in the pool and leave the core to a parker
+     * the moment it is runnable), {@link #defaultCarriers()} for {@link CarrierPolicy#SHARED_FIFO}.
+     */
+    public static int defaultCarriers(CarrierPolicy policy) {
+        return switch (policy) {
+            case FORK_JOIN -> Runtime.getRuntime().availableProcessors();
+            case SHARED_FIFO -> defaultCarriers();
+        };
     }
 
     /** A reactor with the defaults: gpu-reactor on a carrier pool, the recommended plan. */
@@ -196,7 +215,7 @@ public final class GpuReactor implements AutoCloseable {
                 return f;
             }
             if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
-                f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), false, task -> inlineThreads.newThread(task).start());
+                f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), false, task -> virtualThreads.newThread(task).start());
                 return f;
             }
             // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
@@ -263,18 +282,28 @@ public final class GpuReactor implements AutoCloseable {
 
     /** A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this reactor's carriers. */
     public GpuExecutorService newExecutor() {
-        return new GpuExecutorService(threadFactory());
+        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
+        GpuExecutorService e = new GpuExecutorService(threadFactory(), executors::remove);
+        executors.add(e);
+        if (closed) e.shutdown(); // close() may have taken its snapshot before the add: see close()
+        return e;
     }
 
-    /** A factory of virtual threads on this reactor's carriers. */
+    /**
+     * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#ShutDown} once
+     * closed). Once the reactor is closed, the {@code newThread} of a factory taken before (and
+     * starting a thread it made before, once no thread of the pool lives) throws a
+     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#ShutDown}.
+     */
     public ThreadFactory threadFactory() {
         if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
-        return virtualThreads.factory();
+        return virtualThreads;
     }
 
-    /** Starts {@code task} on a new virtual thread on this reactor's carriers. */
+    /** Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#ShutDown} once closed). */
     public Thread startVirtualThread(Runnable task) {
-        Thread t = threadFactory().newThread(Objects.requireNonNull(task, "task"));
+        Objects.requireNonNull(task, "task");
+        Thread t = threadFactory().newThread(task);
         t.start();
         return t;
     }
@@ -320,17 +349,31 @@ public final class GpuReactor implements AutoCloseable {
     }
 
     /**
-     * Stops every parker (pending waits fail with {@link ErrorCode#ShutDown}) and the carriers.
+     * Closes the reactor, in this order: (1) new virtual-thread starts and executor submissions
+     * are refused (coded {@link java.util.concurrent.RejectedExecutionException}) and every executor of this reactor
+     * says {@code isShutdown()}; (2) every parker stops, and its pending waits fail with
+     * {@link ErrorCode#ShutDown} at once; (3) the carrier pool closes: virtual threads already
+     * started keep running to their end (no resume of one is ever rejected, whoever unparks it),
+     * the carriers leave after the last of them, and {@code close} returns once they did or after
+     * {@link CarrierPool#CLOSE_GRACE}, with a coded {@link ErrorCode#LiveAtClose} warning naming
+     * the threads still alive. Called from one of the reactor's own virtual threads (or a carrier),
+     * it does not wait for them, so it never deadlocks. Idempotent.
      *
      * <p>A registration racing with close: {@code close} writes {@code closed} and then reads the
      * parker map; a registrar puts its parker in the map and then reads {@code closed} (both
      * volatile, so sequentially consistent). Either close sees the parker and stops it, or the
      * registrar sees {@code closed} and stops it itself: no parker thread outlives its reactor.
+     * Executors race the same way through {@code executors} and {@code closed} (see {@link #newExecutor}).
      */
     @Override
     public void close() {
         if (closed) return;
         closed = true;
+        List<GpuExecutorService> open;
+        synchronized (executors) {
+            open = List.copyOf(executors);
+        }
+        for (GpuExecutorService e : open) e.shutdown();
         List<LineParker> all = new ArrayList<>(parkers.values());
         parkers.clear();
         for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
@@ -343,7 +386,9 @@ public final class GpuReactor implements AutoCloseable {
         private Scheduler scheduler = Scheduler.CARRIER_POOL;
         private Strictness strictness = Strictness.FALLBACK;
         private WaitPlan plan = WaitPlan.parse("flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8");
-        private int carriers = defaultCarriers();
+        /** 0: the policy's default ({@link #defaultCarriers(CarrierPolicy)}). */
+        private int carriers;
+        private CarrierPolicy carrierPolicy = CarrierPolicy.FORK_JOIN;
         private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
         private boolean hosting = true;
@@ -380,6 +425,16 @@ public final class GpuReactor implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How the carriers take woken virtual threads (docs/SCHEDULER.md): {@link CarrierPolicy#FORK_JOIN}
+         * by default, as the JDK's own scheduler, with one carrier per core unless {@link #carriers} says.
+         */
+        public Builder carrierPolicy(CarrierPolicy policy) {
+            this.carrierPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** How long an idle carrier spins before it sleeps ({@link CarrierPolicy#SHARED_FIFO} only). */
         public Builder idleSpin(Duration d) { this.idleSpinNanos = nonNegative("idleSpin", d); return this; }
 
         /** How long a parker spins on its line before sleeping in parkNanos slices, when there is no hardware park. */

@@ -40,6 +40,7 @@ final class ReactorCounters {
     RunStats snapshot(CarrierPool pool) {
         return new RunStats(pool == null ? 0 : pool.tasksRun(), woke.sum(), slept.sum(), parked.sum(), queried.sum(),
                 pool == null ? 0 : pool.idleNanos(), pool == null ? 0 : pool.busyNanos(), registrations.get(),
-                parkersStarted.sum(), parkersDied.sum(), hosted.sum(), relieved.sum());
+                parkersStarted.sum(), parkersDied.sum(), hosted.sum(), relieved.sum(),
+                pool == null ? 0 : pool.queueDepth(), pool == null ? 0 : pool.liveThreads(), pool == null ? 0 : pool.size());
     }
 }

@@ -4,14 +4,21 @@ package dev.gpureactor.loom;
  * What a reactor did, as in the crate's FILL executor: task runs on the carriers ({@code polls}),
  * parker scans that woke a waiter ({@code woke}), parker OS sleeps ({@code slept}), parker line
  * parks ({@code parked}), backstop queries, and the carriers' idle and busy time. The share of the
- * waiting that was filled with work is {@code busy / (busy + idle)}.
+ * waiting that was filled with work is {@code busy / (busy + idle)}; {@code busy} and {@code idle}
+ * are summed over carriers (under {@link CarrierPolicy#FORK_JOIN}, idle is the carriers' wall time
+ * less busy).
  *
  * @param registrations waits registered with a parker and not yet settled: 0 when quiet
  * @param hosted        woken virtual threads a parker ran itself (hosting) instead of handing them to a carrier
  * @param relieved      times a registration or close took a line's loop from a parker thread that was running a guest
+ * @param queueDepth    tasks (woken virtual threads, callbacks) waiting for a carrier now, approximately
+ *                      ({@link CarrierPool#queueDepth()}); a backlog shows here first
+ * @param liveThreads   virtual threads of the carrier pool that started and have not ended, parked ones included
+ * @param carriers      carrier threads of the pool (0 on the JDK's default scheduler)
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
-                       long registrations, long parkersStarted, long parkersDied, long hosted, long relieved) {
+                       long registrations, long parkersStarted, long parkersDied, long hosted, long relieved,
+                       long queueDepth, long liveThreads, int carriers) {
     /** Share of carrier time spent running tasks, 0..1. */
     public double filled() {
         long total = idleNanos + busyNanos;

@@ -14,8 +14,10 @@ import java.util.concurrent.Executor;
  * constructor (the JDK's own tests use it), reachable only with
  * {@code --add-opens java.base/java.lang=ALL-UNNAMED} on the class path, or
  * {@code --add-opens java.base/java.lang=dev.gpureactor} on the module path (the probe's message names
- * the form this copy of the library needs, {@link JvmFlags}). When a public scheduler API ships, only
- * this class changes.
+ * the form this copy of the library needs, {@link JvmFlags}). The scheduler handed to it is a
+ * {@link CarrierPool}, whose {@code execute} is the thin adapter from this route to the pool's own
+ * {@code onStart}/{@code onContinue} (shaped as the Loom early-access scheduler API). When a public
+ * scheduler API ships, this class and that adapter are what changes.
  *
  * <p>Probed once: the constructor or the reason it cannot be had is the only static state.
  */

@@ -1,0 +1,97 @@
+package dev.gpureactor.loom;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Carriers of a {@link ForkJoinPool} in async (FIFO) mode ({@link CarrierPolicy#FORK_JOIN}), built
+ * as the JDK builds its own virtual-thread scheduler ({@code VirtualThread.createDefaultScheduler}):
+ * a queue per carrier, so a virtual thread woken on a carrier is pushed to that carrier's own queue
+ * and runs next on the core that woke it; idle carriers steal, then park with the pool's own
+ * spin-then-park. Unlike the JDK's pool, it does not grow past its parallelism (ours are not the
+ * JDK's {@code CarrierThread}s, which the JDK compensates for pinned blocking).
+ *
+ * <p>Each task is wrapped in one {@link ForkJoinTask} (the pool wraps a plain {@code Runnable} in one
+ * anyway) that runs it through {@link CarrierPool#runTask}, which counts it done.
+ */
+final class ForkJoinCarriers implements Carriers {
+    private final CarrierPool pool;
+    private final ForkJoinPool forkJoin;
+    private final int size;
+    private final long startNanos = System.nanoTime();
+    private final AtomicInteger names = new AtomicInteger();
+
+    ForkJoinCarriers(CarrierPool pool, int size) {
+        this.pool = pool;
+        this.size = size;
+        ForkJoinPool.ForkJoinWorkerThreadFactory factory = fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement());
+        // parallelism = size, corePoolSize 0, max = size, minRunnable 1, saturate rather than throw,
+        // idle carriers leave after 30 s (and return on demand), as the JDK's scheduler.
+        this.forkJoin = new ForkJoinPool(size, factory, (t, e) -> { }, true, 0, size, 1, fj -> true, 30, TimeUnit.SECONDS);
+    }
+
+    /** A carrier: daemon, the system class loader, no inherited thread locals (as the JDK's carriers). */
+    private static final class Carrier extends ForkJoinWorkerThread {
+        Carrier(ForkJoinPool fj, String name) {
+            super(null, fj, false);
+            setName(name);
+            setDaemon(true);
+            setContextClassLoader(ClassLoader.getSystemClassLoader());
+        }
+    }
+
+    /** One admitted task: counted done by {@link CarrierPool#runTask} whatever it throws. */
+    private static final class Run extends ForkJoinTask<Void> {
+        private final CarrierPool pool;
+        private final Runnable task;
+
+        Run(CarrierPool pool, Runnable task) {
+            this.pool = pool;
+            this.task = task;
+        }
+
+        @Override
+        public Void getRawResult() { return null; }
+
+        @Override
+        protected void setRawResult(Void v) { }
+
+        @Override
+        protected boolean exec() {
+            pool.runTask(task);
+            return true;
+        }
+    }
+
+    @Override
+    public void push(Runnable task) {
+        forkJoin.execute(new Run(pool, task)); // from a carrier: its own queue; from elsewhere: a submission queue
+    }
+
+    @Override
+    public void retire() {
+        forkJoin.shutdown(); // nothing is queued (the pool's ctl says so); idle workers leave
+    }
+
+    @Override
+    public boolean awaitExit(long timeout, TimeUnit unit) throws InterruptedException {
+        return forkJoin.awaitTermination(timeout, unit);
+    }
+
+    @Override
+    public int size() { return size; }
+
+    @Override
+    public boolean isCarrier(Thread t) { return t instanceof Carrier c && c.getPool() == forkJoin; }
+
+    /** Carrier time not spent running tasks: the pool's wall time times its parallelism, less the busy time. */
+    @Override
+    public long idleNanos() {
+        return Math.max(0, (System.nanoTime() - startNanos) * size - pool.busyNanos());
+    }
+
+    int queued() { return (int) Math.min(Integer.MAX_VALUE, forkJoin.getQueuedSubmissionCount() + forkJoin.getQueuedTaskCount()); }
+}

@@ -1,0 +1,101 @@
+package dev.gpureactor.loom;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Carriers taking tasks from one shared FIFO queue ({@link CarrierPolicy#SHARED_FIFO}). An idle
+ * carrier spins {@code idleSpinNanos} (a sleeping carrier costs 10–30 µs to wake on these machines,
+ * a spinning one well under one), then sleeps in {@link IdleCarriers}, whose protocol guarantees that
+ * no pushed task stays unrun while a carrier sleeps.
+ *
+ * <p>{@link #retired} is written once by {@link #retire}, after the pool saw nothing queued or
+ * running and closed admission, so a carrier that reads it true after finding the queue empty may
+ * leave: no task can arrive any more (the pool's ctl word proves it, see {@link CarrierPool}).
+ */
+final class SharedFifoCarriers implements Carriers {
+    private final CarrierPool pool;
+    private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+    private final IdleCarriers idle;
+    private final List<Thread> threads = new ArrayList<>();
+    private final long idleSpinNanos;
+    private final LongAdder idleNanos = new LongAdder();
+    /** Volatile: written once by retire() before signalAll; read by a carrier that found no task. */
+    private volatile boolean retired;
+    /** What an idle carrier re-checks after announcing itself asleep. */
+    private final BooleanSupplier workOrRetired = () -> !queue.isEmpty() || retired;
+
+    SharedFifoCarriers(CarrierPool pool, int size, long idleSpinNanos, IdleCarriers idle) {
+        this.pool = pool;
+        this.idleSpinNanos = idleSpinNanos;
+        this.idle = idle;
+        for (int i = 0; i < size; i++) {
+            Thread t = Thread.ofPlatform().name("gar-carrier-" + i).daemon(true).inheritInheritableThreadLocals(false)
+                    .unstarted(this::carry);
+            t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+    }
+
+    @Override
+    public void push(Runnable task) {
+        queue.offer(task); // (a) the task is visible ...
+        idle.signal();     // (b) ... before a sleeper is popped: see IdleCarriers
+    }
+
+    private void carry() {
+        while (true) {
+            Runnable r = queue.poll();
+            if (r != null) {
+                pool.runTask(r);
+                continue;
+            }
+            if (retired) return;
+            long t0 = System.nanoTime();
+            long spinUntil = t0 + idleSpinNanos;
+            while ((r = queue.peek()) == null && !retired && System.nanoTime() - spinUntil < 0) Thread.onSpinWait();
+            if (r == null && !retired) idle.sleep(workOrRetired);
+            idleNanos.add(System.nanoTime() - t0);
+        }
+    }
+
+    /** A carrier's idle handshake up to the park: whether {@code me} may park now (jcstress). */
+    boolean announceIdle(Thread me) { return idle.announce(me, workOrRetired); }
+
+    int sleeping() { return idle.sleeping(); }
+
+    @Override
+    public void retire() {
+        retired = true;
+        idle.signalAll();
+    }
+
+    @Override
+    public boolean awaitExit(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        for (Thread t : threads) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !t.join(java.time.Duration.ofNanos(left))) return false;
+        }
+        return true;
+    }
+
+    @Override
+    public int size() { return threads.size(); }
+
+    @Override
+    public boolean isCarrier(Thread t) { return threads.contains(t); }
+
+    @Override
+    public long idleNanos() { return idleNanos.sum(); }
+
+    int queued() { return queue.size(); }
+
+    /** Takes the next queued task, or null: jcstress plays the carrier with it. */
+    Runnable poll() { return queue.poll(); }
+}

@@ -1,0 +1,228 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.backend.sim.SimDevice;
+import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Warning;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@link GpuReactor#close()} and the carrier pool's lifecycle (issue 14 item 2): pending device waits
+ * fail at once; virtual threads already started keep running to their end, and no resume of one is
+ * ever rejected (the JDK's own unparker and unblocker threads call the pool); new starts are
+ * rejected with a coded {@link RejectedExecutionException}; close from inside never deadlocks; the
+ * carriers leave once the last live thread ends. Each carrier policy runs every test. No timing
+ * thresholds: every bound is a hang guard.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class CloseLifecycleTest {
+    private static final long GUARD_S = 60;
+
+    private static GpuReactor open(CarrierPolicy policy, List<Warning> warnings) {
+        return GpuReactor.builder().carriers(2).carrierPolicy(policy).warnings(warnings::add).build();
+    }
+
+    @ParameterizedTest
+    @EnumSource(CarrierPolicy.class)
+    void a_virtual_thread_sleeping_at_close_wakes_and_runs_to_its_end(CarrierPolicy policy) throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = open(policy, warnings);
+        CountDownLatch sleeping = new CountDownLatch(1);
+        AtomicBoolean finished = new AtomicBoolean();
+        Thread vt = r.startVirtualThread(() -> {
+            sleeping.countDown();
+            try {
+                Thread.sleep(300); // its timer fires on the JDK's unparker thread, after close
+                Thread.sleep(1);   // and once more: a resume after a resume
+            } catch (InterruptedException e) {
+                return;
+            }
+            finished.set(true);
+        });
+        assertTrue(sleeping.await(GUARD_S, TimeUnit.SECONDS));
+        r.close();
+        assertTrue(vt.join(Duration.ofSeconds(GUARD_S)), "the sleeping virtual thread was stranded by close");
+        assertTrue(finished.get());
+        CarrierPool pool = r.carriers().orElseThrow();
+        assertTrue(pool.awaitExit(Duration.ofSeconds(GUARD_S)), "the carriers leave once the last live thread ends");
+        assertEquals(0, pool.liveThreads());
+        assertTrue(unparkersAlive(), "the JDK's VirtualThread-unparker survived");
+    }
+
+    @ParameterizedTest
+    @EnumSource(CarrierPolicy.class)
+    void close_names_the_threads_still_alive_after_its_grace(CarrierPolicy policy) throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = open(policy, warnings);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        Thread vt = r.threadFactory().newThread(() -> {
+            started.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException ignored) {
+                // ends
+            }
+        });
+        vt.setName("still-here");
+        vt.start();
+        assertTrue(started.await(GUARD_S, TimeUnit.SECONDS));
+        r.close(); // returns after its grace, with the warning
+        Warning w = warnings.stream().filter(x -> x.code() == ErrorCode.LiveAtClose).findFirst()
+                .orElseThrow(() -> new AssertionError("no LiveAtClose warning: " + warnings));
+        assertTrue(w.toString().contains("still-here"), w.toString());
+        CarrierPool pool = r.carriers().orElseThrow();
+        assertEquals(1, pool.liveThreads());
+        assertFalse(pool.awaitExit(Duration.ofMillis(50)), "carriers must stay while a thread lives");
+        release.countDown(); // its resume after close is not rejected
+        assertTrue(vt.join(Duration.ofSeconds(GUARD_S)));
+        assertTrue(pool.awaitExit(Duration.ofSeconds(GUARD_S)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(CarrierPolicy.class)
+    void close_from_inside_a_reactor_thread_returns_and_the_thread_keeps_running(CarrierPolicy policy) throws Exception {
+        GpuReactor r = open(policy, new CopyOnWriteArrayList<>());
+        AtomicBoolean afterClose = new AtomicBoolean();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread vt = r.startVirtualThread(() -> {
+            try {
+                r.close();
+                Thread.sleep(5); // parks and resumes after close
+                afterClose.set(true);
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        });
+        assertTrue(vt.join(Duration.ofSeconds(GUARD_S)), "close from inside deadlocked");
+        assertNull(failed.get());
+        assertTrue(afterClose.get());
+        assertTrue(r.carriers().orElseThrow().awaitExit(Duration.ofSeconds(GUARD_S)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(CarrierPolicy.class)
+    void new_starts_after_close_are_rejected_with_a_coded_rejection(CarrierPolicy policy) throws Exception {
+        GpuReactor r = open(policy, new CopyOnWriteArrayList<>());
+        ThreadFactory before = r.threadFactory();
+        Thread unstarted = before.newThread(() -> { });
+        GpuExecutorService exec = r.newExecutor();
+        r.close();
+        assertTrue(r.carriers().orElseThrow().awaitExit(Duration.ofSeconds(GUARD_S)));
+        // The reactor's own entries say ShutDown, as MisuseTest pins; what was taken before rejects.
+        assertEquals(ErrorCode.ShutDown, assertThrows(ReactorException.class, () -> r.startVirtualThread(() -> { })).code());
+        assertEquals(ErrorCode.ShutDown, assertThrows(ReactorException.class, r::threadFactory).code());
+        assertCoded(assertThrows(RejectedExecutionException.class, () -> before.newThread(() -> { })));
+        assertCoded(assertThrows(RejectedExecutionException.class, unstarted::start));
+        assertCoded(assertThrows(RejectedExecutionException.class, () -> exec.execute(() -> { })));
+        assertTrue(exec.isShutdown());
+        assertTrue(exec.isTerminated());
+    }
+
+    @ParameterizedTest
+    @EnumSource(CarrierPolicy.class)
+    void pending_waits_fail_at_close_while_their_joiners_run_on(CarrierPolicy policy) throws Exception {
+        GpuReactor r = open(policy, new CopyOnWriteArrayList<>());
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            s.compute(Duration.ofSeconds(30));
+            SimStream.Signal sig = s.signal();
+            GpuFuture<Void> f = r.await(sig.descriptor(), sig.port());
+            AtomicReference<ErrorCode> seen = new AtomicReference<>();
+            AtomicBoolean after = new AtomicBoolean();
+            Thread joiner = r.startVirtualThread(() -> {
+                try {
+                    f.join();
+                } catch (ReactorException e) {
+                    seen.set(e.code());
+                }
+                LockSupport.parkNanos(1_000_000); // a timed park after close: resumed, not rejected
+                after.set(true);
+            });
+            while (joiner.getState() != Thread.State.WAITING && joiner.isAlive()) Thread.onSpinWait();
+            r.close();
+            assertTrue(joiner.join(Duration.ofSeconds(GUARD_S)));
+            assertEquals(ErrorCode.ShutDown, seen.get());
+            assertTrue(after.get());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(CarrierPolicy.class)
+    void a_thread_blocked_on_a_monitor_at_close_gets_it_and_the_jdk_unblocker_survives(CarrierPolicy policy) throws Exception {
+        GpuReactor r = open(policy, new CopyOnWriteArrayList<>());
+        Object monitor = new Object();
+        AtomicBoolean entered = new AtomicBoolean();
+        Thread vt;
+        synchronized (monitor) {
+            vt = r.startVirtualThread(() -> {
+                synchronized (monitor) {
+                    entered.set(true);
+                }
+            });
+            while (vt.getState() != Thread.State.BLOCKED) Thread.onSpinWait();
+            r.close();
+        } // the JDK's VirtualThread-unblocker resumes vt through our pool
+        assertTrue(vt.join(Duration.ofSeconds(GUARD_S)), "the blocked virtual thread was stranded");
+        assertTrue(entered.get());
+        // The unblocker still serves the default scheduler's virtual threads.
+        Object other = new Object();
+        Thread dflt;
+        synchronized (other) {
+            dflt = Thread.ofVirtual().start(() -> {
+                synchronized (other) {
+                    entered.set(false);
+                }
+            });
+            while (dflt.getState() != Thread.State.BLOCKED) Thread.onSpinWait();
+        }
+        assertTrue(dflt.join(Duration.ofSeconds(GUARD_S)), "the JDK's unblocker died");
+        assertFalse(entered.get());
+    }
+
+    @ParameterizedTest
+    @EnumSource(CarrierPolicy.class)
+    void an_executor_reports_shutdown_at_reactor_close_and_terminates_when_its_sleeping_task_ends(CarrierPolicy policy)
+            throws Exception {
+        GpuReactor r = open(policy, new CopyOnWriteArrayList<>());
+        GpuExecutorService exec = r.newExecutor();
+        CountDownLatch sleeping = new CountDownLatch(1);
+        Future<String> task = exec.submit(() -> {
+            sleeping.countDown();
+            Thread.sleep(200);
+            return "done";
+        });
+        assertTrue(sleeping.await(GUARD_S, TimeUnit.SECONDS));
+        r.close();
+        assertTrue(exec.isShutdown(), "the reactor closed: the executor is shut down");
+        assertEquals("done", task.get(GUARD_S, TimeUnit.SECONDS));
+        assertTrue(exec.awaitTermination(GUARD_S, TimeUnit.SECONDS));
+        assertTrue(exec.isTerminated());
+    }
+
+    private static void assertCoded(RejectedExecutionException e) {
+        assertTrue(e.getMessage() != null && e.getMessage().contains(ErrorCode.ShutDown.name()), String.valueOf(e.getMessage()));
+    }
+
+    private static boolean unparkersAlive() {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals("VirtualThread-unparker"));
+    }
+}
