@@ -120,6 +120,12 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /** A carrier's idle handshake up to the park, as {@code carry} runs it: whether {@code me} may park now. */
     boolean announceIdle(Thread me) { return idle.announce(me, workOrClosed); }
 
+    /**
+     * Whether woken virtual threads wait for a carrier while none is idle: a parker's early wake
+     * then buys nothing (cheap: two reads, racy by design, a hint only).
+     */
+    boolean backlogged() { return !queue.isEmpty() && idle.sleeping() == 0; }
+
     /** Carriers listed asleep (a signal pops one). */
     int sleepingCarriers() { return idle.sleeping(); }
 
