@@ -48,6 +48,16 @@ final class Rig {
                 new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null);
     }
 
+    /** A turn's answer as the tests report it (the numbers the parker's int answers had): 0 again, 1 idle, 2 sleep, 3 park. */
+    static int code(Turn t) {
+        return switch (t) {
+            case Turn.Again _ -> 0;
+            case Turn.Idle _ -> 1;
+            case Turn.Sleep _ -> 2;
+            case Turn.Park _ -> 3;
+        };
+    }
+
     /** A future's state as the tests report it: 0 pending, 1 completed, 2 anything else. */
     static int settled(GpuFuture<?> f) {
         int s = f.rawState();

@@ -65,7 +65,7 @@ public final class GpuReactor implements AutoCloseable {
     /** Runs a naive wait that a completion stage asked for before anyone joined. */
     private final ThreadFactory inlineThreads;
     private final Executor callbacks;
-    private final LinePark linePark;
+    private final SnapshotPark linePark;
     private final long parkSpinNanos;
     /** Whether parkers run the virtual threads they wake (with the carrier pool only). */
     private final boolean hosting;
@@ -98,7 +98,7 @@ public final class GpuReactor implements AutoCloseable {
             warn(Warning.of(ErrorCode.ParkFallback, plan.label(), "a hardware word wait (umwait, mwaitx or wfe)",
                     park.note(), "the pure-Java park (spin around the prediction, then parkNanos slices)"));
         }
-        this.linePark = LinePark.of(park.wordWait(), 50_000);
+        this.linePark = SnapshotPark.of(park.wordWait(), 50_000);
         this.parkSpinNanos = b.parkSpinNanos;
         this.hosting = b.hosting;
         this.deadlineSleeper = b.deadlineSleeper;
