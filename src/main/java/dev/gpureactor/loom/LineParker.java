@@ -282,10 +282,12 @@ final class LineParker implements Runnable {
             try {
                 Runnable hook = passHook;
                 if (hook != null) hook.run();
-                if (hostPool != null) me.openCapture(hostPool);
+                // With a backlog the parker neither spins nor hosts: its core is the carriers'.
+                boolean backlogged = hostPool != null && hostPool.backlogged();
+                if (hostPool != null && !backlogged) me.openCapture(hostPool);
                 Turn next;
                 try {
-                    next = step(afterSleep);
+                    next = step(afterSleep, backlogged);
                 } catch (Throwable t) {
                     Runnable kept = me.closeCapture();
                     if (kept != null) hostPool.execute(kept); // a woken virtual thread is never dropped
@@ -462,11 +464,14 @@ final class LineParker implements Runnable {
      * to wait). The loop performs the wait; jcstress runs this same method synchronously against a
      * concurrent registrar and device. Loop's owner only.
      */
-    Turn step(boolean afterSleep) {
+    Turn step(boolean afterSleep, boolean backlogged) {
         watch.snapshot(); // before the drain: see LineWatch.snapshot
         drain();
-        return watch.next(afterSleep);
+        return watch.next(afterSleep, backlogged);
     }
+
+    /** {@link #step(boolean, boolean)} with the carriers keeping up (as jcstress runs it). */
+    Turn step(boolean afterSleep) { return step(afterSleep, false); }
 
     /**
      * OS sleep to {@code at} (forever for MAX_VALUE), woken early by a registration or close.

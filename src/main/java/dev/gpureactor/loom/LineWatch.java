@@ -63,6 +63,8 @@ final class LineWatch {
     private final long[] lastQuery = new long[CompletionLine.WORDS];
     /** The words this turn scans and the next park compares against. */
     private final long[] snapshot = new long[CompletionLine.WORDS];
+    /** The waits one scan found reached, handed over after it (empty between turns but after a failure). */
+    private final ArrayList<GpuFuture<?>> reached = new ArrayList<>();
     private final Oversleep oversleep = new Oversleep();
     /** Whether the last timed sleep ended later than its allowance. */
     private boolean osLate;
@@ -118,7 +120,7 @@ final class LineWatch {
      *
      * @param afterSleep whether the thread comes from a deadline sleep (completions then are {@code Late})
      */
-    Turn next(boolean afterSleep) {
+    Turn next(boolean afterSleep, boolean backlogged) {
         if (waiting == 0) return Turn.IDLE;
         long now = clock.nanos();
         scan(now, afterSleep);
@@ -126,21 +128,29 @@ final class LineWatch {
         if (waiting == 0) return Turn.AGAIN;
         GpuFuture<?> first = earliestHead(); // waiting > 0: a slot has a head
         return decide(clock.nanos(), first.wakeAtNanos, first.spreadNanos, nextBackstop(), oversleep.allowanceNanos(),
-                marginNanos, spinWindowNanos, plan.parkNanos());
+                marginNanos, spinWindowNanos, plan.parkNanos(), backlogged);
     }
 
     /**
-     * How to wait, from the earliest head's wake and spread, the next backstop and the OS's recent
-     * lateness. Pure: the whole decision, tested on numbers alone.
+     * How to wait, from the earliest head's wake and spread, the next backstop, the OS's recent
+     * lateness and whether the carriers have a backlog. Pure: the whole decision, tested on numbers
+     * alone.
+     *
+     * <p><b>When speed pays.</b> Waking early (before the predicted wake by the OS's excess
+     * lateness) and spinning past it buy a sub-microsecond wake, worth its CPU only when the woken
+     * thread can run at once. With a backlog ({@code backlogged}: woken virtual threads queue for a
+     * carrier and none is idle) it would only wait in the queue, and the spinning takes a core from
+     * the carriers: so sleep to the wake itself and park without spinning.
      */
     static Turn decide(long now, long wakeAt, long spreadNanos, long nextBackstop, long allowanceNanos, long marginNanos,
-                       long spinWindowNanos, long parkNanos) {
+                       long spinWindowNanos, long parkNanos, boolean backlogged) {
         // The margin is there for the OS's lateness; when the measured lateness outgrows it, wake
-        // earlier by the excess.
-        long sleepTo = wakeAt - Math.max(0, allowanceNanos - marginNanos);
+        // earlier by the excess (not when backlogged: an early wake buys nothing then).
+        long early = backlogged ? 0 : Math.max(0, allowanceNanos - marginNanos);
+        long sleepTo = wakeAt - early;
         if (sleepTo - now > 0) return new Turn.Sleep(Math.min(sleepTo, nextBackstop));
         long bound = Math.min(parkNanos, Math.max(1, nextBackstop - now));
-        long spin = Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, spreadNanos) - now));
+        long spin = backlogged ? 0 : Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, spreadNanos) - now));
         return new Turn.Park(bound, spin);
     }
 
@@ -153,7 +163,11 @@ final class LineWatch {
         oversleep.sample(askedAt, wokeAt);
     }
 
-    /** Completes every wait the snapshot shows reached, lowest target first, in each busy slot. */
+    /**
+     * Completes every wait the snapshot shows reached, lowest target first, in each busy slot: the
+     * scan first takes them all out, then hands them over together, so that no unpark (a carrier's
+     * wake, a queue offer) runs between two reads of the scan.
+     */
     private void scan(long now, boolean afterSleep) {
         for (int s = 0; s < slots.length; s++) {
             TreeSet<GpuFuture<?>> set = slots[s];
@@ -165,12 +179,19 @@ final class LineWatch {
                 set.pollFirst();
                 waiting--;
                 counters.deregistered();
-                if (head.signal()) {
-                    counters.woke();
-                    observe(head, now, afterSleep);
-                }
+                reached.add(head);
             }
         }
+        // An exception here (an unpark's) leaves the rest in reached, which failAll then fails.
+        for (int i = 0; i < reached.size(); i++) {
+            GpuFuture<?> f = reached.get(i);
+            reached.set(i, null);
+            if (f.signal()) {
+                counters.woke();
+                observe(f, now, afterSleep);
+            }
+        }
+        reached.clear();
     }
 
     private void observe(GpuFuture<?> f, long now, boolean afterSleep) {
@@ -227,9 +248,13 @@ final class LineWatch {
         set.clear();
     }
 
-    /** Fails every wait held with {@code why}. */
+    /** Fails every wait held with {@code why}, and any a scan took out and had not handed over. */
     void failAll(ReactorException why) {
         for (int s = 0; s < slots.length; s++) failSlot(s, why);
+        for (GpuFuture<?> f : reached) {
+            if (f != null) f.fail(why); // already counted out by the scan
+        }
+        reached.clear();
         waiting = 0;
     }
 

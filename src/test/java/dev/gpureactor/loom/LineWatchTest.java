@@ -61,7 +61,7 @@ class LineWatchTest {
 
     Turn turn(boolean afterSleep) {
         watch.snapshot();
-        return watch.next(afterSleep);
+        return watch.next(afterSleep, false);
     }
 
     @Test
@@ -164,7 +164,7 @@ class LineWatchTest {
         waitOn(3, 1, port, 0, null);
         clock.advance(1_000_000);
         line.store(Slot.of(3), 1);
-        watch.next(false); // no new snapshot: the scan misses it, the backstop's query finds it
+        watch.next(false, false); // no new snapshot: the scan misses it, the backstop's query finds it
         assertEquals(List.of(), warned);
     }
 
@@ -195,12 +195,61 @@ class LineWatchTest {
     @Test
     void the_decision_sleeps_to_the_earlier_of_wake_and_backstop_then_parks_bounded_and_spins_past_the_wake() {
         // now, wakeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos
-        assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 500, 0, 1_000, 0, 100, 0, 100));
-        assertEquals(new Turn.Sleep(300), LineWatch.decide(0, 500, 0, 300, 0, 100, 0, 100));
-        assertEquals(new Turn.Park(100, 0), LineWatch.decide(500, 500, 0, 10_000, 0, 100, 0, 100), "at the wake: no window, no spin");
-        assertEquals(new Turn.Park(100, 50), LineWatch.decide(500, 500, 50, 10_000, 0, 100, 0, 100), "spins for the point's spread");
-        assertEquals(new Turn.Park(100, 100), LineWatch.decide(500, 500, 0, 10_000, 0, 100, 1_000, 100), "spin capped at the bound");
-        assertEquals(new Turn.Park(20, 20), LineWatch.decide(500, 500, 0, 520, 0, 100, 1_000, 100), "bound capped at the backstop");
-        assertEquals(new Turn.Park(1, 1), LineWatch.decide(600, 500, 0, 520, 0, 100, 1_000, 100), "an overdue backstop: shortest bound");
+        assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 500, 0, 1_000, 0, 100, 0, 100, false));
+        assertEquals(new Turn.Sleep(300), LineWatch.decide(0, 500, 0, 300, 0, 100, 0, 100, false));
+        assertEquals(new Turn.Park(100, 0), LineWatch.decide(500, 500, 0, 10_000, 0, 100, 0, 100, false), "at the wake: no window, no spin");
+        assertEquals(new Turn.Park(100, 50), LineWatch.decide(500, 500, 50, 10_000, 0, 100, 0, 100, false), "spins for the point's spread");
+        assertEquals(new Turn.Park(100, 100), LineWatch.decide(500, 500, 0, 10_000, 0, 100, 1_000, 100, false), "spin capped at the bound");
+        assertEquals(new Turn.Park(20, 20), LineWatch.decide(500, 500, 0, 520, 0, 100, 1_000, 100, false), "bound capped at the backstop");
+        assertEquals(new Turn.Park(1, 1), LineWatch.decide(600, 500, 0, 520, 0, 100, 1_000, 100, false), "an overdue backstop: shortest bound");
+    }
+
+    @Test
+    void with_a_backlog_the_decision_neither_wakes_early_nor_spins() {
+        // now, wakeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos, backlogged
+        assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 800, 0, 10_000, 400, 100, 0, 100, false), "early by the excess");
+        assertEquals(new Turn.Sleep(800), LineWatch.decide(0, 800, 0, 10_000, 400, 100, 0, 100, true), "to the wake itself");
+        assertEquals(new Turn.Sleep(300), LineWatch.decide(0, 800, 0, 300, 400, 100, 0, 100, true), "the backstop still comes first");
+        assertEquals(new Turn.Park(100, 0), LineWatch.decide(800, 800, 50, 10_000, 0, 100, 1_000, 100, true), "no spin window, no spread");
+        assertEquals(new Turn.Park(20, 0), LineWatch.decide(800, 800, 50, 820, 0, 100, 1_000, 100, true));
+    }
+
+    @Test
+    void a_backlogged_turn_sleeps_to_the_wake_in_spite_of_the_oversleep_allowance() {
+        watch.afterTimedSleep(0, 400_000);
+        waitOn(0, 1, new FakePort(), 800_000, null);
+        watch.snapshot();
+        assertEquals(new Turn.Sleep(800_000), watch.next(false, true));
+        assertEquals(new Turn.Sleep(500_000), watch.next(false, false));
+    }
+
+    @Test
+    void a_scan_takes_out_every_reached_wait_before_it_hands_any_over() {
+        List<List<Integer>> seenAtHandOver = new ArrayList<>();
+        GpuFuture<Void> a = waitOn(0, 1, new FakePort(), 0, null), b = waitOn(0, 2, new FakePort(), 0, null);
+        GpuFuture<Void> c = waitOn(4, 1, new FakePort(), 0, null);
+        waitOn(4, 9, new FakePort(), 0, null);
+        for (GpuFuture<Void> f : List.of(a, b, c)) f.toCompletableFuture().thenRun(() -> seenAtHandOver.add(watch.slotSizes()));
+        line.store(Slot.of(0), 2);
+        line.store(Slot.of(4), 1);
+        turn(false);
+        List<Integer> afterScan = List.of(0, 0, 0, 0, 1, 0, 0, 0);
+        assertEquals(List.of(afterScan, afterScan, afterScan), seenAtHandOver, "an unpark ran before the scan had taken out every reached wait");
+    }
+
+    @Test
+    void a_hand_over_that_throws_leaves_no_taken_out_wait_unsettled() {
+        GpuFuture<Void> a = waitOn(0, 1, new FakePort(), 0, null), b = waitOn(0, 2, new FakePort(), 0, null);
+        a.toCompletableFuture().thenRun(() -> { throw new IllegalStateException("an unpark failed"); });
+        line.store(Slot.of(0), 2);
+        try {
+            turn(false);
+        } catch (IllegalStateException expected) {
+            // the runner's loop catches this and fails what the turn holds
+        }
+        ReactorException why = new ReactorException(ErrorCode.ParkerDied, "t", "x");
+        watch.failAll(why);
+        assertNotEquals(GpuFuture.PENDING, a.rawState());
+        assertNotEquals(GpuFuture.PENDING, b.rawState(), "a wait the scan took out was stranded");
     }
 }
