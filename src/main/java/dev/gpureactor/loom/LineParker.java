@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -110,6 +111,8 @@ final class LineParker implements Runnable {
     private final ConcurrentLinkedQueue<GpuFuture<?>> inbox = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<GpuFuture<?>> removals = new ConcurrentLinkedQueue<>();
     private final CountDownLatch left = new CountDownLatch(1);
+    /** CPU time of this line's parker threads, booked by each at its sleeps (any thread adds; readers sum). */
+    private final LongAdder cpuNanos = new LongAdder();
 
     private volatile boolean sleeping;
     /** The thread that runs the loop now (it changes when a hosting thread is relieved). */
@@ -256,6 +259,7 @@ final class LineParker implements Runnable {
             why = new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString());
             throw e;
         } finally {
+            sampleCpu(me);
             if (me.deadlineSleeper instanceof AutoCloseable c) {
                 try {
                     c.close();
@@ -428,6 +432,7 @@ final class LineParker implements Runnable {
      */
     private boolean standBy(ParkerThread me) {
         if (!announceStandby(me)) return false;
+        sampleCpu(me);
         while (!me.handed) {
             if (gone != null) {
                 SPARE.compareAndSet(this, me, null);
@@ -482,6 +487,7 @@ final class LineParker implements Runnable {
         Sleeper deadlineSleeper = me.deadlineSleeper;
         if (!announceSleep()) return timed;
         counters.slept();
+        sampleCpu(me);
         if (at == Long.MAX_VALUE) {
             LockSupport.park(this);
         } else if (deadlineSleeper != null) {
@@ -500,6 +506,17 @@ final class LineParker implements Runnable {
         SLEEPING.setVolatile(this, false);
         return timed;
     }
+
+    /** Books {@code me}'s CPU since its last sample to this line and the reactor's counters (at a sleep, standing by, leaving). */
+    private void sampleCpu(ParkerThread me) {
+        long d = me.cpuSinceLastSample();
+        if (d == 0) return;
+        cpuNanos.add(d);
+        counters.parkerCpu(d);
+    }
+
+    /** CPU time this line's parker threads used so far (see {@link RunStats#parkerCpuNanos}). */
+    long cpuNanos() { return cpuNanos.sum(); }
 
     /**
      * The parker's half of the sleep handshake: (a) set {@code sleeping}, (b) re-check the

@@ -9,9 +9,13 @@ package dev.gpureactor.loom;
  * @param registrations waits registered with a parker and not yet settled: 0 when quiet
  * @param hosted        woken virtual threads a parker ran itself (hosting) instead of handing them to a carrier
  * @param relieved      times a registration or close took a line's loop from a parker thread that was running a guest
+ * @param parkerCpuNanos CPU time the parker threads of all lines used (thread CPU time, sampled at each of their
+ *                       sleeps, so up to one sleep-to-sleep stretch behind; guests a parker hosted count in it);
+ *                       0 where the JVM cannot measure thread CPU time
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
-                       long registrations, long parkersStarted, long parkersDied, long hosted, long relieved) {
+                       long registrations, long parkersStarted, long parkersDied, long hosted, long relieved,
+                       long parkerCpuNanos) {
     /** Share of carrier time spent running tasks, 0..1. */
     public double filled() {
         long total = idleNanos + busyNanos;
