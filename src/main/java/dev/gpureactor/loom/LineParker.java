@@ -283,6 +283,10 @@ final class LineParker implements Runnable {
                 failAll(c);
                 return c;
             }
+            // Nothing in the library interrupts a parker (close sets closing and unparks), so an
+            // interrupt is foreign; honoured it would fail every wait of the line, left set it makes
+            // every park and sleep return at once (a hot spin). It is cleared, deliberately ignored.
+            Thread.interrupted();
             try {
                 Runnable hook = passHook;
                 if (hook != null) hook.run();
@@ -351,10 +355,7 @@ final class LineParker implements Runnable {
             hostPool.execute(guest); // waits to watch, or no thread to relieve it: the carriers run it
             return true;
         }
-        if (!announceHosting(me)) {
-            hostPool.execute(guest); // a registration or close came first
-            return endHosting(me);
-        }
+        if (!announceHosting(me)) return handBack(me, guest); // a registration or close came first
         counters.hosted();
         try {
             guest.run();
@@ -362,6 +363,28 @@ final class LineParker implements Runnable {
             me.getUncaughtExceptionHandler().uncaughtException(me, t);
         }
         return endHosting(me);
+    }
+
+    /**
+     * Declines to host after announcing it: end the hosting first, then give the guest to the
+     * carriers. Once a relief claimed the loop, its waits are another thread's: nothing from here may
+     * reach the loop's error handling (which fails every wait it holds), so should the carriers
+     * refuse the guest, this thread, no longer the loop's, runs it itself. Returns whether this
+     * thread still owns the loop.
+     */
+    boolean handBack(ParkerThread me, Runnable guest) {
+        boolean mine = endHosting(me);
+        try {
+            hostPool.execute(guest);
+        } catch (RuntimeException e) {
+            if (mine) throw e; // still the owner: the loop's error handling is for it
+            try {
+                guest.run(); // a woken virtual thread is never dropped
+            } catch (Throwable t) {
+                me.getUncaughtExceptionHandler().uncaughtException(me, t);
+            }
+        }
+        return mine;
     }
 
     /**
@@ -439,6 +462,7 @@ final class LineParker implements Runnable {
                 return me.handed;
             }
             LockSupport.park(this);
+            Thread.interrupted(); // foreign, as in the loop: left set, this wait would spin
         }
         return true;
     }
@@ -495,8 +519,8 @@ final class LineParker implements Runnable {
             // deadline is at most max_sleep or the next backstop away.
             try {
                 deadlineSleeper.sleepUntil(at);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            } catch (InterruptedException ignored) {
+                // foreign: ignored, as the loop ignores it (see loop)
             }
         } else {
             long left = at - clock.nanos();

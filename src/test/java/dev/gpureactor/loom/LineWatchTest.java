@@ -51,6 +51,8 @@ class LineWatchTest {
         @Override public boolean park(long boundNanos) { return false; }
     }
 
+    static CompletionPort neverDone() { return new FakePort(); }
+
     GpuFuture<Void> waitOn(int slot, long target, CompletionPort port, long wakeAt, Object point) {
         counters.registered();
         GpuFuture<Void> f = new GpuFuture<>(++ids, new MemoryDescriptor(line, Slot.of(slot), target), port, null,
