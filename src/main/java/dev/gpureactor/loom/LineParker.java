@@ -136,6 +136,13 @@ final class LineParker implements Runnable {
      */
     volatile Runnable passHook;
 
+    /**
+     * Negative control only (jcstress {@code RegisterLeaveNegativeControl}): when set, a registrar
+     * does not read {@code gone} after its offer, the one line that pairs it with {@link #leave}.
+     * Set before any thread uses this parker; never in production.
+     */
+    boolean controlSkipsGone;
+
     LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
                Supplier<Sleeper> deadlineSleeperFactory, CarrierPool hostPool) {
@@ -186,7 +193,7 @@ final class LineParker implements Runnable {
         counters.registered();
         offer(f);
         if (claimRelief()) relieve();
-        ReactorException why = gone;
+        ReactorException why = controlSkipsGone ? null : gone; // after the offer: the Dekker pair with leave
         if (why == null) why = closing;
         if (why != null && inbox.remove(f)) { // the parker may have left already: fail it here, once
             f.fail(why);
@@ -581,6 +588,9 @@ final class LineParker implements Runnable {
         }
         removals.clear();
     }
+
+    /** Registrations offered and not yet drained (tests). */
+    int inboxSize() { return inbox.size(); }
 
     /** Registrations held now (parker-side view, for tests and statistics). */
     List<Integer> slotSizes() { return watch.slotSizes(); }
