@@ -68,6 +68,8 @@ final class LineWatch {
     private final Oversleep oversleep = new Oversleep();
     /** Whether the last timed sleep ended later than its allowance. */
     private boolean osLate;
+    /** Whether the last {@link Turn.Sleep} decided ends at a backstop, before the earliest wake. */
+    private boolean sleepToBackstop;
     private int waiting;
 
     LineWatch(CompletionLine line, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
@@ -127,8 +129,11 @@ final class LineWatch {
         backstop(now);
         if (waiting == 0) return Turn.AGAIN;
         GpuFuture<?> first = earliestHead(); // waiting > 0: a slot has a head
-        return decide(clock.nanos(), first.wakeAtNanos, first.spreadNanos, nextBackstop(), oversleep.allowanceNanos(),
+        long nextBackstop = nextBackstop();
+        Turn t = decide(clock.nanos(), first.wakeAtNanos, first.spreadNanos, nextBackstop, oversleep.allowanceNanos(),
                 marginNanos, spinWindowNanos, plan.parkNanos(), backlogged);
+        sleepToBackstop = t instanceof Turn.Sleep s && s.at() == nextBackstop && nextBackstop - first.wakeAtNanos < 0;
+        return t;
     }
 
     /**
@@ -160,7 +165,7 @@ final class LineWatch {
      */
     void afterTimedSleep(long askedAt, long wokeAt) {
         osLate = wokeAt - askedAt > oversleep.allowanceNanos();
-        oversleep.sample(askedAt, wokeAt);
+        oversleep.sample(askedAt, wokeAt, !sleepToBackstop);
     }
 
     /**

@@ -254,4 +254,25 @@ class LineWatchTest {
         assertNotEquals(GpuFuture.PENDING, a.rawState());
         assertNotEquals(GpuFuture.PENDING, b.rawState(), "a wait the scan took out was stranded");
     }
+
+    @Test
+    void backstop_pieces_of_a_long_sleep_raise_the_allowance_but_only_deadline_sleeps_decay_it() {
+        waitOn(0, 1, new FakePort(), 10_000_000, null); // a 10 ms wait: ten 1 ms pieces, cut by the backstop
+        Turn t = turn(false);
+        assertEquals(new Turn.Sleep(1_000_000), t);
+        clock.advance(1_300_000);
+        watch.afterTimedSleep(1_000_000, clock.nanos()); // the OS woke the first piece 300 µs late
+        assertEquals(300_000, watch.oversleepAllowanceNanos());
+        for (int piece = 2; piece <= 9; piece++) { // eight more pieces, each on time
+            Turn.Sleep s = assertInstanceOf(Turn.Sleep.class, turn(true));
+            clock.advance(s.at() - clock.nanos());
+            watch.afterTimedSleep(s.at(), clock.nanos());
+        }
+        assertEquals(300_000, watch.oversleepAllowanceNanos(), "backstop pieces decayed the allowance");
+        // The last piece ends at the wake, early by the allowance's excess over the margin.
+        assertEquals(new Turn.Sleep(10_000_000 - (300_000 - 100_000)), turn(true));
+        clock.advance(9_800_000 - clock.nanos());
+        watch.afterTimedSleep(9_800_000, clock.nanos());
+        assertEquals(300_000 - 300_000 / 8, watch.oversleepAllowanceNanos(), "a deadline sleep on time decays it");
+    }
 }
