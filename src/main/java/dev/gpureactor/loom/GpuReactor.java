@@ -223,7 +223,7 @@ public final class GpuReactor implements AutoCloseable {
         p = parkers.compute(line, (l, old) -> {
             if (old != null && old.isLive()) return old;
             LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos,
-                    kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, hosting ? pool : null);
+                    kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, pool, hosting);
             fresh.start();
             first[0] = old == null;
             return fresh;

@@ -100,6 +100,8 @@ final class LineParker implements Runnable {
     private final Supplier<Sleeper> deadlineSleeperFactory;
     /** The carriers whose woken virtual threads this parker may run itself; null: it never hosts. */
     private final CarrierPool hostPool;
+    /** The carriers the woken virtual threads run on, asked for a backlog; null on the JDK's scheduler (never backlogged). */
+    private final CarrierPool carriers;
     /**
      * The waits and the turn: touched by the loop's owner only. Ownership moves with the loop: each
      * hand-over (a relief's volatile {@code handed} or {@link Thread#start}) follows the old owner's
@@ -145,9 +147,10 @@ final class LineParker implements Runnable {
 
     LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
-               Supplier<Sleeper> deadlineSleeperFactory, CarrierPool hostPool) {
+               Supplier<Sleeper> deadlineSleeperFactory, CarrierPool carriers, boolean hosting) {
         this.deadlineSleeperFactory = deadlineSleeperFactory;
-        this.hostPool = hostPool;
+        this.carriers = carriers;
+        this.hostPool = hosting ? carriers : null;
         this.line = line;
         this.park = park;
         this.clock = clock;
@@ -298,7 +301,7 @@ final class LineParker implements Runnable {
                 Runnable hook = passHook;
                 if (hook != null) hook.run();
                 // With a backlog the parker neither spins nor hosts: its core is the carriers'.
-                boolean backlogged = hostPool != null && hostPool.backlogged();
+                boolean backlogged = carriers != null && carriers.backlogged();
                 if (hostPool != null && !backlogged) me.openCapture(hostPool);
                 Turn next;
                 try {

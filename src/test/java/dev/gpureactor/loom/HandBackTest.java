@@ -25,7 +25,7 @@ class HandBackTest {
         closed.close(); // it now refuses every task
         ReactorCounters counters = new ReactorCounters();
         LineParker p = new LineParker(line, (l, snapshot, bound, spin) -> { }, LineWatchTest.PLAN, new PointTable<>(),
-                new ManualClock(), w -> { }, counters, 0, null, closed);
+                new ManualClock(), w -> { }, counters, 0, null, closed, true);
         ParkerThread me = new ParkerThread(p, "t-host");
         GpuFuture<Void> registered = new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1),
                 LineWatchTest.neverDone(), null, Runnable::run, 0, 0, 0, null);
@@ -46,7 +46,7 @@ class HandBackTest {
         CarrierPool closed = CarrierPool.withoutCarriers();
         closed.close();
         LineParker p = new LineParker(line, (l, snapshot, bound, spin) -> { }, LineWatchTest.PLAN, new PointTable<>(),
-                new ManualClock(), w -> { }, new ReactorCounters(), 0, null, closed);
+                new ManualClock(), w -> { }, new ReactorCounters(), 0, null, closed, true);
         ParkerThread me = new ParkerThread(p, "t-host");
         p.offer(new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1), LineWatchTest.neverDone(), null,
                 Runnable::run, 0, 0, 0, null));
