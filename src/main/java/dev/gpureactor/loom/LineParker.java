@@ -318,6 +318,7 @@ final class LineParker implements Runnable {
                     case Turn.Sleep s -> sleepUntil(me, s.at());
                     case Turn.Park p -> {
                         counters.parked();
+                        bookCpu(me.cpuSinceLastSample(CPU_SAMPLE_GAP_NANOS)); // a parker that never sleeps still shows
                         park.park(line, watch.snapshotWords(), p.bound(), p.spin());
                         yield false;
                     }
@@ -542,12 +543,16 @@ final class LineParker implements Runnable {
     }
 
     /** Books {@code me}'s CPU since its last sample to this line and the reactor's counters (at a sleep, standing by, leaving). */
-    private void sampleCpu(ParkerThread me) {
-        long d = me.cpuSinceLastSample();
+    private void sampleCpu(ParkerThread me) { bookCpu(me.cpuSinceLastSample()); }
+
+    private void bookCpu(long d) {
         if (d == 0) return;
         cpuNanos.add(d);
         counters.parkerCpu(d);
     }
+
+    /** Between sleeps, a parker that only parks samples its CPU at most this often (a sample is a clock_gettime). */
+    private static final long CPU_SAMPLE_GAP_NANOS = 1_000_000;
 
     /** CPU time this line's parker threads used so far (see {@link RunStats#parkerCpuNanos}). */
     long cpuNanos() { return cpuNanos.sum(); }

@@ -10,7 +10,8 @@ package dev.gpureactor.loom;
  * @param hosted        woken virtual threads a parker ran itself (hosting) instead of handing them to a carrier
  * @param relieved      times a registration or close took a line's loop from a parker thread that was running a guest
  * @param parkerCpuNanos CPU time the parker threads of all lines used (thread CPU time, sampled at each of their
- *                       sleeps, so up to one sleep-to-sleep stretch behind; guests a parker hosted count in it);
+ *                       sleeps and at most every millisecond of parking, so a little behind; guests a parker
+ *                       hosted count in it);
  *                       0 where the JVM cannot measure thread CPU time
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
