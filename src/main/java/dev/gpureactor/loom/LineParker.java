@@ -73,7 +73,13 @@ import java.util.function.Supplier;
  * {@code closing}); if set, it takes its own entry back and fails it. The offer/poll and the two
  * volatile accesses form the same Dekker pair as above, so an entry is either drained by the
  * leaving thread or seen by its registrar: no registration is stranded in the inbox of a parker
- * that left. {@link #isLive()} is false from then on, and the reactor replaces the parker.
+ * that left ({@code RegisterLeaveStress}). {@link #isLive()} is false from then on, and the
+ * reactor replaces the parker.
+ *
+ * <p><b>When speed pays.</b> Each pass asks the carriers whether they have a backlog
+ * ({@link CarrierPool#backlogged}; on the JDK's scheduler never). With one, a thread woken early would
+ * only queue, so the turn neither wakes early nor spins ({@link LineWatch#decide}) and this thread
+ * does not host: its core is the carriers'. Its CPU time is booked per line ({@link #cpuNanos}).
  */
 final class LineParker implements Runnable {
     private static final VarHandle SLEEPING, HOSTING, SPARE;
