@@ -35,7 +35,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * drain) is tested by {@link StoreAfterRegistrationStress}; the plain-field counterpart of this
  * pair is {@link LostWakeupNegativeControl}.
  *
- * <p>Results: r1 the re-check saw the word (1/0), r2 the turn's answer ({@link LineParker#PARK} = 3),
+ * <p>Results: r1 the re-check saw the word (1/0), r2 the turn's answer ({@link Rig#code}: 3 for a park),
  * r3 the slot's word in the park's snapshot, r4 the future's state after both (0 pending, 1 completed, 2 other).
  */
 @JCStressTest
@@ -65,9 +65,9 @@ public class RegistrationRecheckStress {
     public void deviceThenParker(IIII_Result r) {
         line.store(Slot.of(0), 1);
         VarHandle.fullFence(); // the parker is another agent that saw the store: see the class comment
-        int next = parker.step(false);
+        int next = Rig.code(parker.step(false));
         r.r2 = next;
-        r.r3 = next == LineParker.PARK ? (int) parker.parkedOn(Slot.of(0)) : -1;
+        r.r3 = next == 3 ? (int) parker.parkedOn(Slot.of(0)) : -1;
     }
 
     @Arbiter

@@ -45,7 +45,17 @@ final class Rig {
      */
     static LineParker parker(CompletionLine line) {
         return new LineParker(line, (l, snapshot, bound, spin) -> { }, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
-                new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null);
+                new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null, false);
+    }
+
+    /** A turn's answer as the tests report it (the numbers the parker's int answers had): 0 again, 1 idle, 2 sleep, 3 park. */
+    static int code(Turn t) {
+        return switch (t) {
+            case Turn.Again _ -> 0;
+            case Turn.Idle _ -> 1;
+            case Turn.Sleep _ -> 2;
+            case Turn.Park _ -> 3;
+        };
     }
 
     /** A future's state as the tests report it: 0 pending, 1 completed, 2 anything else. */

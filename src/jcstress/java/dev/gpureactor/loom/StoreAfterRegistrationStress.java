@@ -29,7 +29,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * that saw the store therefore also sees the registration made before it (release store → acquire
  * load), so the scan, which reads the snapshot, completes the waiter.
  *
- * <p>Results: r1 the turn's answer ({@link LineParker#PARK} = 3), r2 the slot's word in the park's
+ * <p>Results: r1 the turn's answer ({@link Rig#code}: 3 for a park), r2 the slot's word in the park's
  * snapshot, r3 the future's state after both (0 pending, 1 completed, 2 other).
  */
 @JCStressTest
@@ -59,9 +59,9 @@ public class StoreAfterRegistrationStress {
 
     @Actor
     public void parker(III_Result r) {
-        int next = parker.step(false);
+        int next = Rig.code(parker.step(false));
         r.r1 = next;
-        r.r2 = next == LineParker.PARK ? (int) parker.parkedOn(Slot.of(0)) : -1;
+        r.r2 = next == 3 ? (int) parker.parkedOn(Slot.of(0)) : -1;
     }
 
     @Arbiter

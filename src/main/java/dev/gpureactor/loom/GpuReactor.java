@@ -75,7 +75,7 @@ public final class GpuReactor implements AutoCloseable {
      */
     private final Set<GpuExecutorService> executors = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private final Executor callbacks;
-    private final LinePark linePark;
+    private final SnapshotPark linePark;
     /** What the parkers park with: the hardware word wait's description, or the fallback's. */
     private final String parkLabel;
     private final long parkSpinNanos;
@@ -111,7 +111,7 @@ public final class GpuReactor implements AutoCloseable {
                     park.note(), "the pure-Java park (spin around the prediction, then parkNanos slices)"));
         }
         Optional<WordWait> hardware = b.hardwarePark ? park.wordWait() : Optional.empty(); // off: asked for, no warning
-        this.linePark = LinePark.of(hardware, 50_000);
+        this.linePark = SnapshotPark.of(hardware, 50_000);
         this.parkLabel = hardware.map(WordWait::describe).orElse(FALLBACK_PARK);
         this.parkSpinNanos = b.parkSpinNanos;
         this.hosting = b.hosting;
@@ -248,7 +248,7 @@ public final class GpuReactor implements AutoCloseable {
         p = parkers.compute(line, (l, old) -> {
             if (old != null && old.isLive()) return old;
             LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos,
-                    kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, hosting ? pool : null);
+                    kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, pool, hosting);
             fresh.start();
             first[0] = old == null;
             return fresh;

@@ -2,10 +2,7 @@ package dev.gpureactor.loom;
 
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionLine;
-import dev.gpureactor.core.DeadlinePlan;
 import dev.gpureactor.core.ErrorCode;
-import dev.gpureactor.core.MemoryDescriptor;
-import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.PointTable;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Sleeper;
@@ -16,14 +13,11 @@ import dev.gpureactor.park.TimerSlack;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -32,13 +26,13 @@ import java.util.function.Supplier;
  * The one platform thread that waits on a {@link CompletionLine} for every future of its eight
  * slots, and unparks exactly the waiters whose words reached their targets.
  *
- * <p><b>Loop.</b> With no waiters it blocks in the OS. With waiters it sleeps in the OS to the
- * earliest predicted completion (from the {@link PointTable}), then runs bounded parks on the line
- * (bound = min(park, next backstop)); after every wake it scans each busy slot from its lowest
- * target up, completing every reached future, so a wake costs O(woken · log n). At least every
- * backstop it queries the head of each busy slot's port, the error authority: a failed stream fails
- * that slot's waiters with the port's coded error; a port that says done for a word never written
- * completes the waiter with a {@link ErrorCode#WordNeverWritten} warning.
+ * <p><b>Turn and runner.</b> This class is the runner: the cross-thread handshakes below, each
+ * proven by jcstress, and a loop that performs what each turn decides. The turn itself (the slot
+ * sets, the snapshot scan, the backstop queries, the estimator's observations, the decision how to
+ * wait) is {@link LineWatch}, single-threaded and pure, answering with a {@link Turn}: with no
+ * waiters block in the OS ({@link Turn.Idle}); sleep in the OS to the earliest predicted completion
+ * from the {@link PointTable} ({@link Turn.Sleep}); else a bounded park on the line
+ * ({@link Turn.Park}, bound = min(park, next backstop)). See docs/PARKER.md.
  *
  * <p><b>Registration protocol (no lost wakeup).</b> A registering thread (1) offers the future to
  * {@code inbox} (a volatile write), (2) reads {@code sleeping} and, if set, CASes it clear and
@@ -52,7 +46,7 @@ import java.util.function.Supplier;
  * store after the snapshot ends the park that compares against it. jcstress proves each half
  * ({@code RegistrationRecheckStress}, {@code StoreAfterRegistrationStress}, {@code ParkerSleepStress}).
  *
- * <p><b>Ownership.</b> The per-slot sets are touched by the loop's thread only (one at a time: see
+ * <p><b>Ownership.</b> The watch (the per-slot sets) is touched by the loop's thread only (one at a time: see
  * hosting below; each hand-over is a volatile write read by the next owner); other threads talk to it
  * through {@code inbox}, {@code removals} and {@code sleeping}. A future's state moves by CAS, so a
  * future the parker completes and one a caller cancels cannot both win.
@@ -79,7 +73,13 @@ import java.util.function.Supplier;
  * {@code closing}); if set, it takes its own entry back and fails it. The offer/poll and the two
  * volatile accesses form the same Dekker pair as above, so an entry is either drained by the
  * leaving thread or seen by its registrar: no registration is stranded in the inbox of a parker
- * that left. {@link #isLive()} is false from then on, and the reactor replaces the parker.
+ * that left ({@code RegisterLeaveStress}). {@link #isLive()} is false from then on, and the
+ * reactor replaces the parker.
+ *
+ * <p><b>When speed pays.</b> Each pass asks the carriers whether they have a backlog
+ * ({@link CarrierPool#backlogged}; on the JDK's scheduler never). With one, a thread woken early would
+ * only queue, so the turn neither wakes early nor spins ({@link LineWatch#decide}) and this thread
+ * does not host: its core is the carriers'. Its CPU time is booked per line ({@link #cpuNanos}).
  */
 final class LineParker implements Runnable {
     private static final VarHandle SLEEPING, HOSTING, SPARE;
@@ -98,38 +98,29 @@ final class LineParker implements Runnable {
     /** {@code hosting} once a registrar or close took the loop from a hosting thread. */
     private static final Object RELIEVED = new Object();
 
-    /** Wrapping order of targets, then registration order. */
-    static final Comparator<GpuFuture<?>> BY_TARGET = (a, b) -> {
-        long d = a.descriptor().target() - b.descriptor().target();
-        return d != 0 ? (d < 0 ? -1 : 1) : Long.compare(a.id, b.id);
-    };
-
     private final CompletionLine line;
-    private final LinePark park;
-    private final WaitPlan.FlagWait plan;
-    private final Optional<DeadlinePlan> deadline;
-    private final PointTable<Object> points;
-    private final Clock clock;
+    private final SnapshotPark park;
     private final Consumer<Warning> warnings;
     private final ReactorCounters counters;
-    /** How long after a predicted wake the parker spins (no hardware park) before sleeping in slices. */
-    private final long spinWindowNanos;
     /** Where deadline sleeps go instead of parkNanos (an io_uring timeout); null for parkNanos. One per parker thread. */
     private final Supplier<Sleeper> deadlineSleeperFactory;
     /** The carriers whose woken virtual threads this parker may run itself; null: it never hosts. */
     private final CarrierPool hostPool;
+    /** The carriers the woken virtual threads run on, asked for a backlog; null on the JDK's scheduler (never backlogged). */
+    private final CarrierPool carriers;
+    /**
+     * The waits and the turn: touched by the loop's owner only. Ownership moves with the loop: each
+     * hand-over (a relief's volatile {@code handed} or {@link Thread#start}) follows the old owner's
+     * last write to it, and the new owner reads {@code handed} before its first.
+     */
+    private final LineWatch watch;
+    private final Clock clock;
 
     private final ConcurrentLinkedQueue<GpuFuture<?>> inbox = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<GpuFuture<?>> removals = new ConcurrentLinkedQueue<>();
-    @SuppressWarnings("unchecked")
-    private final TreeSet<GpuFuture<?>>[] slots = new TreeSet[CompletionLine.WORDS];
-    private final long[] lastQuery = new long[CompletionLine.WORDS];
-    private final long[] snapshot = new long[CompletionLine.WORDS];
-    private final Oversleep oversleep = new Oversleep();
-    private final long marginNanos;
-    /** Whether the last timed sleep ended later than its allowance (parker loop only). */
-    private boolean osLate;
     private final CountDownLatch left = new CountDownLatch(1);
+    /** CPU time of this line's parker threads, booked by each at its sleeps (any thread adds; readers sum). */
+    private final LongAdder cpuNanos = new LongAdder();
 
     private volatile boolean sleeping;
     /** The thread that runs the loop now (it changes when a hosting thread is relieved). */
@@ -146,12 +137,6 @@ final class LineParker implements Runnable {
     private volatile ReactorException closing;
     /** Set by the parker thread as it leaves its loop, before its last drain of the inbox. */
     private volatile ReactorException gone;
-    private int waiting;
-    /** What {@link #step} decided, for the loop to perform (parker thread only). */
-    private long sleepAt, parkBound, parkSpin;
-
-    /** {@link #step}'s answers: how the loop waits next. */
-    static final int AGAIN = 0, IDLE = 1, SLEEP = 2, PARK = 3;
 
     /**
      * Fault injection for tests only: run at the top of every pass of the loop, inside its error
@@ -159,22 +144,25 @@ final class LineParker implements Runnable {
      */
     volatile Runnable passHook;
 
-    LineParker(CompletionLine line, LinePark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
+    /**
+     * Negative control only (jcstress {@code RegisterLeaveNegativeControl}): when set, a registrar
+     * does not read {@code gone} after its offer, the one line that pairs it with {@link #leave}.
+     * Set before any thread uses this parker; never in production.
+     */
+    boolean controlSkipsGone;
+
+    LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
-               Supplier<Sleeper> deadlineSleeperFactory, CarrierPool hostPool) {
+               Supplier<Sleeper> deadlineSleeperFactory, CarrierPool carriers, boolean hosting) {
         this.deadlineSleeperFactory = deadlineSleeperFactory;
-        this.hostPool = hostPool;
-        this.spinWindowNanos = spinWindowNanos;
+        this.carriers = carriers;
+        this.hostPool = hosting ? carriers : null;
         this.line = line;
         this.park = park;
-        this.plan = plan;
-        this.deadline = plan.predict();
-        this.marginNanos = deadline.map(DeadlinePlan::marginNanos).orElse(0L);
-        this.points = points;
         this.clock = clock;
         this.warnings = warnings;
         this.counters = counters;
-        for (int i = 0; i < slots.length; i++) slots[i] = new TreeSet<>(BY_TARGET);
+        this.watch = new LineWatch(line, plan, points, clock, warnings, counters, spinWindowNanos);
     }
 
     void start() {
@@ -214,7 +202,7 @@ final class LineParker implements Runnable {
         counters.registered();
         offer(f);
         if (claimRelief()) relieve();
-        ReactorException why = gone;
+        ReactorException why = controlSkipsGone ? null : gone; // after the offer: the Dekker pair with leave
         if (why == null) why = closing;
         if (why != null && inbox.remove(f)) { // the parker may have left already: fail it here, once
             f.fail(why);
@@ -287,6 +275,7 @@ final class LineParker implements Runnable {
             why = new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString());
             throw e;
         } finally {
+            sampleCpu(me);
             if (me.deadlineSleeper instanceof AutoCloseable c) {
                 try {
                     c.close();
@@ -310,13 +299,19 @@ final class LineParker implements Runnable {
                 failAll(c);
                 return c;
             }
+            // Nothing in the library interrupts a parker (close sets closing and unparks), so an
+            // interrupt is foreign; honoured it would fail every wait of the line, left set it makes
+            // every park and sleep return at once (a hot spin). It is cleared, deliberately ignored.
+            Thread.interrupted();
             try {
                 Runnable hook = passHook;
                 if (hook != null) hook.run();
-                if (hostPool != null) me.openCapture(hostPool);
-                int next;
+                // With a backlog the parker neither spins nor hosts: its core is the carriers'.
+                boolean backlogged = carriers != null && carriers.backlogged();
+                if (hostPool != null && !backlogged) me.openCapture(hostPool);
+                Turn next;
                 try {
-                    next = step(afterSleep);
+                    next = step(afterSleep, backlogged);
                 } catch (Throwable t) {
                     Runnable kept = me.closeCapture();
                     if (kept != null) hostPool.execute(kept); // a woken virtual thread is never dropped
@@ -324,40 +319,44 @@ final class LineParker implements Runnable {
                 }
                 Runnable guest = me.closeCapture();
                 if (guest != null && !host(me, guest)) return null;
-                switch (next) {
-                    case IDLE -> {
-                        sleepUntil(me, Long.MAX_VALUE);
-                        afterSleep = false;
-                    }
-                    case SLEEP -> {
-                        sleepUntil(me, sleepAt);
-                        afterSleep = true;
-                    }
-                    case PARK -> {
+                afterSleep = switch (next) {
+                    case Turn.Idle _ -> sleepUntil(me, Long.MAX_VALUE);
+                    case Turn.Sleep s -> sleepUntil(me, s.at());
+                    case Turn.Park p -> {
                         counters.parked();
-                        park.park(line, snapshot, parkBound, parkSpin);
-                        afterSleep = false;
+                        bookCpu(me.cpuSinceLastSample(CPU_SAMPLE_GAP_NANOS)); // a parker that never sleeps still shows
+                        park.park(line, watch.snapshotWords(), p.bound(), p.spin());
+                        yield false;
                     }
-                    default -> { } // AGAIN: everything settled; look again at once
-                }
-            } catch (ReactorException e) {
-                if (e.code() == ErrorCode.LineClosed || line.isClosed()) {
-                    ReactorException closed = new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
-                    failAll(closed);
-                    return closed;
-                }
-                failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.getMessage()));
-                warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e.getMessage()));
-            } catch (RuntimeException e) {
-                failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString()));
-                warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e.toString()));
-            } catch (Error e) {
-                failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString()));
-                warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e + " (thread ended; a new parker starts on the next registration)"));
-                counters.parkerDied();
-                throw e;
+                    case Turn.Again _ -> false; // everything settled; look again at once
+                };
+            } catch (RuntimeException | Error e) {
+                ReactorException why = failed(e);
+                if (why != null) return why;
             }
         }
+    }
+
+    /**
+     * The loop's error handling: a closed line ends the loop (returns why); any other exception
+     * fails the current waiters with {@link ErrorCode#ParkerDied} and the loop goes on (returns
+     * null); an {@link Error} does the same and ends the thread (rethrown).
+     */
+    private ReactorException failed(Throwable e) {
+        if (e instanceof ReactorException r && (r.code() == ErrorCode.LineClosed || line.isClosed())) {
+            ReactorException closed = new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
+            failAll(closed);
+            return closed;
+        }
+        String what = e instanceof ReactorException r ? r.getMessage() : e.toString();
+        failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), what));
+        if (e instanceof Error err) {
+            warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e + " (thread ended; a new parker starts on the next registration)"));
+            counters.parkerDied();
+            throw err;
+        }
+        warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), what));
+        return null;
     }
 
     /**
@@ -369,14 +368,11 @@ final class LineParker implements Runnable {
      * still owns the loop.
      */
     private boolean host(ParkerThread me, Runnable guest) {
-        if (waiting != 0 || spare == null) {
+        if (watch.waiting() != 0 || spare == null) {
             hostPool.execute(guest); // waits to watch, or no thread to relieve it: the carriers run it
             return true;
         }
-        if (!announceHosting(me)) {
-            hostPool.execute(guest); // a registration or close came first
-            return endHosting(me);
-        }
+        if (!announceHosting(me)) return handBack(me, guest); // a registration or close came first
         counters.hosted();
         try {
             guest.run();
@@ -384,6 +380,28 @@ final class LineParker implements Runnable {
             me.getUncaughtExceptionHandler().uncaughtException(me, t);
         }
         return endHosting(me);
+    }
+
+    /**
+     * Declines to host after announcing it: end the hosting first, then give the guest to the
+     * carriers. Once a relief claimed the loop, its waits are another thread's: nothing from here may
+     * reach the loop's error handling (which fails every wait it holds), so should the carriers
+     * refuse the guest, this thread, no longer the loop's, runs it itself. Returns whether this
+     * thread still owns the loop.
+     */
+    boolean handBack(ParkerThread me, Runnable guest) {
+        boolean mine = endHosting(me);
+        try {
+            hostPool.execute(guest);
+        } catch (RuntimeException e) {
+            if (mine) throw e; // still the owner: the loop's error handling is for it
+            try {
+                guest.run(); // a woken virtual thread is never dropped
+            } catch (Throwable t) {
+                me.getUncaughtExceptionHandler().uncaughtException(me, t);
+            }
+        }
+        return mine;
     }
 
     /**
@@ -454,12 +472,14 @@ final class LineParker implements Runnable {
      */
     private boolean standBy(ParkerThread me) {
         if (!announceStandby(me)) return false;
+        sampleCpu(me);
         while (!me.handed) {
             if (gone != null) {
                 SPARE.compareAndSet(this, me, null);
                 return me.handed;
             }
             LockSupport.park(this);
+            Thread.interrupted(); // foreign, as in the loop: left set, this wait would spin
         }
         return true;
     }
@@ -485,50 +505,30 @@ final class LineParker implements Runnable {
     }
 
     /**
-     * One turn of the loop, up to the wait: takes in registrations and removals, completes every
-     * reached waiter, queries the ports that are due, and says how to wait next. The loop performs
-     * the wait; jcstress runs this same method synchronously against a concurrent registrar and
-     * device. Parker thread only.
-     *
-     * @return {@link #IDLE} (no waiters: sleep until a registration), {@link #SLEEP} (OS sleep to
-     *     {@code sleepAt}), {@link #PARK} (bounded park on {@code snapshot} for {@code parkBound},
-     *     spinning {@code parkSpin}) or {@link #AGAIN} (the last waiter settled: turn again)
+     * One turn of the loop, up to the wait: snapshot the line, take in registrations and removals,
+     * then the watch's turn (complete every reached waiter, query the ports that are due, decide how
+     * to wait). The loop performs the wait; jcstress runs this same method synchronously against a
+     * concurrent registrar and device. Loop's owner only.
      */
-    int step(boolean afterSleep) {
-        // Snapshot before drain: a snapshot that saw a store also sees every registration made
-        // before that store (release → acquire), so the scan below, which reads the snapshot,
-        // completes it. Any store after the snapshot makes the park return at once. Snapshotting
-        // after the scan (as this loop once did) could park on a word a drained waiter had already
-        // reached, until the bound: jcstress StoreAfterRegistrationStress.
-        for (int i = 0; i < snapshot.length; i++) snapshot[i] = line.word(Slot.of(i));
+    Turn step(boolean afterSleep, boolean backlogged) {
+        watch.snapshot(); // before the drain: see LineWatch.snapshot
         drain();
-        if (waiting == 0) return IDLE;
-        long now = clock.nanos();
-        scan(now, afterSleep);
-        backstop(now);
-        if (waiting == 0) return AGAIN;
-        GpuFuture<?> first = earliestHead(); // waiting > 0: a slot has a head
-        long wakeAt = first.wakeAtNanos;
-        long nextBackstop = nextBackstop();
-        now = clock.nanos();
-        // The margin is there for the OS's lateness; when the measured lateness outgrows it, wake
-        // earlier by the excess.
-        long sleepTo = wakeAt - Math.max(0, oversleep.allowanceNanos() - marginNanos);
-        if (sleepTo - now > 0) {
-            sleepAt = Math.min(sleepTo, nextBackstop);
-            return SLEEP;
-        }
-        long bound = Math.min(plan.parkNanos(), Math.max(1, nextBackstop - now));
-        parkBound = bound;
-        parkSpin = Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, first.spreadNanos) - now));
-        return PARK;
+        return watch.next(afterSleep, backlogged);
     }
 
-    /** OS sleep to {@code at} (forever for MAX_VALUE), woken early by a registration or close. */
-    private void sleepUntil(ParkerThread me, long at) {
+    /** {@link #step(boolean, boolean)} with the carriers keeping up (as jcstress runs it). */
+    Turn step(boolean afterSleep) { return step(afterSleep, false); }
+
+    /**
+     * OS sleep to {@code at} (forever for MAX_VALUE), woken early by a registration or close.
+     * Returns whether it was a deadline sleep (the next turn's completions are then {@code Late}).
+     */
+    private boolean sleepUntil(ParkerThread me, long at) {
+        boolean timed = at != Long.MAX_VALUE;
         Sleeper deadlineSleeper = me.deadlineSleeper;
-        if (!announceSleep()) return;
+        if (!announceSleep()) return timed;
         counters.slept();
+        sampleCpu(me);
         if (at == Long.MAX_VALUE) {
             LockSupport.park(this);
         } else if (deadlineSleeper != null) {
@@ -536,26 +536,32 @@ final class LineParker implements Runnable {
             // deadline is at most max_sleep or the next backstop away.
             try {
                 deadlineSleeper.sleepUntil(at);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            } catch (InterruptedException ignored) {
+                // foreign: ignored, as the loop ignores it (see loop)
             }
         } else {
             long left = at - clock.nanos();
             if (left > 0) LockSupport.parkNanos(this, left);
         }
-        if (at != Long.MAX_VALUE) afterTimedSleep(at, clock.nanos());
+        if (timed) watch.afterTimedSleep(at, clock.nanos());
         SLEEPING.setVolatile(this, false);
+        return timed;
     }
 
-    /**
-     * Books a timed sleep that was asked to end at {@code askedAt} and ended at {@code wokeAt}:
-     * later than the allowance means the OS, not the work, made this wake late (see
-     * {@link #observe}). Parker loop only; tests call it to stand for a sleep.
-     */
-    void afterTimedSleep(long askedAt, long wokeAt) {
-        osLate = wokeAt - askedAt > oversleep.allowanceNanos();
-        oversleep.sample(askedAt, wokeAt);
+    /** Books {@code me}'s CPU since its last sample to this line and the reactor's counters (at a sleep, standing by, leaving). */
+    private void sampleCpu(ParkerThread me) { bookCpu(me.cpuSinceLastSample()); }
+
+    private void bookCpu(long d) {
+        if (d == 0) return;
+        cpuNanos.add(d);
+        counters.parkerCpu(d);
     }
+
+    /** Between sleeps, a parker that only parks samples its CPU at most this often (a sample is a clock_gettime). */
+    private static final long CPU_SAMPLE_GAP_NANOS = 1_000_000;
+
+    /** CPU time this line's parker threads used so far (see {@link RunStats#parkerCpuNanos}). */
+    long cpuNanos() { return cpuNanos.sum(); }
 
     /**
      * The parker's half of the sleep handshake: (a) set {@code sleeping}, (b) re-check the
@@ -571,138 +577,35 @@ final class LineParker implements Runnable {
         return true;
     }
 
-    /** The word of {@code slot} in the snapshot the next {@link #PARK} compares against. */
-    long parkedOn(Slot slot) { return snapshot[slot.index()]; }
+    /** The word of {@code slot} in the snapshot the next {@link Turn.Park} compares against. */
+    long parkedOn(Slot slot) { return watch.parkedOn(slot); }
 
     /** Whether the parker is announced asleep and no wake has claimed it yet (the wake CAS clears it). */
     boolean isSleeping() { return sleeping; }
 
+    /** Books a timed sleep asked to end at {@code askedAt} that ended at {@code wokeAt} (tests stand it for a sleep). */
+    void afterTimedSleep(long askedAt, long wokeAt) { watch.afterTimedSleep(askedAt, wokeAt); }
+
     private void drain() {
         GpuFuture<?> f;
-        while ((f = inbox.poll()) != null) {
-            if (f.rawState() != GpuFuture.PENDING) {
-                counters.deregistered();
-                continue;
-            }
-            int s = f.descriptor().slot().index();
-            if (slots[s].isEmpty()) lastQuery[s] = clock.nanos();
-            slots[s].add(f);
-            waiting++;
-        }
-        while ((f = removals.poll()) != null) {
-            if (slots[f.descriptor().slot().index()].remove(f)) {
-                waiting--;
-                counters.deregistered();
-            }
-        }
+        while ((f = inbox.poll()) != null) watch.add(f);
+        while ((f = removals.poll()) != null) watch.remove(f);
     }
 
-    /** Completes every future the snapshot shows reached, lowest target first, in each busy slot. */
-    private void scan(long now, boolean afterSleep) {
-        for (int s = 0; s < slots.length; s++) {
-            TreeSet<GpuFuture<?>> set = slots[s];
-            if (set.isEmpty()) continue;
-            long word = snapshot[s];
-            GpuFuture<?> head;
-            while ((head = set.isEmpty() ? null : set.first()) != null
-                    && (MemoryDescriptor.reached(word, head.descriptor().target()) || head.rawState() != GpuFuture.PENDING)) {
-                set.pollFirst();
-                waiting--;
-                counters.deregistered();
-                if (head.signal()) {
-                    counters.woke();
-                    observe(head, now, afterSleep);
-                }
-            }
-        }
-    }
-
-    private void observe(GpuFuture<?> f, long now, boolean afterSleep) {
-        if (deadline.isEmpty() || f.pointKey == null) return;
-        // A late wake censors the residual (the estimator halves on it). When the OS overslept past
-        // its allowance, the store may well have come after the planned wake: that says nothing
-        // about the work, so it is not observed (a later exact wait still lowers the prediction).
-        if (afterSleep && osLate) return;
-        long residual = Math.max(0, now - f.startNanos);
-        Outcome o = afterSleep ? new Outcome.Late(residual) : new Outcome.Exact(residual);
-        points.observe(f.pointKey, deadline.get(), o);
-    }
-
-    /** Queries each busy slot's head at least every backstop: the port is the error authority. */
-    private void backstop(long now) {
-        for (int s = 0; s < slots.length; s++) {
-            TreeSet<GpuFuture<?>> set = slots[s];
-            if (set.isEmpty() || now - lastQuery[s] < plan.backstopNanos()) continue;
-            lastQuery[s] = now;
-            GpuFuture<?> head;
-            while ((head = set.isEmpty() ? null : set.first()) != null) {
-                counters.queried();
-                boolean done;
-                try {
-                    done = head.port().query();
-                } catch (ReactorException e) {
-                    failSlot(s, e);
-                    break;
-                } catch (RuntimeException e) {
-                    failSlot(s, new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), e.getMessage()));
-                    break;
-                }
-                if (!done) break;
-                set.pollFirst();
-                waiting--;
-                counters.deregistered();
-                boolean neverWritten = !head.descriptor().isComplete();
-                if (head.signal()) {
-                    counters.woke();
-                    // Only the one who completed the wait warns (a platform joiner may race us to it).
-                    if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, head.descriptor()));
-                }
-            }
-        }
-    }
-
-    private void failSlot(int s, ReactorException e) {
-        TreeSet<GpuFuture<?>> set = slots[s];
-        for (GpuFuture<?> f : set) {
-            f.fail(e);
-            counters.deregistered();
-        }
-        waiting -= set.size();
-        set.clear();
-    }
-
+    /** Fails the waits held and every registration in the inbox (loop's owner only). */
     private void failAll(ReactorException why) {
-        for (int s = 0; s < slots.length; s++) failSlot(s, why);
+        watch.failAll(why);
         GpuFuture<?> f;
         while ((f = inbox.poll()) != null) {
             f.fail(why);
             counters.deregistered();
         }
         removals.clear();
-        waiting = 0;
     }
 
-    /** The slot head that wants the parker awake first (nanoTime order), or null with no waiters. */
-    private GpuFuture<?> earliestHead() {
-        GpuFuture<?> first = null;
-        for (TreeSet<GpuFuture<?>> set : slots) {
-            if (!set.isEmpty() && (first == null || set.first().wakeAtNanos - first.wakeAtNanos < 0)) first = set.first();
-        }
-        return first;
-    }
-
-    private long nextBackstop() {
-        long min = Long.MAX_VALUE;
-        for (int s = 0; s < slots.length; s++) {
-            if (!slots[s].isEmpty()) min = Math.min(min, lastQuery[s] + plan.backstopNanos());
-        }
-        return min;
-    }
+    /** Registrations offered and not yet drained (tests). */
+    int inboxSize() { return inbox.size(); }
 
     /** Registrations held now (parker-side view, for tests and statistics). */
-    List<Integer> slotSizes() {
-        List<Integer> out = new ArrayList<>();
-        for (TreeSet<GpuFuture<?>> s : slots) out.add(s.size());
-        return out;
-    }
+    List<Integer> slotSizes() { return watch.slotSizes(); }
 }

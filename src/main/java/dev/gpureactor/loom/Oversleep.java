@@ -13,8 +13,13 @@ package dev.gpureactor.loom;
  *       estimator (the store may well have come after the planned wake).
  * </ul>
  *
- * <p>Up at once to a larger oversleep, down by an eighth at each later timed sleep that was not cut
- * short; at most {@link #CAP_NANOS}, so one long stall does not make every later wait spin long.
+ * <p>Up at once to a larger oversleep, down by an eighth at each later timed sleep that ended a
+ * wait's deadline sleep and was not cut short; at most {@link #CAP_NANOS}, so one long stall does
+ * not make every later wait spin long. Sleeps that only reach a backstop (a 10 ms wait sleeps in
+ * ten 1 ms pieces) raise it but do not decay it: decaying per piece made its memory ten times
+ * shorter at 10 ms than at 1 ms, so on a host whose wakes are often later than the margin (the
+ * AMD EPYC VMs) a 10 ms wait's last piece was seldom covered, its wake came after the store, and
+ * the censored {@code Late} halved the prediction for a window of waits (see docs/PARKER.md).
  * Parker loop only (it moves with the loop when a hosting thread is relieved).
  */
 final class Oversleep {
@@ -23,11 +28,15 @@ final class Oversleep {
 
     private long allowance;
 
-    /** One timed sleep asked to end at {@code askedAt} ended at {@code wokeAt}; an early end (a registration's wake) teaches nothing. */
-    void sample(long askedAt, long wokeAt) {
+    /** One deadline sleep asked to end at {@code askedAt} ended at {@code wokeAt}; an early end (a registration's wake) teaches nothing. */
+    void sample(long askedAt, long wokeAt) { sample(askedAt, wokeAt, true); }
+
+    /** As {@link #sample(long, long)}; {@code decays} false for a sleep that only reached a backstop. */
+    void sample(long askedAt, long wokeAt, boolean decays) {
         long over = wokeAt - askedAt;
         if (over < 0) return;
-        allowance = Math.max(Math.min(over, CAP_NANOS), allowance - (allowance >> 3));
+        long kept = decays ? allowance - (allowance >> 3) : allowance;
+        allowance = Math.max(Math.min(over, CAP_NANOS), kept);
     }
 
     /** The OS's recent lateness: a sleep later than this overslept abnormally. */

@@ -2,6 +2,9 @@ package dev.gpureactor.loom;
 
 import dev.gpureactor.core.Sleeper;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
 /**
  * A platform thread that runs a {@link LineParker}'s loop, and during one turn of it may keep one
  * woken virtual thread to run itself (hosting: the locality-first wake).
@@ -16,6 +19,9 @@ import dev.gpureactor.core.Sleeper;
  * given its parker's loop again.
  */
 final class ParkerThread extends Thread {
+    /** The JVM's thread CPU clock, probed once; null where it cannot measure this thread's CPU time. */
+    private static final ThreadMXBean CPU = probeCpu();
+
     /** The pool whose tasks this turn may keep; null when not capturing. This thread only. */
     private CarrierPool capturing;
     private Runnable guest;
@@ -25,6 +31,9 @@ final class ParkerThread extends Thread {
     volatile boolean handed;
     /** A thread started to stand by for a hosting parker: it waits to be handed the loop before it runs it. */
     boolean startsStandingBy;
+
+    /** This thread's CPU time at its last {@link #cpuSinceLastSample}, and when (nanoTime). This thread only. */
+    private long cpuSampled, cpuSampledAt;
 
     ParkerThread(LineParker parker, String name) {
         super(null, parker, name, 0, false);
@@ -41,6 +50,35 @@ final class ParkerThread extends Thread {
         if (pool != capturing || guest != null) return false;
         guest = task;
         return true;
+    }
+
+    /**
+     * This thread's CPU time since the last call (0 where unmeasurable). Call on this thread only; a
+     * clock_gettime of the thread's CPU clock, so the parker calls it when it is about to sleep anyway.
+     */
+    long cpuSinceLastSample() {
+        if (CPU == null) return 0;
+        cpuSampledAt = System.nanoTime();
+        long now = CPU.getCurrentThreadCpuTime();
+        long d = now - cpuSampled;
+        cpuSampled = now;
+        return Math.max(0, d);
+    }
+
+    /** As {@link #cpuSinceLastSample}, but 0 without sampling when the last sample is under {@code gapNanos} old. */
+    long cpuSinceLastSample(long gapNanos) {
+        return System.nanoTime() - cpuSampledAt < gapNanos ? 0 : cpuSinceLastSample();
+    }
+
+    private static ThreadMXBean probeCpu() {
+        try {
+            ThreadMXBean b = ManagementFactory.getThreadMXBean();
+            if (!b.isCurrentThreadCpuTimeSupported()) return null;
+            if (!b.isThreadCpuTimeEnabled()) b.setThreadCpuTimeEnabled(true);
+            return b;
+        } catch (RuntimeException | LinkageError e) { // no java.management, or a security manager said no
+            return null;
+        }
     }
 
     /** Ends the capture; returns the kept task, or null. */

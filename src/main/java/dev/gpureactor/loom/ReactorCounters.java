@@ -14,6 +14,7 @@ final class ReactorCounters {
     private final LongAdder parkersDied = new LongAdder();
     private final LongAdder hosted = new LongAdder();
     private final LongAdder relieved = new LongAdder();
+    private final LongAdder parkerCpuNanos = new LongAdder();
 
     void registered() { registrations.incrementAndGet(); }
 
@@ -37,10 +38,13 @@ final class ReactorCounters {
 
     void relieved() { relieved.increment(); }
 
+    void parkerCpu(long nanos) { parkerCpuNanos.add(nanos); }
+
     RunStats snapshot(CarrierPool pool) {
         return new RunStats(pool == null ? 0 : pool.tasksRun(), woke.sum(), slept.sum(), parked.sum(), queried.sum(),
                 pool == null ? 0 : pool.idleNanos(), pool == null ? 0 : pool.busyNanos(), registrations.get(),
                 parkersStarted.sum(), parkersDied.sum(), hosted.sum(), relieved.sum(),
-                pool == null ? 0 : pool.queueDepth(), pool == null ? 0 : pool.liveThreads(), pool == null ? 0 : pool.size());
+                pool == null ? 0 : pool.queueDepth(), pool == null ? 0 : pool.liveThreads(), pool == null ? 0 : pool.size(),
+                parkerCpuNanos.sum());
     }
 }

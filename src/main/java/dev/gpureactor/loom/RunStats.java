@@ -15,10 +15,14 @@ package dev.gpureactor.loom;
  *                      ({@link CarrierPool#queueDepth()}); a backlog shows here first
  * @param liveThreads   virtual threads of the carrier pool that started and have not ended, parked ones included
  * @param carriers      carrier threads of the pool (0 on the JDK's default scheduler)
+ * @param parkerCpuNanos CPU time the parker threads of all lines used (thread CPU time, sampled at each of their
+ *                       sleeps and at most every millisecond of parking, so a little behind; guests a parker
+ *                       hosted count in it);
+ *                       0 where the JVM cannot measure thread CPU time
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
                        long registrations, long parkersStarted, long parkersDied, long hosted, long relieved,
-                       long queueDepth, long liveThreads, int carriers) {
+                       long queueDepth, long liveThreads, int carriers, long parkerCpuNanos) {
     /** Share of carrier time spent running tasks, 0..1. */
     public double filled() {
         long total = idleNanos + busyNanos;

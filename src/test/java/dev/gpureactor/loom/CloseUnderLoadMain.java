@@ -102,7 +102,11 @@ public final class CloseUnderLoadMain {
                 }
             }));
         }
-        Thread.sleep(1000);
+        // Close under load: once the load is really running (on a busy machine a fixed pause may end
+        // before the first answer), bounded so a load that never starts fails the test's checks.
+        long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        Thread.sleep(500);
+        while (values.get() < 50 && System.nanoTime() - until < 0) Thread.sleep(50);
         // The JDK's own threads that resume virtual threads: each must outlive our close.
         List<Thread> jdkThreads = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("VirtualThread-") || t.getName().contains("Poller")).toList();

@@ -56,11 +56,11 @@ class OversleepTest {
         ManualClock clock = new ManualClock();
         PointTable<Object> points = new PointTable<>();
         LineParker p = new LineParker(line, (l, snapshot, bound, spin) -> { }, PLAN, points, clock, w -> { },
-                new ReactorCounters(), 0, null, null);
+                new ReactorCounters(), 0, null, null, false);
         GpuFuture<Void> f = new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1), Ports.NEVER_DONE, null,
                 Runnable::run, 0, 0, 0, "k");
         p.register(f);
-        assertEquals(LineParker.PARK, p.step(false));
+        assertInstanceOf(Turn.Park.class, p.step(false));
         clock.advance(5_000_000 - over);
         long asked = clock.nanos();
         clock.advance(over);

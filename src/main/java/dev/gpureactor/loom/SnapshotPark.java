@@ -8,7 +8,8 @@ import dev.gpureactor.park.WordWait;
 import java.util.Optional;
 
 /**
- * How a parker waits on its line between scans: until any word differs from {@code snapshot}, the
+ * How a parker waits on its line between scans (not {@link dev.gpureactor.park.LinePark}, the
+ * predicate park it is built on): waits until any word differs from {@code snapshot}, the
  * bound passes, or (without a hardware park) an unpark arrives, whichever is first. It may return
  * early; it is always bounded.
  *
@@ -18,11 +19,11 @@ import java.util.Optional;
  * and wakes on the store itself).
  */
 @FunctionalInterface
-interface LinePark {
+interface SnapshotPark {
     void park(CompletionLine line, long[] snapshot, long boundNanos, long spinNanos);
 
     /** The probed hardware word wait where there is one, else {@link FallbackPark} slices of {@code sliceNanos}. */
-    static LinePark of(Optional<WordWait> hardware, long sliceNanos) {
+    static SnapshotPark of(Optional<WordWait> hardware, long sliceNanos) {
         if (hardware.isPresent()) {
             WordWait w = hardware.get();
             return (line, snapshot, bound, spin) -> w.park(line, l -> differs(l, snapshot), bound);

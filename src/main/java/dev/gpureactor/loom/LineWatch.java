@@ -1,0 +1,299 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.Clock;
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.DeadlinePlan;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.Outcome;
+import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Slot;
+import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.core.Warning;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * The single-threaded half of a parker: the waits it holds on one line and the turn that decides,
+ * from a snapshot of the line and the clock, whom to complete and how to wait next.
+ *
+ * <p>Implementation overview. The waits sit in one {@link TreeSet} per slot, lowest target first
+ * ({@link #BY_TARGET}: wrapping order, then registration order). A turn ({@link #next}) scans each
+ * busy slot of the {@linkplain #snapshot snapshot} from its head up, completing every reached wait,
+ * so a wake costs O(woken · log n); then queries the head of each slot whose backstop is due (the
+ * port is the error authority: a failed stream fails the slot with the port's coded error, a port
+ * that says done for a word never written completes with a {@link ErrorCode#WordNeverWritten}
+ * warning); then answers with a {@link Turn} built by the pure {@link #decide}. Completions feed the
+ * estimator ({@link #observe}): after a deadline sleep as {@code Late} (censored) unless the OS
+ * overslept past its {@link Oversleep allowance}, otherwise as {@code Exact}.
+ *
+ * <p>No field here is shared: one thread at a time owns a watch (the runner's loop; hosting hands
+ * the loop, and this object with it, across a volatile write in {@link LineParker}). The only
+ * cross-thread reads are the line's words (acquire loads in {@link #snapshot}) and the futures'
+ * states (their own CASes). Nothing here blocks, sleeps or reads the wall: the clock is given, so
+ * tests run it on a {@code ManualClock}.
+ */
+final class LineWatch {
+    /** Wrapping order of targets, then registration order. */
+    static final Comparator<GpuFuture<?>> BY_TARGET = (a, b) -> {
+        long d = a.descriptor().target() - b.descriptor().target();
+        return d != 0 ? (d < 0 ? -1 : 1) : Long.compare(a.id, b.id);
+    };
+
+    private final CompletionLine line;
+    private final WaitPlan.FlagWait plan;
+    private final Optional<DeadlinePlan> deadline;
+    private final long marginNanos;
+    private final PointTable<Object> points;
+    private final Clock clock;
+    private final Consumer<Warning> warnings;
+    private final ReactorCounters counters;
+    /** How long after a predicted wake the parker spins (no hardware park) before sleeping in slices. */
+    private final long spinWindowNanos;
+
+    @SuppressWarnings("unchecked")
+    private final TreeSet<GpuFuture<?>>[] slots = new TreeSet[CompletionLine.WORDS];
+    /** When each slot's head was last queried (its backstop runs from there). */
+    private final long[] lastQuery = new long[CompletionLine.WORDS];
+    /** The words this turn scans and the next park compares against. */
+    private final long[] snapshot = new long[CompletionLine.WORDS];
+    /** The waits one scan found reached, handed over after it (empty between turns but after a failure). */
+    private final ArrayList<GpuFuture<?>> reached = new ArrayList<>();
+    private final Oversleep oversleep = new Oversleep();
+    /** Whether the last timed sleep ended later than its allowance. */
+    private boolean osLate;
+    /** Whether the last {@link Turn.Sleep} decided ends at a backstop, before the earliest wake. */
+    private boolean sleepToBackstop;
+    private int waiting;
+
+    LineWatch(CompletionLine line, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
+              Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos) {
+        this.line = line;
+        this.plan = plan;
+        this.deadline = plan.predict();
+        this.marginNanos = deadline.map(DeadlinePlan::marginNanos).orElse(0L);
+        this.points = points;
+        this.clock = clock;
+        this.warnings = warnings;
+        this.counters = counters;
+        this.spinWindowNanos = spinWindowNanos;
+        for (int i = 0; i < slots.length; i++) slots[i] = new TreeSet<>(BY_TARGET);
+    }
+
+    /**
+     * Reads every word (acquire). Call before taking in the registrations: a snapshot that saw a
+     * store then also sees every registration made before it (release → acquire), so the scan that
+     * reads it completes that registration; a store after it ends the park that compares against it
+     * (jcstress {@code StoreAfterRegistrationStress}).
+     */
+    void snapshot() {
+        for (int i = 0; i < snapshot.length; i++) snapshot[i] = line.word(Slot.of(i));
+    }
+
+    /** Takes in a registration (a settled one is only counted out). */
+    void add(GpuFuture<?> f) {
+        if (f.rawState() != GpuFuture.PENDING) {
+            counters.deregistered();
+            return;
+        }
+        int s = f.descriptor().slot().index();
+        if (slots[s].isEmpty()) lastQuery[s] = clock.nanos(); // a slot's backstop runs from its first wait
+        slots[s].add(f);
+        waiting++;
+    }
+
+    /** Drops a withdrawn wait (cancelled, timed out, interrupted), if held. */
+    void remove(GpuFuture<?> f) {
+        if (slots[f.descriptor().slot().index()].remove(f)) {
+            waiting--;
+            counters.deregistered();
+        }
+    }
+
+    /**
+     * One turn after the snapshot and the intake: completes every reached wait, queries the ports
+     * that are due, and says how to wait next.
+     *
+     * @param afterSleep whether the thread comes from a deadline sleep (completions then are {@code Late})
+     */
+    Turn next(boolean afterSleep, boolean backlogged) {
+        if (waiting == 0) return Turn.IDLE;
+        long now = clock.nanos();
+        scan(now, afterSleep);
+        backstop(now);
+        if (waiting == 0) return Turn.AGAIN;
+        GpuFuture<?> first = earliestHead(); // waiting > 0: a slot has a head
+        long nextBackstop = nextBackstop();
+        Turn t = decide(clock.nanos(), first.wakeAtNanos, first.spreadNanos, nextBackstop, oversleep.allowanceNanos(),
+                marginNanos, spinWindowNanos, plan.parkNanos(), backlogged);
+        sleepToBackstop = t instanceof Turn.Sleep s && s.at() == nextBackstop && nextBackstop - first.wakeAtNanos < 0;
+        return t;
+    }
+
+    /**
+     * How to wait, from the earliest head's wake and spread, the next backstop, the OS's recent
+     * lateness and whether the carriers have a backlog. Pure: the whole decision, tested on numbers
+     * alone.
+     *
+     * <p><b>When speed pays.</b> Waking early (before the predicted wake by the OS's excess
+     * lateness) and spinning past it buy a sub-microsecond wake, worth its CPU only when the woken
+     * thread can run at once. With a backlog ({@code backlogged}: woken virtual threads queue for a
+     * carrier and none is idle) it would only wait in the queue, and the spinning takes a core from
+     * the carriers: so sleep to the wake itself and park without spinning.
+     */
+    static Turn decide(long now, long wakeAt, long spreadNanos, long nextBackstop, long allowanceNanos, long marginNanos,
+                       long spinWindowNanos, long parkNanos, boolean backlogged) {
+        // The margin is there for the OS's lateness; when the measured lateness outgrows it, wake
+        // earlier by the excess (not when backlogged: an early wake buys nothing then).
+        long early = backlogged ? 0 : Math.max(0, allowanceNanos - marginNanos);
+        long sleepTo = wakeAt - early;
+        if (sleepTo - now > 0) return new Turn.Sleep(Math.min(sleepTo, nextBackstop));
+        long bound = Math.min(parkNanos, Math.max(1, nextBackstop - now));
+        long spin = backlogged ? 0 : Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, spreadNanos) - now));
+        return new Turn.Park(bound, spin);
+    }
+
+    /**
+     * Books a timed sleep asked to end at {@code askedAt} that ended at {@code wokeAt}: later than the
+     * allowance means the OS, not the work, made this wake late (see {@link #observe}).
+     */
+    void afterTimedSleep(long askedAt, long wokeAt) {
+        osLate = wokeAt - askedAt > oversleep.allowanceNanos();
+        oversleep.sample(askedAt, wokeAt, !sleepToBackstop);
+    }
+
+    /**
+     * Completes every wait the snapshot shows reached, lowest target first, in each busy slot: the
+     * scan first takes them all out, then hands them over together, so that no unpark (a carrier's
+     * wake, a queue offer) runs between two reads of the scan.
+     */
+    private void scan(long now, boolean afterSleep) {
+        for (int s = 0; s < slots.length; s++) {
+            TreeSet<GpuFuture<?>> set = slots[s];
+            if (set.isEmpty()) continue;
+            long word = snapshot[s];
+            GpuFuture<?> head;
+            while ((head = set.isEmpty() ? null : set.first()) != null
+                    && (MemoryDescriptor.reached(word, head.descriptor().target()) || head.rawState() != GpuFuture.PENDING)) {
+                set.pollFirst();
+                waiting--;
+                counters.deregistered();
+                reached.add(head);
+            }
+        }
+        // An exception here (an unpark's) leaves the rest in reached, which failAll then fails.
+        for (int i = 0; i < reached.size(); i++) {
+            GpuFuture<?> f = reached.get(i);
+            reached.set(i, null);
+            if (f.signal()) {
+                counters.woke();
+                observe(f, now, afterSleep);
+            }
+        }
+        reached.clear();
+    }
+
+    private void observe(GpuFuture<?> f, long now, boolean afterSleep) {
+        if (deadline.isEmpty() || f.pointKey == null) return;
+        // A late wake censors the residual (the estimator halves on it). When the OS overslept past
+        // its allowance, the store may well have come after the planned wake: that says nothing
+        // about the work, so it is not observed (a later exact wait still lowers the prediction).
+        if (afterSleep && osLate) return;
+        long residual = Math.max(0, now - f.startNanos);
+        Outcome o = afterSleep ? new Outcome.Late(residual) : new Outcome.Exact(residual);
+        points.observe(f.pointKey, deadline.get(), o);
+    }
+
+    /** Queries each busy slot's head at least every backstop: the port is the error authority. */
+    private void backstop(long now) {
+        for (int s = 0; s < slots.length; s++) {
+            TreeSet<GpuFuture<?>> set = slots[s];
+            if (set.isEmpty() || now - lastQuery[s] < plan.backstopNanos()) continue;
+            lastQuery[s] = now;
+            GpuFuture<?> head;
+            while ((head = set.isEmpty() ? null : set.first()) != null) {
+                counters.queried();
+                boolean done;
+                try {
+                    done = head.port().query();
+                } catch (ReactorException e) {
+                    failSlot(s, e);
+                    break;
+                } catch (RuntimeException e) {
+                    failSlot(s, new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), e.getMessage()));
+                    break;
+                }
+                if (!done) break;
+                set.pollFirst();
+                waiting--;
+                counters.deregistered();
+                boolean neverWritten = !head.descriptor().isComplete();
+                if (head.signal()) {
+                    counters.woke();
+                    // Only the one who completed the wait warns (a platform joiner may race us to it).
+                    if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, head.descriptor()));
+                }
+            }
+        }
+    }
+
+    private void failSlot(int s, ReactorException e) {
+        TreeSet<GpuFuture<?>> set = slots[s];
+        for (GpuFuture<?> f : set) {
+            f.fail(e);
+            counters.deregistered();
+        }
+        waiting -= set.size();
+        set.clear();
+    }
+
+    /** Fails every wait held with {@code why}, and any a scan took out and had not handed over. */
+    void failAll(ReactorException why) {
+        for (int s = 0; s < slots.length; s++) failSlot(s, why);
+        for (GpuFuture<?> f : reached) {
+            if (f != null) f.fail(why); // already counted out by the scan
+        }
+        reached.clear();
+        waiting = 0;
+    }
+
+    /** The slot head that wants the parker awake first (nanoTime order), or null with no waiters. */
+    private GpuFuture<?> earliestHead() {
+        GpuFuture<?> first = null;
+        for (TreeSet<GpuFuture<?>> set : slots) {
+            if (!set.isEmpty() && (first == null || set.first().wakeAtNanos - first.wakeAtNanos < 0)) first = set.first();
+        }
+        return first;
+    }
+
+    private long nextBackstop() {
+        long min = Long.MAX_VALUE;
+        for (int s = 0; s < slots.length; s++) {
+            if (!slots[s].isEmpty()) min = Math.min(min, lastQuery[s] + plan.backstopNanos());
+        }
+        return min;
+    }
+
+    /** The words the next park compares against (the runner hands them to {@link SnapshotPark}). */
+    long[] snapshotWords() { return snapshot; }
+
+    /** The word of {@code slot} in the snapshot the next park compares against. */
+    long parkedOn(Slot slot) { return snapshot[slot.index()]; }
+
+    int waiting() { return waiting; }
+
+    long oversleepAllowanceNanos() { return oversleep.allowanceNanos(); }
+
+    /** Waits held per slot (for tests and statistics). */
+    List<Integer> slotSizes() {
+        List<Integer> out = new ArrayList<>();
+        for (TreeSet<GpuFuture<?>> s : slots) out.add(s.size());
+        return out;
+    }
+}

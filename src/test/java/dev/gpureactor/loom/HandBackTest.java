@@ -1,0 +1,56 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.ManualClock;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.Slot;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * A parker thread that announced hosting, was relieved, and then finds the carriers refusing its
+ * guest must not let that reach the loop's error handling, which would fail waits that the relief
+ * thread now owns (issue 14 item 10). Synchronous: the test plays the registrar's claim.
+ */
+class HandBackTest {
+    @Test
+    void a_relieved_thread_whose_guest_the_carriers_refuse_runs_it_itself_and_touches_no_wait() {
+        CompletionLine line = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "t", () -> { });
+        CarrierPool closed = CarrierPool.withoutCarriers();
+        closed.close(); // it now refuses every task
+        ReactorCounters counters = new ReactorCounters();
+        LineParker p = new LineParker(line, (l, snapshot, bound, spin) -> { }, LineWatchTest.PLAN, new PointTable<>(),
+                new ManualClock(), w -> { }, counters, 0, null, closed, true);
+        ParkerThread me = new ParkerThread(p, "t-host");
+        GpuFuture<Void> registered = new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1),
+                LineWatchTest.neverDone(), null, Runnable::run, 0, 0, 0, null);
+        p.offer(registered); // a registrar offered ...
+        assertFalse(p.announceHosting(me)); // ... so the parker declines to host,
+        assertTrue(p.claimRelief()); // and the registrar took the loop for the standing-by thread
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        boolean mine = assertDoesNotThrow(() -> p.handBack(me, () -> ranOn.set(Thread.currentThread())),
+                "an exception here reaches the loop's error handling, which fails the relief thread's waits");
+        assertFalse(mine, "the loop is the relief thread's");
+        assertSame(Thread.currentThread(), ranOn.get(), "the refused guest was dropped");
+        assertEquals(GpuFuture.PENDING, registered.rawState());
+    }
+
+    @Test
+    void the_owner_still_hears_of_a_refused_guest() {
+        CompletionLine line = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "t", () -> { });
+        CarrierPool closed = CarrierPool.withoutCarriers();
+        closed.close();
+        LineParker p = new LineParker(line, (l, snapshot, bound, spin) -> { }, LineWatchTest.PLAN, new PointTable<>(),
+                new ManualClock(), w -> { }, new ReactorCounters(), 0, null, closed, true);
+        ParkerThread me = new ParkerThread(p, "t-host");
+        p.offer(new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1), LineWatchTest.neverDone(), null,
+                Runnable::run, 0, 0, 0, null));
+        assertFalse(p.announceHosting(me)); // declined, and nobody claimed the loop: still this thread's
+        assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> p.handBack(me, () -> { }));
+    }
+}

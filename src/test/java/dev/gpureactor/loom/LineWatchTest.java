@@ -1,0 +1,278 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ManualClock;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Slot;
+import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.core.Warning;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The parker's turn, single-threaded and on a manual clock: no thread, no sleep. The test plays
+ * the runner (snapshot, intake, turn) and the device (stores into the line).
+ */
+class LineWatchTest {
+    /** Park bound 100 µs, backstop 1 ms, margin 100 µs. */
+    static final WaitPlan.FlagWait PLAN = (WaitPlan.FlagWait) WaitPlan.parse(
+            "flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8");
+
+    final CompletionLine line = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "t", () -> { });
+    final ManualClock clock = new ManualClock();
+    final PointTable<Object> points = new PointTable<>();
+    final List<Warning> warned = new ArrayList<>();
+    final ReactorCounters counters = new ReactorCounters();
+    final LineWatch watch = new LineWatch(line, PLAN, points, clock, warned::add, counters, 0);
+    long ids;
+
+    /** A port that counts its queries and answers {@code done} (or throws {@code failure}). */
+    static final class FakePort implements CompletionPort {
+        int queries;
+        boolean done;
+        RuntimeException failure;
+
+        @Override public boolean query() {
+            queries++;
+            if (failure != null) throw failure;
+            return done;
+        }
+        @Override public void block() { throw new UnsupportedOperationException(); }
+        @Override public void arm() { }
+        @Override public boolean park(long boundNanos) { return false; }
+    }
+
+    static CompletionPort neverDone() { return new FakePort(); }
+
+    GpuFuture<Void> waitOn(int slot, long target, CompletionPort port, long wakeAt, Object point) {
+        counters.registered();
+        GpuFuture<Void> f = new GpuFuture<>(++ids, new MemoryDescriptor(line, Slot.of(slot), target), port, null,
+                Runnable::run, clock.nanos(), wakeAt, 0, point);
+        watch.add(f);
+        return f;
+    }
+
+    Turn turn(boolean afterSleep) {
+        watch.snapshot();
+        return watch.next(afterSleep, false);
+    }
+
+    @Test
+    void no_waits_is_idle_and_the_last_settled_wait_turns_again() {
+        assertEquals(Turn.IDLE, turn(false));
+        GpuFuture<Void> f = waitOn(0, 1, new FakePort(), 0, null);
+        line.store(Slot.of(0), 1);
+        assertEquals(Turn.AGAIN, turn(false));
+        assertEquals(GpuFuture.COMPLETED, f.rawState());
+        assertEquals(0, counters.registrations());
+    }
+
+    @Test
+    void a_scan_completes_the_reached_waits_lowest_target_first_and_stops_at_the_first_unreached() {
+        FakePort port = new FakePort();
+        GpuFuture<Void> three = waitOn(2, 3, port, 0, null);
+        GpuFuture<Void> one = waitOn(2, 1, port, 0, null);
+        GpuFuture<Void> two = waitOn(2, 2, port, 0, null);
+        GpuFuture<Void> other = waitOn(5, 1, port, 0, null);
+        line.store(Slot.of(2), 2);
+        assertInstanceOf(Turn.Park.class, turn(false));
+        assertEquals(List.of(GpuFuture.COMPLETED, GpuFuture.COMPLETED, GpuFuture.PENDING, GpuFuture.PENDING),
+                List.of(one.rawState(), two.rawState(), three.rawState(), other.rawState()));
+        assertEquals(List.of(0, 0, 1, 0, 0, 1, 0, 0), watch.slotSizes());
+        assertEquals(2, watch.waiting());
+    }
+
+    @Test
+    void targets_are_ordered_across_the_wrap_of_the_word() {
+        GpuFuture<Void> beforeWrap = waitOn(0, Long.MAX_VALUE, new FakePort(), 0, null);
+        GpuFuture<Void> afterWrap = waitOn(0, Long.MIN_VALUE + 1, new FakePort(), 0, null);
+        line.store(Slot.of(0), Long.MAX_VALUE);
+        turn(false);
+        assertEquals(GpuFuture.COMPLETED, beforeWrap.rawState());
+        assertEquals(GpuFuture.PENDING, afterWrap.rawState(), "a word behind the wrap has not reached a target past it");
+    }
+
+    @Test
+    void a_withdrawn_wait_leaves_its_slot() {
+        GpuFuture<Void> f = waitOn(1, 1, new FakePort(), 0, null);
+        watch.remove(f);
+        assertEquals(Turn.IDLE, turn(false));
+        assertEquals(0, counters.registrations());
+    }
+
+    @Test
+    void the_backstop_queries_each_busy_slot_once_per_backstop_and_the_turn_never_sleeps_past_it() {
+        FakePort port = new FakePort();
+        waitOn(0, 1, port, 10_000_000, null); // predicted in 10 ms: it would sleep past the 1 ms backstop
+        assertEquals(new Turn.Sleep(1_000_000), turn(false), "sleeps to the backstop, not to the prediction");
+        assertEquals(0, port.queries);
+        clock.advance(999_999);
+        turn(false);
+        assertEquals(0, port.queries, "not due yet");
+        clock.advance(1);
+        assertEquals(new Turn.Sleep(2_000_000), turn(true));
+        assertEquals(1, port.queries);
+        turn(false);
+        assertEquals(1, port.queries, "once per backstop");
+    }
+
+    @Test
+    void a_failing_port_fails_its_slot_with_its_coded_error_and_an_unchecked_one_with_Backend_and_the_cause() {
+        FakePort coded = new FakePort();
+        ReactorException streamFailed = new ReactorException(ErrorCode.Backend, "sim", "stream", 719, "LAUNCH_FAILED", "x");
+        coded.failure = streamFailed;
+        FakePort broken = new FakePort();
+        IllegalStateException bug = new IllegalStateException("port bug");
+        broken.failure = bug;
+        GpuFuture<Void> a = waitOn(0, 1, coded, 0, null), b = waitOn(0, 2, coded, 0, null);
+        GpuFuture<Void> c = waitOn(1, 1, broken, 0, null);
+        GpuFuture<Void> bystander = waitOn(2, 1, new FakePort(), 0, null);
+        clock.advance(1_000_000);
+        turn(false);
+        assertSame(streamFailed, a.exceptionNow());
+        assertSame(streamFailed, b.exceptionNow());
+        ReactorException wrapped = assertInstanceOf(ReactorException.class, c.exceptionNow());
+        assertEquals(ErrorCode.Backend, wrapped.code());
+        assertSame(bug, wrapped.getCause());
+        assertEquals(GpuFuture.PENDING, bystander.rawState(), "only the failing port's slot fails");
+        assertEquals(1, counters.registrations());
+    }
+
+    @Test
+    void a_port_done_for_a_word_never_written_completes_with_WordNeverWritten() {
+        FakePort port = new FakePort();
+        port.done = true;
+        GpuFuture<Void> f = waitOn(3, 1, port, 0, null);
+        clock.advance(1_000_000);
+        assertEquals(Turn.AGAIN, turn(false));
+        assertEquals(GpuFuture.COMPLETED, f.rawState());
+        assertEquals(1, warned.size());
+        assertEquals(ErrorCode.WordNeverWritten, warned.get(0).code());
+    }
+
+    @Test
+    void a_port_done_after_the_store_warns_nothing() {
+        FakePort port = new FakePort();
+        port.done = true;
+        waitOn(3, 1, port, 0, null);
+        clock.advance(1_000_000);
+        line.store(Slot.of(3), 1);
+        watch.next(false, false); // no new snapshot: the scan misses it, the backstop's query finds it
+        assertEquals(List.of(), warned);
+    }
+
+    @Test
+    void a_completion_after_a_park_is_exact_and_after_a_deadline_sleep_is_late_censored() {
+        waitOn(0, 1, new FakePort(), 0, "p");
+        clock.advance(3_000_000);
+        line.store(Slot.of(0), 1);
+        turn(false);
+        assertEquals(3_000_000, points.estimate("p").predictedNanos().getAsLong(), "exact: as measured");
+
+        waitOn(0, 2, new FakePort(), 0, "p");
+        clock.advance(2_000_000);
+        watch.afterTimedSleep(clock.nanos(), clock.nanos()); // a sleep that ended on time
+        line.store(Slot.of(0), 2);
+        turn(true);
+        assertEquals(1_000_000, points.estimate("p").predictedNanos().getAsLong(), "late: min(woke, predicted) / 2");
+    }
+
+    @Test
+    void the_oversleep_allowance_beyond_the_margin_wakes_the_sleep_earlier_by_the_excess() {
+        watch.afterTimedSleep(0, 400_000); // the OS woke a sleep 400 µs late: 300 µs past the 100 µs margin
+        assertEquals(400_000, watch.oversleepAllowanceNanos());
+        waitOn(0, 1, new FakePort(), 800_000, null);
+        assertEquals(new Turn.Sleep(500_000), turn(false));
+    }
+
+    @Test
+    void the_decision_sleeps_to_the_earlier_of_wake_and_backstop_then_parks_bounded_and_spins_past_the_wake() {
+        // now, wakeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos
+        assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 500, 0, 1_000, 0, 100, 0, 100, false));
+        assertEquals(new Turn.Sleep(300), LineWatch.decide(0, 500, 0, 300, 0, 100, 0, 100, false));
+        assertEquals(new Turn.Park(100, 0), LineWatch.decide(500, 500, 0, 10_000, 0, 100, 0, 100, false), "at the wake: no window, no spin");
+        assertEquals(new Turn.Park(100, 50), LineWatch.decide(500, 500, 50, 10_000, 0, 100, 0, 100, false), "spins for the point's spread");
+        assertEquals(new Turn.Park(100, 100), LineWatch.decide(500, 500, 0, 10_000, 0, 100, 1_000, 100, false), "spin capped at the bound");
+        assertEquals(new Turn.Park(20, 20), LineWatch.decide(500, 500, 0, 520, 0, 100, 1_000, 100, false), "bound capped at the backstop");
+        assertEquals(new Turn.Park(1, 1), LineWatch.decide(600, 500, 0, 520, 0, 100, 1_000, 100, false), "an overdue backstop: shortest bound");
+    }
+
+    @Test
+    void with_a_backlog_the_decision_neither_wakes_early_nor_spins() {
+        // now, wakeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos, backlogged
+        assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 800, 0, 10_000, 400, 100, 0, 100, false), "early by the excess");
+        assertEquals(new Turn.Sleep(800), LineWatch.decide(0, 800, 0, 10_000, 400, 100, 0, 100, true), "to the wake itself");
+        assertEquals(new Turn.Sleep(300), LineWatch.decide(0, 800, 0, 300, 400, 100, 0, 100, true), "the backstop still comes first");
+        assertEquals(new Turn.Park(100, 0), LineWatch.decide(800, 800, 50, 10_000, 0, 100, 1_000, 100, true), "no spin window, no spread");
+        assertEquals(new Turn.Park(20, 0), LineWatch.decide(800, 800, 50, 820, 0, 100, 1_000, 100, true));
+    }
+
+    @Test
+    void a_backlogged_turn_sleeps_to_the_wake_in_spite_of_the_oversleep_allowance() {
+        watch.afterTimedSleep(0, 400_000);
+        waitOn(0, 1, new FakePort(), 800_000, null);
+        watch.snapshot();
+        assertEquals(new Turn.Sleep(800_000), watch.next(false, true));
+        assertEquals(new Turn.Sleep(500_000), watch.next(false, false));
+    }
+
+    @Test
+    void a_scan_takes_out_every_reached_wait_before_it_hands_any_over() {
+        List<List<Integer>> seenAtHandOver = new ArrayList<>();
+        GpuFuture<Void> a = waitOn(0, 1, new FakePort(), 0, null), b = waitOn(0, 2, new FakePort(), 0, null);
+        GpuFuture<Void> c = waitOn(4, 1, new FakePort(), 0, null);
+        waitOn(4, 9, new FakePort(), 0, null);
+        for (GpuFuture<Void> f : List.of(a, b, c)) f.toCompletableFuture().thenRun(() -> seenAtHandOver.add(watch.slotSizes()));
+        line.store(Slot.of(0), 2);
+        line.store(Slot.of(4), 1);
+        turn(false);
+        List<Integer> afterScan = List.of(0, 0, 0, 0, 1, 0, 0, 0);
+        assertEquals(List.of(afterScan, afterScan, afterScan), seenAtHandOver, "an unpark ran before the scan had taken out every reached wait");
+    }
+
+    @Test
+    void a_hand_over_that_throws_leaves_no_taken_out_wait_unsettled() {
+        GpuFuture<Void> a = waitOn(0, 1, new FakePort(), 0, null), b = waitOn(0, 2, new FakePort(), 0, null);
+        a.toCompletableFuture().thenRun(() -> { throw new IllegalStateException("an unpark failed"); });
+        line.store(Slot.of(0), 2);
+        try {
+            turn(false);
+        } catch (IllegalStateException expected) {
+            // the runner's loop catches this and fails what the turn holds
+        }
+        ReactorException why = new ReactorException(ErrorCode.ParkerDied, "t", "x");
+        watch.failAll(why);
+        assertNotEquals(GpuFuture.PENDING, a.rawState());
+        assertNotEquals(GpuFuture.PENDING, b.rawState(), "a wait the scan took out was stranded");
+    }
+
+    @Test
+    void backstop_pieces_of_a_long_sleep_raise_the_allowance_but_only_deadline_sleeps_decay_it() {
+        waitOn(0, 1, new FakePort(), 10_000_000, null); // a 10 ms wait: ten 1 ms pieces, cut by the backstop
+        Turn t = turn(false);
+        assertEquals(new Turn.Sleep(1_000_000), t);
+        clock.advance(1_300_000);
+        watch.afterTimedSleep(1_000_000, clock.nanos()); // the OS woke the first piece 300 µs late
+        assertEquals(300_000, watch.oversleepAllowanceNanos());
+        for (int piece = 2; piece <= 9; piece++) { // eight more pieces, each on time
+            Turn.Sleep s = assertInstanceOf(Turn.Sleep.class, turn(true));
+            clock.advance(s.at() - clock.nanos());
+            watch.afterTimedSleep(s.at(), clock.nanos());
+        }
+        assertEquals(300_000, watch.oversleepAllowanceNanos(), "backstop pieces decayed the allowance");
+        // The last piece ends at the wake, early by the allowance's excess over the margin.
+        assertEquals(new Turn.Sleep(10_000_000 - (300_000 - 100_000)), turn(true));
+        clock.advance(9_800_000 - clock.nanos());
+        watch.afterTimedSleep(9_800_000, clock.nanos());
+        assertEquals(300_000 - 300_000 / 8, watch.oversleepAllowanceNanos(), "a deadline sleep on time decays it");
+    }
+}
