@@ -1,6 +1,7 @@
 package dev.gpureactor.backend.cuda;
 
-import dev.gpureactor.backend.NativeLibrary;
+import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.park.NativeLoader;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
@@ -181,7 +182,7 @@ public final class CudaDriver {
         Objects.requireNonNull(pathOrName, "pathOrName");
         CudaDriver d = DRIVERS.get(pathOrName);
         if (d != null) return d;
-        CudaDriver fresh = new CudaDriver(NativeLibrary.load(pathOrName));
+        CudaDriver fresh = new CudaDriver(NativeLoader.load(pathOrName));
         CudaDriver raced = DRIVERS.putIfAbsent(pathOrName, fresh);
         return raced != null ? raced : fresh;
     }

@@ -1,6 +1,7 @@
 package dev.gpureactor.backend.hip;
 
-import dev.gpureactor.backend.NativeLibrary;
+import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.park.NativeLoader;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
@@ -138,7 +139,7 @@ public final class HipRuntime {
         Objects.requireNonNull(pathOrName, "pathOrName");
         HipRuntime h = RUNTIMES.get(pathOrName);
         if (h != null) return h;
-        HipRuntime fresh = new HipRuntime(NativeLibrary.load(pathOrName));
+        HipRuntime fresh = new HipRuntime(NativeLoader.load(pathOrName));
         HipRuntime raced = RUNTIMES.putIfAbsent(pathOrName, fresh);
         return raced != null ? raced : fresh;
     }
