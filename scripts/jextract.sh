@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Generates the FFM bindings of the native libraries with jextract, into one package per library:
-#   dev.gpureactor.park.ffi   from native/ffi/garpark_ffi.h (the park library's functions and constants)
-# Each generated file starts with a line naming the jextract version and the command.
+#   dev.gpureactor.park.ffi          from native/ffi/garpark_ffi.h (the park library's functions and constants)
+#   dev.gpureactor.backend.cuda.ffi  from native/ffi/cuda_ffi.h over cuda.h ($CUDA_HOME/include, /usr/local/cuda/include)
+#   dev.gpureactor.backend.hip.ffi   from native/ffi/hip_ffi.h over hip_runtime_api.h (apt-get install libamdhip64-dev)
+# Each generated file starts with a line naming the jextract version and the command, and its class is
+# marked @SuppressWarnings("restricted") (the only change to jextract's output).
 #
 #   scripts/jextract.sh           regenerate into src/main/java (commit the result)
 #   scripts/jextract.sh --check   regenerate into a temporary folder and fail on any difference (CI)
@@ -45,21 +48,82 @@ park_opts=(
   native/ffi/garpark_ffi.h
 )
 
+cuda_inc=""
+for d in ${CUDA_HOME:+"$CUDA_HOME/include"} /usr/local/cuda/include /usr/include; do
+  if [ -f "$d/cuda.h" ]; then cuda_inc=$d; break; fi
+done
+[ -n "$cuda_inc" ] || { echo "jextract.sh: no cuda.h (set CUDA_HOME, or install the CUDA toolkit headers)" >&2; exit 2; }
+[ -f /usr/include/hip/hip_runtime_api.h ] || { echo "jextract.sh: no /usr/include/hip/hip_runtime_api.h (apt-get install libamdhip64-dev)" >&2; exit 2; }
+
+# Only the entry points each typed layer binds (CudaDriver.functions(), HipRuntime.functions()).
+cuda_opts=(
+  -t dev.gpureactor.backend.cuda.ffi --header-class-name cuda_ffi_h -I "$cuda_inc"
+  --include-typedef cuInit_fn --include-typedef cuDriverGetVersion_fn --include-typedef cuGetErrorName_fn
+  --include-typedef cuGetErrorString_fn --include-typedef cuDeviceGetCount_fn
+  --include-typedef cuDeviceGet_fn --include-typedef cuDeviceGetName_fn
+  --include-typedef cuDeviceGetAttribute_fn --include-typedef cuDevicePrimaryCtxRetain_fn
+  --include-typedef cuDevicePrimaryCtxRelease_v2_fn --include-typedef cuCtxCreate_v4_fn
+  --include-typedef cuCtxDestroy_v2_fn --include-typedef cuCtxGetCurrent_fn
+  --include-typedef cuCtxSetCurrent_fn --include-typedef cuCtxPushCurrent_v2_fn
+  --include-typedef cuCtxPopCurrent_v2_fn --include-typedef cuCtxGetDevice_fn
+  --include-typedef cuMemHostAlloc_fn --include-typedef cuMemHostGetDevicePointer_v2_fn
+  --include-typedef cuMemFreeHost_fn --include-typedef cuStreamCreate_fn
+  --include-typedef cuStreamDestroy_v2_fn --include-typedef cuStreamGetCtx_fn
+  --include-typedef cuStreamQuery_fn --include-typedef cuStreamSynchronize_fn
+  --include-typedef cuMemsetD8Async_fn --include-typedef cuLaunchHostFunc_fn
+  --include-typedef cuStreamWriteValue64_v2_fn
+  --include-constant CUDA_SUCCESS --include-constant CUDA_ERROR_INVALID_VALUE
+  --include-constant CUDA_ERROR_OUT_OF_MEMORY --include-constant CUDA_ERROR_NOT_INITIALIZED
+  --include-constant CUDA_ERROR_INVALID_CONTEXT --include-constant CUDA_ERROR_NOT_READY
+  --include-constant CUDA_ERROR_LAUNCH_FAILED --include-constant CUDA_ERROR_NOT_SUPPORTED
+  --include-constant CU_MEMHOSTALLOC_PORTABLE --include-constant CU_MEMHOSTALLOC_DEVICEMAP
+  --include-constant CU_MEMHOSTALLOC_WRITECOMBINED
+  --include-constant CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1
+  --include-constant CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1
+  --include-constant CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS --include-constant CU_STREAM_DEFAULT
+  --include-constant CU_STREAM_NON_BLOCKING --include-constant CU_STREAM_WRITE_VALUE_DEFAULT
+  native/ffi/cuda_ffi.h
+)
+hip_opts=(
+  -t dev.gpureactor.backend.hip.ffi --header-class-name hip_ffi_h -D__HIP_PLATFORM_AMD__
+  --include-typedef hipInit_fn --include-typedef hipDriverGetVersion_fn --include-typedef hipGetErrorName_fn
+  --include-typedef hipGetErrorString_fn --include-typedef hipGetDeviceCount_fn
+  --include-typedef hipGetDevice_fn --include-typedef hipSetDevice_fn --include-typedef hipDeviceGet_fn
+  --include-typedef hipDeviceGetName_fn --include-typedef hipDevicePrimaryCtxRetain_fn
+  --include-typedef hipDevicePrimaryCtxRelease_fn --include-typedef hipHostMalloc_fn
+  --include-typedef hipHostGetDevicePointer_fn --include-typedef hipHostFree_fn
+  --include-typedef hipStreamCreate_fn --include-typedef hipStreamDestroy_fn
+  --include-typedef hipStreamGetDevice_fn --include-typedef hipStreamQuery_fn
+  --include-typedef hipStreamSynchronize_fn --include-typedef hipStreamWriteValue64_fn
+  --include-typedef hipMemsetD8Async_fn --include-typedef hipLaunchHostFunc_fn
+  --include-constant hipSuccess --include-constant hipErrorInvalidValue
+  --include-constant hipErrorOutOfMemory --include-constant hipErrorNoDevice
+  --include-constant hipErrorNotReady --include-constant hipErrorLaunchFailure
+  --include-constant hipHostMallocPortable --include-constant hipHostMallocMapped
+  --include-constant hipHostMallocWriteCombined --include-constant hipHostMallocCoherent
+  --include-constant hipHostMallocNonCoherent
+  native/ffi/hip_ffi.h
+)
+
 # generate <out dir> <package dir> <options...>: runs jextract, then stamps every file with the command.
 generate() {
   local out=$1 pkgdir=$2; shift 2
   "$jx" --output "$out" "$@"
   local stamp="// Generated by $version through scripts/jextract.sh; do not edit. Command: jextract --output src/main/java $*"
   local f
+  # The one edit: each top-level class is marked @SuppressWarnings("restricted") (linking is what
+  # generated code is for), so the build's -Xlint:all stays quiet.
   for f in "$out/$pkgdir"/*.java; do
-    { echo "$stamp"; cat "$f"; } > "$f.tmp" && mv "$f.tmp" "$f"
+    { echo "$stamp"; sed -E 's/^((public )?(final )?class [A-Za-z_$0-9]+)/@SuppressWarnings("restricted")\n\1/' "$f"; } > "$f.tmp" && mv "$f.tmp" "$f"
   done
 }
 
-libs=("dev/gpureactor/park/ffi")
+libs=("dev/gpureactor/park/ffi" "dev/gpureactor/backend/cuda/ffi" "dev/gpureactor/backend/hip/ffi")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gar-jextract.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 generate "$tmp" "dev/gpureactor/park/ffi" "${park_opts[@]}"
+generate "$tmp" "dev/gpureactor/backend/cuda/ffi" "${cuda_opts[@]}"
+generate "$tmp" "dev/gpureactor/backend/hip/ffi" "${hip_opts[@]}"
 
 status=0
 for pkg in "${libs[@]}"; do

@@ -18,6 +18,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  * typedef int32_t (*garpark_abi_version_fn)(void)
  * }
  */
+@SuppressWarnings("restricted")
 public final class garpark_abi_version_fn {
 
     private garpark_abi_version_fn() {

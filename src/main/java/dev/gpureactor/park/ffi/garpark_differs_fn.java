@@ -18,6 +18,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  * typedef int32_t (*garpark_differs_fn)(const uint64_t *, const uint64_t *)
  * }
  */
+@SuppressWarnings("restricted")
 public final class garpark_differs_fn {
 
     private garpark_differs_fn() {

@@ -13,6 +13,7 @@ import java.util.stream.*;
 import static java.lang.foreign.ValueLayout.*;
 import static java.lang.foreign.MemoryLayout.PathElement.*;
 
+@SuppressWarnings("restricted")
 public class garpark_ffi_h$shared {
 
     garpark_ffi_h$shared() {

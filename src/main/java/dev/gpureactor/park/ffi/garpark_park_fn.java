@@ -18,6 +18,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  * typedef int32_t (*garpark_park_fn)(const uint64_t *, const uint64_t *, int64_t)
  * }
  */
+@SuppressWarnings("restricted")
 public final class garpark_park_fn {
 
     private garpark_park_fn() {

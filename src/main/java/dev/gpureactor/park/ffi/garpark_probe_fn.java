@@ -18,6 +18,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  * typedef int32_t (*garpark_probe_fn)(uint64_t *, char *, int64_t)
  * }
  */
+@SuppressWarnings("restricted")
 public final class garpark_probe_fn {
 
     private garpark_probe_fn() {

@@ -18,6 +18,7 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
  * typedef int64_t (*garpark_ticks_fn)(void)
  * }
  */
+@SuppressWarnings("restricted")
 public final class garpark_ticks_fn {
 
     private garpark_ticks_fn() {
