@@ -67,6 +67,8 @@ public final class HipRuntime {
     public static final int hipSuccess = hip_ffi_h.hipSuccess();
     public static final int hipErrorInvalidValue = hip_ffi_h.hipErrorInvalidValue();
     public static final int hipErrorOutOfMemory = hip_ffi_h.hipErrorOutOfMemory();
+    /** What {@code hipGetDeviceCount} answers on a machine without an AMD GPU. */
+    public static final int hipErrorNoDevice = hip_ffi_h.hipErrorNoDevice();
     public static final int hipErrorNotReady = hip_ffi_h.hipErrorNotReady();
     public static final int hipErrorLaunchFailure = hip_ffi_h.hipErrorLaunchFailure();
     // hip_runtime_api.h: hipHostMalloc flags
@@ -303,6 +305,12 @@ public final class HipRuntime {
 
     public void check(String call, int status) {
         if (status != hipSuccess) throw failure(call, status);
+    }
+
+    /** The runtime's version as "major.minor" ({@code hipDriverGetVersion}: major·10⁷ + minor·10⁵ + patch). */
+    public String versionText() {
+        int v = driverVersion();
+        return v / 10_000_000 + "." + v / 100_000 % 100;
     }
 
     public int driverVersion() {
