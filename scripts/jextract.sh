@@ -71,11 +71,12 @@ cuda_opts=(
   --include-typedef cuStreamDestroy_v2_fn --include-typedef cuStreamGetCtx_fn
   --include-typedef cuStreamQuery_fn --include-typedef cuStreamSynchronize_fn
   --include-typedef cuMemsetD8Async_fn --include-typedef cuLaunchHostFunc_fn
-  --include-typedef cuStreamWriteValue64_v2_fn
+  --include-typedef cuModuleLoadData_fn --include-typedef cuModuleUnload_fn
+  --include-typedef cuModuleGetFunction_fn --include-typedef cuLaunchKernel_fn --include-typedef cuStreamWriteValue64_v2_fn
   --include-constant CUDA_SUCCESS --include-constant CUDA_ERROR_INVALID_VALUE
   --include-constant CUDA_ERROR_OUT_OF_MEMORY --include-constant CUDA_ERROR_NOT_INITIALIZED
   --include-constant CUDA_ERROR_INVALID_CONTEXT --include-constant CUDA_ERROR_NOT_READY
-  --include-constant CUDA_ERROR_LAUNCH_FAILED --include-constant CUDA_ERROR_NOT_SUPPORTED
+  --include-constant CUDA_ERROR_LAUNCH_FAILED --include-constant CUDA_ERROR_NOT_SUPPORTED --include-constant CUDA_ERROR_NO_BINARY_FOR_GPU
   --include-constant CU_MEMHOSTALLOC_PORTABLE --include-constant CU_MEMHOSTALLOC_DEVICEMAP
   --include-constant CU_MEMHOSTALLOC_WRITECOMBINED
   --include-constant CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1

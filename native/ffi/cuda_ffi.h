@@ -42,6 +42,10 @@ typedef CUresult (*cuStreamQuery_fn)(CUstream hStream);
 typedef CUresult (*cuStreamSynchronize_fn)(CUstream hStream);
 typedef CUresult (*cuMemsetD8Async_fn)(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
 typedef CUresult (*cuLaunchHostFunc_fn)(CUstream hStream, CUhostFn fn, void *userData);
+typedef CUresult (*cuModuleLoadData_fn)(CUmodule *module, const void *image);
+typedef CUresult (*cuModuleUnload_fn)(CUmodule hmod);
+typedef CUresult (*cuModuleGetFunction_fn)(CUfunction *hfunc, CUmodule hmod, const char *name);
+typedef CUresult (*cuLaunchKernel_fn)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);
 typedef CUresult (*cuStreamWriteValue64_v2_fn)(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
 
 #ifdef GAR_FFI_CHECK
@@ -72,6 +76,10 @@ cuStreamQuery_fn gar_ffi_check_cuStreamQuery = cuStreamQuery;
 cuStreamSynchronize_fn gar_ffi_check_cuStreamSynchronize = cuStreamSynchronize;
 cuMemsetD8Async_fn gar_ffi_check_cuMemsetD8Async = cuMemsetD8Async;
 cuLaunchHostFunc_fn gar_ffi_check_cuLaunchHostFunc = cuLaunchHostFunc;
+cuModuleLoadData_fn gar_ffi_check_cuModuleLoadData = cuModuleLoadData;
+cuModuleUnload_fn gar_ffi_check_cuModuleUnload = cuModuleUnload;
+cuModuleGetFunction_fn gar_ffi_check_cuModuleGetFunction = cuModuleGetFunction;
+cuLaunchKernel_fn gar_ffi_check_cuLaunchKernel = cuLaunchKernel;
 cuStreamWriteValue64_v2_fn gar_ffi_check_cuStreamWriteValue64_v2 = cuStreamWriteValue64_v2;
 #endif
 

@@ -23,7 +23,11 @@ import dev.gpureactor.backend.cuda.ffi.cuLaunchHostFunc_fn;
 import dev.gpureactor.backend.cuda.ffi.cuMemFreeHost_fn;
 import dev.gpureactor.backend.cuda.ffi.cuMemHostAlloc_fn;
 import dev.gpureactor.backend.cuda.ffi.cuMemHostGetDevicePointer_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuLaunchKernel_fn;
 import dev.gpureactor.backend.cuda.ffi.cuMemsetD8Async_fn;
+import dev.gpureactor.backend.cuda.ffi.cuModuleGetFunction_fn;
+import dev.gpureactor.backend.cuda.ffi.cuModuleLoadData_fn;
+import dev.gpureactor.backend.cuda.ffi.cuModuleUnload_fn;
 import dev.gpureactor.backend.cuda.ffi.cuStreamCreate_fn;
 import dev.gpureactor.backend.cuda.ffi.cuStreamDestroy_v2_fn;
 import dev.gpureactor.backend.cuda.ffi.cuStreamGetCtx_fn;
@@ -91,6 +95,8 @@ public final class CudaDriver {
     public static final int CUDA_ERROR_NOT_READY = cuda_ffi_h.CUDA_ERROR_NOT_READY();
     public static final int CUDA_ERROR_LAUNCH_FAILED = cuda_ffi_h.CUDA_ERROR_LAUNCH_FAILED();
     public static final int CUDA_ERROR_NOT_SUPPORTED = cuda_ffi_h.CUDA_ERROR_NOT_SUPPORTED();
+    /** The image has no SASS for this GPU and no PTX the driver can compile for it. */
+    public static final int CUDA_ERROR_NO_BINARY_FOR_GPU = cuda_ffi_h.CUDA_ERROR_NO_BINARY_FOR_GPU();
     // cuda.h: cuMemHostAlloc flags
     public static final int CU_MEMHOSTALLOC_PORTABLE = cuda_ffi_h.CU_MEMHOSTALLOC_PORTABLE();
     public static final int CU_MEMHOSTALLOC_DEVICEMAP = cuda_ffi_h.CU_MEMHOSTALLOC_DEVICEMAP();
@@ -138,6 +144,10 @@ public final class CudaDriver {
         f.put("cuStreamSynchronize", cuStreamSynchronize_fn.descriptor());
         f.put("cuMemsetD8Async", cuMemsetD8Async_fn.descriptor());
         f.put("cuLaunchHostFunc", cuLaunchHostFunc_fn.descriptor());
+        f.put("cuModuleLoadData", cuModuleLoadData_fn.descriptor());
+        f.put("cuModuleUnload", cuModuleUnload_fn.descriptor());
+        f.put("cuModuleGetFunction", cuModuleGetFunction_fn.descriptor());
+        f.put("cuLaunchKernel", cuLaunchKernel_fn.descriptor());
         f.put("cuStreamWriteValue64_v2", cuStreamWriteValue64_v2_fn.descriptor());
         FUNCTIONS = Collections.unmodifiableMap(f);
     }
@@ -154,7 +164,7 @@ public final class CudaDriver {
             cuCtxCreate_v4, cuCtxDestroy_v2, cuCtxGetCurrent, cuCtxSetCurrent, cuCtxPushCurrent_v2, cuCtxPopCurrent_v2,
             cuCtxGetDevice, cuMemHostAlloc, cuMemHostGetDevicePointer_v2, cuMemFreeHost, cuStreamCreate,
             cuStreamDestroy_v2, cuStreamGetCtx, cuStreamQuery, cuStreamSynchronize, cuMemsetD8Async, cuLaunchHostFunc,
-            cuStreamWriteValue64_v2;
+            cuModuleLoadData, cuModuleUnload, cuModuleGetFunction, cuLaunchKernel, cuStreamWriteValue64_v2;
 
     private CudaDriver(NativeLibrary lib) {
         this.lib = lib;
@@ -190,6 +200,10 @@ public final class CudaDriver {
         cuStreamSynchronize = r.get("cuStreamSynchronize");
         cuMemsetD8Async = r.get("cuMemsetD8Async");
         cuLaunchHostFunc = r.get("cuLaunchHostFunc");
+        cuModuleLoadData = r.get("cuModuleLoadData");
+        cuModuleUnload = r.get("cuModuleUnload");
+        cuModuleGetFunction = r.get("cuModuleGetFunction");
+        cuLaunchKernel = r.get("cuLaunchKernel");
         cuStreamWriteValue64_v2 = r.get("cuStreamWriteValue64_v2");
     }
 
@@ -357,6 +371,24 @@ public final class CudaDriver {
 
     public int cuLaunchHostFunc(MemorySegment hStream, MemorySegment fn, MemorySegment userData) {
         return cuLaunchHostFunc_fn.invoke(need(cuLaunchHostFunc, "cuLaunchHostFunc"), hStream, fn, userData);
+    }
+
+    public int cuModuleLoadData(MemorySegment module, MemorySegment image) {
+        return cuModuleLoadData_fn.invoke(need(cuModuleLoadData, "cuModuleLoadData"), module, image);
+    }
+
+    public int cuModuleUnload(MemorySegment hmod) {
+        return cuModuleUnload_fn.invoke(need(cuModuleUnload, "cuModuleUnload"), hmod);
+    }
+
+    public int cuModuleGetFunction(MemorySegment hfunc, MemorySegment hmod, MemorySegment name) {
+        return cuModuleGetFunction_fn.invoke(need(cuModuleGetFunction, "cuModuleGetFunction"), hfunc, hmod, name);
+    }
+
+    public int cuLaunchKernel(MemorySegment f, int gridDimX, int gridDimY, int gridDimZ, int blockDimX, int blockDimY, int blockDimZ,
+                              int sharedMemBytes, MemorySegment hStream, MemorySegment kernelParams, MemorySegment extra) {
+        return cuLaunchKernel_fn.invoke(need(cuLaunchKernel, "cuLaunchKernel"), f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
+                blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
     }
 
     /** The store behind the stream's work; flags {@link #CU_STREAM_WRITE_VALUE_DEFAULT} order earlier work. */
