@@ -1,7 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
 import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
 import dev.gpureactor.backend.cuda.ffi.cuCtxCreate_v4_fn;
 import dev.gpureactor.backend.cuda.ffi.cuCtxDestroy_v2_fn;
 import dev.gpureactor.backend.cuda.ffi.cuCtxGetCurrent_fn;
@@ -35,20 +34,18 @@ import dev.gpureactor.backend.cuda.ffi.cuStreamQuery_fn;
 import dev.gpureactor.backend.cuda.ffi.cuStreamSynchronize_fn;
 import dev.gpureactor.backend.cuda.ffi.cuStreamWriteValue64_v2_fn;
 import dev.gpureactor.backend.cuda.ffi.cuda_ffi_h;
+import dev.gpureactor.backend.DriverBinding;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -57,12 +54,11 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * The CUDA driver API ({@code libcuda.so.1}) over FFM, written by hand in jextract's shape: one
- * {@link MethodHandle} per function, each {@link FunctionDescriptor} exactly the C prototype of
- * {@code cuda.h} (CUDA 13.0): {@code CUresult}, {@code CUdevice}, {@code CUdevice_attribute} and
- * {@code unsigned int} are {@code JAVA_INT}; {@code CUdeviceptr} ({@code unsigned long long}),
- * {@code cuuint64_t} and {@code size_t} are {@code JAVA_LONG}; {@code unsigned char} is {@code
- * JAVA_BYTE}; handles ({@code CUstream}, {@code CUcontext}) and pointers are {@code ADDRESS}.
+ * The CUDA driver API ({@code libcuda.so.1}) over FFM: the typed layer over the jextract-generated
+ * {@link dev.gpureactor.backend.cuda.ffi} ({@code scripts/jextract.sh}, from {@code native/ffi/cuda_ffi.h}
+ * over {@code cuda.h}, CUDA 13.0). Every descriptor and constant comes from there; each raw method calls the
+ * generated {@code invoke(address, ...)} with the address resolved in the library this driver was loaded
+ * from ({@link DriverBinding}), so the library stays chosen at run time.
  *
  * <p>Symbols are the ABI names {@code cuda.h} binds its API names to ({@code cuMemHostGetDevicePointer}
  * is {@code cuMemHostGetDevicePointer_v2}, {@code cuStreamWriteValue64} is {@code
@@ -79,7 +75,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>Each raw method ({@code cuX(...)}) returns the {@code CUresult}; the helpers below them turn a
  * nonzero status into a coded {@link ErrorCode#Backend} error with the driver's error name and text.
  */
-@SuppressWarnings("restricted") // FFM: handle() links a downcall for callers that want a MethodHandle
 public final class CudaDriver {
     /** The system property naming the library (path or loader name). */
     public static final String LIBRARY_PROPERTY = "gar.cuda.library";
@@ -154,9 +149,7 @@ public final class CudaDriver {
 
     private static final ConcurrentHashMap<String, CudaDriver> DRIVERS = new ConcurrentHashMap<>();
 
-    private final NativeLibrary lib;
-    private final Map<String, MemorySegment> resolved;
-    private final List<String> missing;
+    private final DriverBinding binding;
     private volatile boolean initialized;
 
     private final MemorySegment cuInit, cuDriverGetVersion, cuGetErrorName, cuGetErrorString, cuDeviceGetCount,
@@ -167,44 +160,40 @@ public final class CudaDriver {
             cuModuleLoadData, cuModuleUnload, cuModuleGetFunction, cuLaunchKernel, cuStreamWriteValue64_v2;
 
     private CudaDriver(NativeLibrary lib) {
-        this.lib = lib;
-        Map<String, MemorySegment> r = new LinkedHashMap<>();
-        List<String> absent = new ArrayList<>();
-        FUNCTIONS.keySet().forEach(name -> lib.symbol(name).ifPresentOrElse(a -> r.put(name, a), () -> absent.add(name)));
-        this.resolved = Collections.unmodifiableMap(r);
-        this.missing = List.copyOf(absent);
-        cuInit = r.get("cuInit");
-        cuDriverGetVersion = r.get("cuDriverGetVersion");
-        cuGetErrorName = r.get("cuGetErrorName");
-        cuGetErrorString = r.get("cuGetErrorString");
-        cuDeviceGetCount = r.get("cuDeviceGetCount");
-        cuDeviceGet = r.get("cuDeviceGet");
-        cuDeviceGetName = r.get("cuDeviceGetName");
-        cuDeviceGetAttribute = r.get("cuDeviceGetAttribute");
-        cuDevicePrimaryCtxRetain = r.get("cuDevicePrimaryCtxRetain");
-        cuDevicePrimaryCtxRelease_v2 = r.get("cuDevicePrimaryCtxRelease_v2");
-        cuCtxCreate_v4 = r.get("cuCtxCreate_v4");
-        cuCtxDestroy_v2 = r.get("cuCtxDestroy_v2");
-        cuCtxGetCurrent = r.get("cuCtxGetCurrent");
-        cuCtxSetCurrent = r.get("cuCtxSetCurrent");
-        cuCtxPushCurrent_v2 = r.get("cuCtxPushCurrent_v2");
-        cuCtxPopCurrent_v2 = r.get("cuCtxPopCurrent_v2");
-        cuCtxGetDevice = r.get("cuCtxGetDevice");
-        cuMemHostAlloc = r.get("cuMemHostAlloc");
-        cuMemHostGetDevicePointer_v2 = r.get("cuMemHostGetDevicePointer_v2");
-        cuMemFreeHost = r.get("cuMemFreeHost");
-        cuStreamCreate = r.get("cuStreamCreate");
-        cuStreamDestroy_v2 = r.get("cuStreamDestroy_v2");
-        cuStreamGetCtx = r.get("cuStreamGetCtx");
-        cuStreamQuery = r.get("cuStreamQuery");
-        cuStreamSynchronize = r.get("cuStreamSynchronize");
-        cuMemsetD8Async = r.get("cuMemsetD8Async");
-        cuLaunchHostFunc = r.get("cuLaunchHostFunc");
-        cuModuleLoadData = r.get("cuModuleLoadData");
-        cuModuleUnload = r.get("cuModuleUnload");
-        cuModuleGetFunction = r.get("cuModuleGetFunction");
-        cuLaunchKernel = r.get("cuLaunchKernel");
-        cuStreamWriteValue64_v2 = r.get("cuStreamWriteValue64_v2");
+        DriverBinding b = DriverBinding.bind("cuda", lib, FUNCTIONS);
+        this.binding = b;
+        cuInit = b.address("cuInit");
+        cuDriverGetVersion = b.address("cuDriverGetVersion");
+        cuGetErrorName = b.address("cuGetErrorName");
+        cuGetErrorString = b.address("cuGetErrorString");
+        cuDeviceGetCount = b.address("cuDeviceGetCount");
+        cuDeviceGet = b.address("cuDeviceGet");
+        cuDeviceGetName = b.address("cuDeviceGetName");
+        cuDeviceGetAttribute = b.address("cuDeviceGetAttribute");
+        cuDevicePrimaryCtxRetain = b.address("cuDevicePrimaryCtxRetain");
+        cuDevicePrimaryCtxRelease_v2 = b.address("cuDevicePrimaryCtxRelease_v2");
+        cuCtxCreate_v4 = b.address("cuCtxCreate_v4");
+        cuCtxDestroy_v2 = b.address("cuCtxDestroy_v2");
+        cuCtxGetCurrent = b.address("cuCtxGetCurrent");
+        cuCtxSetCurrent = b.address("cuCtxSetCurrent");
+        cuCtxPushCurrent_v2 = b.address("cuCtxPushCurrent_v2");
+        cuCtxPopCurrent_v2 = b.address("cuCtxPopCurrent_v2");
+        cuCtxGetDevice = b.address("cuCtxGetDevice");
+        cuMemHostAlloc = b.address("cuMemHostAlloc");
+        cuMemHostGetDevicePointer_v2 = b.address("cuMemHostGetDevicePointer_v2");
+        cuMemFreeHost = b.address("cuMemFreeHost");
+        cuStreamCreate = b.address("cuStreamCreate");
+        cuStreamDestroy_v2 = b.address("cuStreamDestroy_v2");
+        cuStreamGetCtx = b.address("cuStreamGetCtx");
+        cuStreamQuery = b.address("cuStreamQuery");
+        cuStreamSynchronize = b.address("cuStreamSynchronize");
+        cuMemsetD8Async = b.address("cuMemsetD8Async");
+        cuLaunchHostFunc = b.address("cuLaunchHostFunc");
+        cuModuleLoadData = b.address("cuModuleLoadData");
+        cuModuleUnload = b.address("cuModuleUnload");
+        cuModuleGetFunction = b.address("cuModuleGetFunction");
+        cuLaunchKernel = b.address("cuLaunchKernel");
+        cuStreamWriteValue64_v2 = b.address("cuStreamWriteValue64_v2");
     }
 
     /** The library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}. */
@@ -223,28 +212,21 @@ public final class CudaDriver {
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library
      */
     public static CudaDriver load(String pathOrName) {
-        Objects.requireNonNull(pathOrName, "pathOrName");
-        CudaDriver d = DRIVERS.get(pathOrName);
-        if (d != null) return d;
-        CudaDriver fresh = new CudaDriver(NativeLoader.load(pathOrName));
-        CudaDriver raced = DRIVERS.putIfAbsent(pathOrName, fresh);
-        return raced != null ? raced : fresh;
+        return DriverBinding.once(DRIVERS, pathOrName, CudaDriver::new);
     }
 
     /** Every bound function and its exact descriptor, in header order. */
     public static Map<String, FunctionDescriptor> functions() { return FUNCTIONS; }
 
     /** The library this driver was loaded from. */
-    public String library() { return lib.name(); }
+    public String library() { return binding.library(); }
 
     /** The bound functions this library does not export. */
-    public List<String> missing() { return missing; }
+    public List<String> missing() { return binding.missing(); }
 
     /** The handle of a bound function, or {@code NativeUnavailable} naming it. */
     public MethodHandle handle(String function) {
-        MemorySegment a = resolved.get(function);
-        if (a == null) throw FUNCTIONS.containsKey(function) ? lib.missing(function) : new IllegalArgumentException("not bound: " + function);
-        return Linker.nativeLinker().downcallHandle(a, FUNCTIONS.get(function));
+        return binding.handle(function);
     }
 
     /**
@@ -252,15 +234,11 @@ public final class CudaDriver {
      * functions} it lacks; does nothing when all are there.
      */
     public void require(List<String> functions) {
-        List<String> lacking = functions.stream().filter(f -> !resolved.containsKey(f)).toList();
-        if (!lacking.isEmpty()) {
-            throw NativeLibrary.unavailable(lib.name(), "it has no symbol " + String.join(", no symbol ", lacking), null);
-        }
+        binding.require(functions);
     }
 
     private MemorySegment need(MemorySegment address, String name) {
-        if (address == null) throw lib.missing(name);
-        return address;
+        return binding.need(address, name);
     }
 
     // ------------------------------------------------------------------ raw entry points (CUresult)
@@ -421,7 +399,7 @@ public final class CudaDriver {
 
     /** {@link ErrorCode#Backend}: ("cuda", call, status, error name, error string). */
     public ReactorException failure(String call, int status) {
-        return new ReactorException(ErrorCode.Backend, "cuda", call, status, errorName(status), errorString(status));
+        return binding.failure(call, status, errorName(status), errorString(status));
     }
 
     /** Throws {@link #failure} unless {@code status} is {@link #CUDA_SUCCESS}. */
@@ -575,5 +553,5 @@ public final class CudaDriver {
     }
 
     @Override
-    public String toString() { return "CudaDriver[" + lib.name() + "]"; }
+    public String toString() { return "CudaDriver[" + binding.library() + "]"; }
 }

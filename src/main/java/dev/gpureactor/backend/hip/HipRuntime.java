@@ -1,7 +1,6 @@
 package dev.gpureactor.backend.hip;
 
 import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
 import dev.gpureactor.backend.hip.ffi.hipDeviceGet_fn;
 import dev.gpureactor.backend.hip.ffi.hipDeviceGetName_fn;
 import dev.gpureactor.backend.hip.ffi.hipDevicePrimaryCtxRelease_fn;
@@ -25,20 +24,18 @@ import dev.gpureactor.backend.hip.ffi.hipStreamQuery_fn;
 import dev.gpureactor.backend.hip.ffi.hipStreamSynchronize_fn;
 import dev.gpureactor.backend.hip.ffi.hipStreamWriteValue64_fn;
 import dev.gpureactor.backend.hip.ffi.hip_ffi_h;
+import dev.gpureactor.backend.DriverBinding;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -46,19 +43,16 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * The HIP runtime ({@code libamdhip64.so}) over FFM, by hand in jextract's shape: one {@link
- * MethodHandle} per function, each {@link FunctionDescriptor} exactly the C prototype of {@code
- * hip_runtime_api.h}: {@code hipError_t} (an enum), {@code hipDevice_t}, {@code int} and {@code
- * unsigned int} are {@code JAVA_INT}; {@code size_t} and {@code uint64_t} are {@code JAVA_LONG};
- * {@code unsigned char} is {@code JAVA_BYTE}; {@code hipStream_t}, {@code hipCtx_t}, {@code
- * hipDeviceptr_t} and pointers are {@code ADDRESS}; {@code hipGetErrorName} returns {@code const
- * char *}. The stand-in's {@code native/standin/standin_hip.h} declares the same prototypes and a
- * test checks every descriptor here against it.
+ * The HIP runtime ({@code libamdhip64.so}) over FFM: the typed layer over the jextract-generated
+ * {@link dev.gpureactor.backend.hip.ffi} ({@code scripts/jextract.sh}, from {@code native/ffi/hip_ffi.h} over
+ * {@code hip_runtime_api.h} with {@code -D__HIP_PLATFORM_AMD__}). Descriptors and constants come from there;
+ * raw methods call the generated {@code invoke(address, ...)} with addresses from the library this runtime was
+ * loaded from ({@link DriverBinding}). The stand-in's {@code native/standin/standin_hip.h} declares the same
+ * prototypes and a test checks every descriptor here against it.
  *
  * <p>The library comes from the system property {@value #LIBRARY_PROPERTY} (default {@value
  * #DEFAULT_LIBRARY}); a missing library or symbol is {@link ErrorCode#NativeUnavailable}.
  */
-@SuppressWarnings("restricted") // FFM: handle() links a downcall for callers that want a MethodHandle
 public final class HipRuntime {
     public static final String LIBRARY_PROPERTY = "gar.hip.library";
     public static final String DEFAULT_LIBRARY = "libamdhip64.so";
@@ -111,9 +105,7 @@ public final class HipRuntime {
 
     private static final ConcurrentHashMap<String, HipRuntime> RUNTIMES = new ConcurrentHashMap<>();
 
-    private final NativeLibrary lib;
-    private final Map<String, MemorySegment> resolved;
-    private final List<String> missing;
+    private final DriverBinding binding;
 
     private final MemorySegment hipInit, hipDriverGetVersion, hipGetErrorName, hipGetErrorString, hipGetDeviceCount,
             hipGetDevice, hipSetDevice, hipDeviceGet, hipDeviceGetName, hipDevicePrimaryCtxRetain,
@@ -122,34 +114,30 @@ public final class HipRuntime {
             hipMemsetD8Async, hipLaunchHostFunc;
 
     private HipRuntime(NativeLibrary lib) {
-        this.lib = lib;
-        Map<String, MemorySegment> r = new LinkedHashMap<>();
-        List<String> absent = new ArrayList<>();
-        FUNCTIONS.keySet().forEach(name -> lib.symbol(name).ifPresentOrElse(a -> r.put(name, a), () -> absent.add(name)));
-        this.resolved = Collections.unmodifiableMap(r);
-        this.missing = List.copyOf(absent);
-        hipInit = r.get("hipInit");
-        hipDriverGetVersion = r.get("hipDriverGetVersion");
-        hipGetErrorName = r.get("hipGetErrorName");
-        hipGetErrorString = r.get("hipGetErrorString");
-        hipGetDeviceCount = r.get("hipGetDeviceCount");
-        hipGetDevice = r.get("hipGetDevice");
-        hipSetDevice = r.get("hipSetDevice");
-        hipDeviceGet = r.get("hipDeviceGet");
-        hipDeviceGetName = r.get("hipDeviceGetName");
-        hipDevicePrimaryCtxRetain = r.get("hipDevicePrimaryCtxRetain");
-        hipDevicePrimaryCtxRelease = r.get("hipDevicePrimaryCtxRelease");
-        hipHostMalloc = r.get("hipHostMalloc");
-        hipHostGetDevicePointer = r.get("hipHostGetDevicePointer");
-        hipHostFree = r.get("hipHostFree");
-        hipStreamCreate = r.get("hipStreamCreate");
-        hipStreamDestroy = r.get("hipStreamDestroy");
-        hipStreamGetDevice = r.get("hipStreamGetDevice");
-        hipStreamQuery = r.get("hipStreamQuery");
-        hipStreamSynchronize = r.get("hipStreamSynchronize");
-        hipStreamWriteValue64 = r.get("hipStreamWriteValue64");
-        hipMemsetD8Async = r.get("hipMemsetD8Async");
-        hipLaunchHostFunc = r.get("hipLaunchHostFunc");
+        DriverBinding b = DriverBinding.bind("hip", lib, FUNCTIONS);
+        this.binding = b;
+        hipInit = b.address("hipInit");
+        hipDriverGetVersion = b.address("hipDriverGetVersion");
+        hipGetErrorName = b.address("hipGetErrorName");
+        hipGetErrorString = b.address("hipGetErrorString");
+        hipGetDeviceCount = b.address("hipGetDeviceCount");
+        hipGetDevice = b.address("hipGetDevice");
+        hipSetDevice = b.address("hipSetDevice");
+        hipDeviceGet = b.address("hipDeviceGet");
+        hipDeviceGetName = b.address("hipDeviceGetName");
+        hipDevicePrimaryCtxRetain = b.address("hipDevicePrimaryCtxRetain");
+        hipDevicePrimaryCtxRelease = b.address("hipDevicePrimaryCtxRelease");
+        hipHostMalloc = b.address("hipHostMalloc");
+        hipHostGetDevicePointer = b.address("hipHostGetDevicePointer");
+        hipHostFree = b.address("hipHostFree");
+        hipStreamCreate = b.address("hipStreamCreate");
+        hipStreamDestroy = b.address("hipStreamDestroy");
+        hipStreamGetDevice = b.address("hipStreamGetDevice");
+        hipStreamQuery = b.address("hipStreamQuery");
+        hipStreamSynchronize = b.address("hipStreamSynchronize");
+        hipStreamWriteValue64 = b.address("hipStreamWriteValue64");
+        hipMemsetD8Async = b.address("hipMemsetD8Async");
+        hipLaunchHostFunc = b.address("hipLaunchHostFunc");
     }
 
     public static String configuredLibrary() {
@@ -162,36 +150,25 @@ public final class HipRuntime {
 
     /** @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library */
     public static HipRuntime load(String pathOrName) {
-        Objects.requireNonNull(pathOrName, "pathOrName");
-        HipRuntime h = RUNTIMES.get(pathOrName);
-        if (h != null) return h;
-        HipRuntime fresh = new HipRuntime(NativeLoader.load(pathOrName));
-        HipRuntime raced = RUNTIMES.putIfAbsent(pathOrName, fresh);
-        return raced != null ? raced : fresh;
+        return DriverBinding.once(RUNTIMES, pathOrName, HipRuntime::new);
     }
 
     public static Map<String, FunctionDescriptor> functions() { return FUNCTIONS; }
 
-    public String library() { return lib.name(); }
+    public String library() { return binding.library(); }
 
-    public List<String> missing() { return missing; }
+    public List<String> missing() { return binding.missing(); }
 
     public MethodHandle handle(String function) {
-        MemorySegment a = resolved.get(function);
-        if (a == null) throw FUNCTIONS.containsKey(function) ? lib.missing(function) : new IllegalArgumentException("not bound: " + function);
-        return Linker.nativeLinker().downcallHandle(a, FUNCTIONS.get(function));
+        return binding.handle(function);
     }
 
     public void require(List<String> functions) {
-        List<String> lacking = functions.stream().filter(f -> !resolved.containsKey(f)).toList();
-        if (!lacking.isEmpty()) {
-            throw NativeLibrary.unavailable(lib.name(), "it has no symbol " + String.join(", no symbol ", lacking), null);
-        }
+        binding.require(functions);
     }
 
     private MemorySegment need(MemorySegment address, String name) {
-        if (address == null) throw lib.missing(name);
-        return address;
+        return binding.need(address, name);
     }
 
     // ------------------------------------------------------------------ raw entry points
@@ -300,7 +277,7 @@ public final class HipRuntime {
 
     /** {@link ErrorCode#Backend}: ("hip", call, status, error name, error string). */
     public ReactorException failure(String call, int status) {
-        return new ReactorException(ErrorCode.Backend, "hip", call, status, errorName(status), errorString(status));
+        return binding.failure(call, status, errorName(status), errorString(status));
     }
 
     public void check(String call, int status) {
@@ -413,5 +390,5 @@ public final class HipRuntime {
     }
 
     @Override
-    public String toString() { return "HipRuntime[" + lib.name() + "]"; }
+    public String toString() { return "HipRuntime[" + binding.library() + "]"; }
 }
