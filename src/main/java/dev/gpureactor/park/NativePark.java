@@ -9,11 +9,9 @@ import dev.gpureactor.park.ffi.garpark_park_fn;
 import dev.gpureactor.park.ffi.garpark_probe_fn;
 import dev.gpureactor.park.ffi.garpark_ticks_fn;
 
-import java.lang.foreign.AddressLayout;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -56,13 +54,6 @@ public final class NativePark {
     public static final int GARPARK_CHANGED = garpark_ffi_h.GARPARK_CHANGED();
     public static final int GARPARK_REFUSED = garpark_ffi_h.GARPARK_REFUSED();
     public static final int GARPARK_BAD_ARG = garpark_ffi_h.GARPARK_BAD_ARG();
-
-    /** {@code int32_t}. */
-    public static final ValueLayout.OfInt C_INT32 = ValueLayout.JAVA_INT;
-    /** {@code int64_t}, {@code uint64_t} (Java has no unsigned long; the bits are the same). */
-    public static final ValueLayout.OfLong C_INT64 = ValueLayout.JAVA_LONG;
-    /** Any pointer. */
-    public static final AddressLayout C_POINTER = ValueLayout.ADDRESS;
 
     private static final FunctionDescriptor ABI_VERSION_DESC = garpark_abi_version_fn.descriptor();
     private static final FunctionDescriptor PROBE_DESC = garpark_probe_fn.descriptor();
