@@ -20,6 +20,9 @@ fi
 CC=${CC:-cc}
 CFLAGS=(-O2 -std=c11 -fPIC -Wall -Wextra -Werror -fvisibility=hidden)
 LDFLAGS=(-Wl,-z,noexecstack)
+# The jextract input's function-pointer typedefs must be the functions' exact types (scripts/jextract.sh).
+"$CC" "${CFLAGS[@]}" -DGARPARK_FFI_CHECK -fsyntax-only -x c "$here/../ffi/garpark_ffi.h"
+
 sources=("$here/garpark.c" "$here/garpark.h" "$here/test_garpark.c" "$here/build.sh")
 
 # Builds one arch: lib into the jar folder, test binary into $out; runs the test with the given runner.

@@ -28,6 +28,15 @@ for lib in libcuda-standin.so libcuda-standin-nov2.so libamdhip64-standin.so; do
 done
 echo "native/standin: built $work/libcuda-standin.so, libcuda-standin-nov2.so, libamdhip64-standin.so"
 
+# The jextract inputs (native/ffi/*_ffi.h, scripts/jextract.sh): each function-pointer typedef must be
+# its function's exact type in the vendor's own header, where that header is here.
+if [ -f /usr/include/hip/hip_runtime_api.h ]; then
+  "$cc" "${flags[@]}" -D__HIP_PLATFORM_AMD__ -DGAR_FFI_CHECK -fsyntax-only -x c "$here/../ffi/hip_ffi.h"
+  echo "native/standin: native/ffi/hip_ffi.h agrees with /usr/include/hip/hip_runtime_api.h"
+else
+  echo "native/standin: no hip_runtime_api.h (apt-get install libamdhip64-dev); native/ffi/hip_ffi.h not checked"
+fi
+
 cuda_h=""
 for dir in ${CUDA_HOME:+"$CUDA_HOME/include"} /usr/local/cuda/include /usr/include; do
   if [ -f "$dir/cuda.h" ]; then cuda_h=$dir; break; fi
@@ -49,3 +58,5 @@ names=$(sed -n 's/^GAR_API [^(]*[ *]\(cu[A-Za-z0-9_]*\)(.*/\1/p' "$here/standin_
 # 2. the prototypes agree: re-declaring with a different one is a compile error
 "$cc" "${flags[@]}" -I"$cuda_h" -fsyntax-only "$here/sigcheck_cuda.c"
 echo "native/standin: standin_cuda.h agrees with $cuda_h/cuda.h ($(echo $names | wc -w) entry points)"
+"$cc" "${flags[@]}" -I"$cuda_h" -DGAR_FFI_CHECK -fsyntax-only -x c "$here/../ffi/cuda_ffi.h"
+echo "native/standin: native/ffi/cuda_ffi.h agrees with $cuda_h/cuda.h"

@@ -18,6 +18,7 @@ static struct named g_faults[] = {
     {"attr_92", 0, 0},    /* ..._CAN_USE_STREAM_MEM_OPS_V1 (reads 0 on current drivers, as on GB10) */
     {"attr_93", 0, 0},    /* ..._CAN_USE_64_BIT_STREAM_MEM_OPS_V1 */
     {"devices", 2, 2},    /* how many devices there are */
+    {"no_binary", 0, 0},  /* cuModuleLoadData: CUDA_ERROR_NO_BINARY_FOR_GPU */
 };
 
 static struct named g_counters[] = {
@@ -29,6 +30,7 @@ static struct named g_counters[] = {
     {"stream_create", 0, 0},       {"ops_dropped", 0, 0},       {"seq", 0, 0},
     {"seq_last_host_free", 0, 0},  {"seq_last_primary_release", 0, 0},
     {"wait_value", 0, 0},          {"primary_set_flags", 0, 0},
+    {"module_load", 0, 0},         {"module_unload", 0, 0},     {"kernel_launch", 0, 0},
 };
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))

@@ -4,6 +4,7 @@
 #include "standin_core.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
@@ -26,6 +27,9 @@ static const struct { int code; const char *name; const char *text; } ERRORS[] =
     {GS_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED", "context is destroyed"},
     {GS_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
     {GS_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {209, "CUDA_ERROR_NO_BINARY_FOR_GPU", "no kernel image is available for execution on the device"},
+    {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
 };
 
 static CUresult error_text(CUresult error, const char **pStr, int name) {
@@ -335,3 +339,100 @@ long long gar_standin_counter(const char *name) { return gs_counter(name); }
 long long gar_standin_primary_refs(int device) { return gs_primary_refs(device); }
 unsigned int gar_standin_last_alloc_flags(void) { return gs_last_alloc_flags(); }
 void gar_standin_reset(void) { gs_reset(); }
+
+/* ---- modules and kernels (emulated by name) ---- */
+
+#define MODULE_MAGIC 0x6761726d6f64ULL /* "garmod" */
+#define FATBIN_MAGIC 0xBA55ED50u
+
+struct CUmod_st { unsigned long long magic; const unsigned char *image; size_t size; };
+struct CUfunc_st { int kind; const char *name; };
+static struct CUfunc_st SPIN_NS = {1, "gar_spin_ns"};
+static struct CUfunc_st WRITE_BYTE = {2, "gar_write_byte"};
+
+/* The image's size: a fatbin says it in its header (magic, version, header size, fat size); an ELF cubin's
+   section headers end it. 0: not an image this stand-in knows. */
+static size_t image_size(const unsigned char *p) {
+    uint32_t magic;
+    memcpy(&magic, p, 4);
+    if (magic == FATBIN_MAGIC) {
+        uint16_t header;
+        uint64_t fat;
+        memcpy(&header, p + 6, 2);
+        memcpy(&fat, p + 8, 8);
+        return (size_t) header + (size_t) fat;
+    }
+    if (p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F' && p[4] == 2) {
+        uint64_t shoff;
+        uint16_t shentsize, shnum;
+        memcpy(&shoff, p + 0x28, 8);
+        memcpy(&shentsize, p + 0x3A, 2);
+        memcpy(&shnum, p + 0x3C, 2);
+        return (size_t) (shoff + (uint64_t) shentsize * shnum);
+    }
+    return 0;
+}
+
+static int contains(const unsigned char *hay, size_t n, const char *needle) {
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++) {
+        if (memcmp(hay + i, needle, k) == 0) return 1;
+    }
+    return 0;
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+    if (!module || !image) return GS_INVALID_VALUE;
+    if (!gs_current()) return GS_INVALID_CONTEXT;
+    size_t size = image_size(image);
+    if (size == 0) return 200; /* CUDA_ERROR_INVALID_IMAGE */
+    if (gs_fault("no_binary")) return 209; /* CUDA_ERROR_NO_BINARY_FOR_GPU */
+    struct CUmod_st *m = malloc(sizeof *m);
+    if (!m) return GS_OUT_OF_MEMORY;
+    m->magic = MODULE_MAGIC;
+    m->image = malloc(size);
+    if (!m->image) { free(m); return GS_OUT_OF_MEMORY; }
+    memcpy((void *) m->image, image, size); /* the driver keeps its own copy: the caller may free the image */
+    m->size = size;
+    *module = m;
+    gs_count("module_load", 1);
+    return GS_SUCCESS;
+}
+
+CUresult cuModuleUnload(CUmodule hmod) {
+    if (!hmod || hmod->magic != MODULE_MAGIC) return GS_INVALID_HANDLE;
+    hmod->magic = 0;
+    free((void *) hmod->image);
+    free(hmod);
+    gs_count("module_unload", 1);
+    return GS_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) {
+    if (!hfunc || !name) return GS_INVALID_VALUE;
+    if (!hmod || hmod->magic != MODULE_MAGIC) return GS_INVALID_HANDLE;
+    struct CUfunc_st *f = strcmp(name, SPIN_NS.name) == 0 ? &SPIN_NS : strcmp(name, WRITE_BYTE.name) == 0 ? &WRITE_BYTE : NULL;
+    if (!f || !contains(hmod->image, hmod->size, name)) return 500; /* CUDA_ERROR_NOT_FOUND */
+    *hfunc = f;
+    return GS_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                        unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                        unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) {
+    (void) sharedMemBytes;
+    if (f != &SPIN_NS && f != &WRITE_BYTE) return GS_INVALID_HANDLE;
+    if (!gridDimX || !gridDimY || !gridDimZ || !blockDimX || !blockDimY || !blockDimZ) return GS_INVALID_VALUE;
+    if (!kernelParams || extra) return GS_INVALID_VALUE; /* the stand-in takes kernelParams only */
+    int rc;
+    gs_stream *s = stream_of(hStream, &rc);
+    if (!s) return rc;
+    gs_count("kernel_launch", 1);
+    if (f == &SPIN_NS) {
+        unsigned long long ns = *(unsigned long long *) kernelParams[0];
+        return gs_enqueue_sleep(s, ns / 1000);
+    }
+    CUdeviceptr dst = *(CUdeviceptr *) kernelParams[0];
+    unsigned char value = *(unsigned char *) kernelParams[1];
+    return gs_enqueue_memset(s, dst, value, 1);
+}

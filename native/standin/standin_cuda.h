@@ -28,6 +28,8 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUstream_st *CUstream;
 typedef struct CUctxCreateParams_st CUctxCreateParams;
 typedef void (*CUhostFn)(void *userData);
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
 #endif
 
 #define GAR_API __attribute__((visibility("default")))
@@ -61,6 +63,12 @@ GAR_API CUresult cuStreamQuery(CUstream hStream);
 GAR_API CUresult cuStreamSynchronize(CUstream hStream);
 GAR_API CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
 GAR_API CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+/* Modules and kernels: the stand-in accepts a fatbin (or ELF cubin) image and emulates the kernels of
+   native/kernels/gar_kernels.cu by name on its stream threads (gar_spin_ns sleeps, gar_write_byte stores). */
+GAR_API CUresult cuModuleLoadData(CUmodule *module, const void *image);
+GAR_API CUresult cuModuleUnload(CUmodule hmod);
+GAR_API CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);
+GAR_API CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);
 /* The legacy (v1) write-value, which old drivers export; the binding must never call it. */
 GAR_API CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
 #ifndef GAR_STANDIN_NO_V2
@@ -76,7 +84,8 @@ GAR_API CUresult gar_standin_launch_spin(CUstream stream, unsigned long long use
 GAR_API CUresult gar_standin_launch_fail(CUstream stream, unsigned long long usec);
 GAR_API CUresult gar_standin_launch_hang(CUstream stream);
 GAR_API void gar_standin_release_hangs(void);
-/* Faults: fail_alloc, attr_122 (-1: unknown attribute), attr_92, attr_93, devices. Returns a status. */
+/* Faults: fail_alloc, attr_122 (-1: unknown attribute), attr_92, attr_93, devices, no_binary (cuModuleLoadData
+   answers CUDA_ERROR_NO_BINARY_FOR_GPU, as a driver whose GPU the image has no code for). Returns a status. */
 GAR_API int gar_standin_set(const char *name, long long value);
 GAR_API long long gar_standin_counter(const char *name);
 GAR_API long long gar_standin_primary_refs(int device);

@@ -47,7 +47,8 @@ import org.junit.jupiter.api.Test;
  * park                      -> core
  * loom                      -> core, park
  * backend                   -> core, park                 (never its sub-packages)
- * backend.{sim,cuda,hip,metal} -> backend, core, park     (never a sibling)
+ * backend.{sim,cuda,hip,metal} -> backend, core, park     (never a sibling; cuda and hip their own ffi)
+ * park.ffi, backend.{cuda,hip}.ffi -> the JDK only         (jextract's generated bindings)
  * host                      -> core, park                 (never its sub-package)
  * host.uring                -> host, core, park
  * json                      -> the JDK's java.* only
@@ -72,12 +73,16 @@ class ArchitectureTest {
     /** Each package (its path below dev/gpureactor/) and the other packages it may use. */
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             Map.entry("core", Set.of()),
-            Map.entry("park", Set.of("core")),
+            Map.entry("park", Set.of("core", "park/ffi")),
+            // jextract's generated bindings: descriptors and address-taking invokes over java.lang.foreign.
+            Map.entry("park/ffi", Set.of()),
+            Map.entry("backend/cuda/ffi", Set.of()),
+            Map.entry("backend/hip/ffi", Set.of()),
             Map.entry("loom", Set.of("core", "park")),
             Map.entry("backend", Set.of("core", "park")),
             Map.entry("backend/sim", BACKEND_SUB),
-            Map.entry("backend/cuda", BACKEND_SUB),
-            Map.entry("backend/hip", BACKEND_SUB),
+            Map.entry("backend/cuda", union(BACKEND_SUB, Set.of("backend/cuda/ffi"))),
+            Map.entry("backend/hip", union(BACKEND_SUB, Set.of("backend/hip/ffi"))),
             Map.entry("backend/metal", BACKEND_SUB),
             Map.entry("host", Set.of("core", "park")),
             Map.entry("host/uring", Set.of("host", "core", "park")),

@@ -1,11 +1,13 @@
 package dev.gpureactor.backend;
 
+import dev.gpureactor.core.ArenaRelease;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.Warning;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -35,6 +37,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       the coded warning {@code LineLeaked}: never freed under a pending store.
  *   <li>The host reads the line only through the line's atomics; the device writes only the words
  *       it is told to.
+ *   <li>The host's segment of the page belongs to a shared arena of the page's own, closed before the
+ *       page is freed: a reader racing the close, or one holding a segment taken before it, gets
+ *       {@code LineClosed} (or {@link IllegalStateException} from the segment itself), never a read of
+ *       freed memory. A native park holding the segment is waited out ({@link ArenaRelease}, up to the
+ *       settle timeout); should one still hold it then, the page is leaked with {@code LineLeaked}.
  * </ul>
  *
  * <p>Streams must outlive the line's close (or be {@linkplain #retire retired} first): settling
@@ -58,19 +65,25 @@ public final class MappedPage {
     private final long host;
     private final long device;
     private final LineOptions options;
+    /** Owns the host segment's lifetime (not the memory): closed, waiting out native calls, before the free. */
+    private final Arena hostView = Arena.ofShared();
     private final CompletionLine line;
     private final Set<Long> streams = ConcurrentHashMap.newKeySet();
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private volatile State state = State.LIVE;
 
-    private MappedPage(LineDriver driver, LineDriver.Domain domain, long host, long device, String name, LineOptions options) {
+    private MappedPage(LineDriver driver, LineDriver.Domain domain, long host, long device, String name, LineOptions options,
+                       boolean scopedView) {
         this.driver = driver;
         this.domain = domain;
         this.host = host;
         this.device = device;
         this.options = options;
-        MemorySegment segment = MemorySegment.ofAddress(host).reinterpret(CompletionLine.BYTES);
+        // Scoped to hostView, no cleanup action: closing it ends every host access, the driver frees.
+        MemorySegment segment = scopedView
+                ? MemorySegment.ofAddress(host).reinterpret(CompletionLine.BYTES, hostView, null)
+                : MemorySegment.ofAddress(host).reinterpret(CompletionLine.BYTES); // negative control only: global scope
         segment.fill((byte) 0); // driver memory has no promise of zeros; the line reads 0 before any store
         VarHandle.fullFence();
         this.line = CompletionLine.wrap(segment, name, this::release);
@@ -81,6 +94,15 @@ public final class MappedPage {
      * as a line named {@code name}. On any failure everything acquired so far is given back.
      */
     public static MappedPage create(LineDriver driver, String name, LineOptions options) {
+        return create(driver, name, options, true);
+    }
+
+    /**
+     * {@link #create(LineDriver, String, LineOptions)}; {@code scopedView} false gives the host view
+     * global scope, as before the use-after-free fix: only the jcstress negative control
+     * {@code MappedPageCloseNegativeControl} passes false.
+     */
+    static MappedPage create(LineDriver driver, String name, LineOptions options, boolean scopedView) {
         Objects.requireNonNull(driver, "driver");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(options, "options");
@@ -91,7 +113,7 @@ public final class MappedPage {
             try {
                 host = driver.allocPage(PAGE_BYTES);
                 long device = driver.devicePointer(host);
-                return new MappedPage(driver, domain, host, device, name, options);
+                return new MappedPage(driver, domain, host, device, name, options, scopedView);
             } catch (RuntimeException e) {
                 if (host != 0) {
                     try {
@@ -195,16 +217,23 @@ public final class MappedPage {
         }
     }
 
-    /** The line's release action: settle, then free and release the domain, or leak both. */
+    /**
+     * The line's release action: end every host access (close the host view, waiting out native
+     * parks), settle the streams, then free and release the domain, or leak both.
+     */
     private void release() {
         lock.writeLock().lock();
         try {
             if (state != State.LIVE) return;
             String unsettled;
-            try {
-                unsettled = settle();
-            } catch (RuntimeException e) {
-                unsettled = "settling failed: " + e.getMessage();
+            if (!ArenaRelease.close(hostView, options.settleTimeout())) {
+                unsettled = "a native call still held the host's view of it after " + options.settleTimeout();
+            } else {
+                try {
+                    unsettled = settle();
+                } catch (RuntimeException e) {
+                    unsettled = "settling failed: " + e.getMessage();
+                }
             }
             if (unsettled != null) {
                 state = State.LEAKED;
@@ -252,7 +281,8 @@ public final class MappedPage {
                                 + ", so its queued store may still be pending";
                     }
                     if (System.nanoTime() - deadline >= 0) {
-                        return "stream 0x" + Long.toHexString(stream) + " did not settle within " + timeout;
+                        return "stream 0x" + Long.toHexString(stream) + " did not settle within " + timeout
+                                + ", so its queued store may still be pending";
                     }
                     LockSupport.parkNanos(backoff);
                     if (Thread.interrupted()) interrupted = true; // settle anyway; the interrupt is kept

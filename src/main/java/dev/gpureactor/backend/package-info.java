@@ -4,7 +4,7 @@
  * page and its ownership rules ({@link dev.gpureactor.backend.MappedPage} over a
  * {@link dev.gpureactor.backend.LineDriver} table); {@code metal} is an {@code MTLSharedEvent} port.
  * Every vendor entry point is resolved at run time through FFM ({@link
- * dev.gpureactor.backend.NativeLibrary}); nothing links against a vendor library at build time.
- * Depends on {@code core} and the JDK only.
+ * dev.gpureactor.park.NativeLoader#load}, with its directory checks); nothing links against a vendor library at build time.
+ * Depends on {@code core}, {@code park} (its one native-library loader) and the JDK only.
  */
 package dev.gpureactor.backend;

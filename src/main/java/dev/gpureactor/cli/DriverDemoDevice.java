@@ -4,6 +4,7 @@ import dev.gpureactor.backend.DriverPort;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.cuda.CuStream;
 import dev.gpureactor.backend.cuda.CudaDriver;
+import dev.gpureactor.backend.cuda.CudaKernels;
 import dev.gpureactor.backend.cuda.StreamMemOps;
 import dev.gpureactor.backend.hip.HipRuntime;
 import dev.gpureactor.backend.hip.HipStream;
@@ -82,6 +83,9 @@ abstract class DriverDemoDevice implements DemoDevice {
 
     /** Queues a host function (the upcall stub with {@code userData}) on the stream. */
     abstract void launchHostFunction(long stream, MemorySegment userData);
+
+    /** Queues device work of {@code nanos} before the host function that notes when it ended; none by default. */
+    void launchWork(long stream, long nanos) {}
 
     /** Queues a one-byte device-side write of {@code value} to {@code deviceAddress}. */
     abstract void memsetByte(long stream, long deviceAddress, byte value);
@@ -175,6 +179,7 @@ abstract class DriverDemoDevice implements DemoDevice {
                 done.set(System.nanoTime());
             });
             try {
+                launchWork(stream, work.toNanos());
                 launchHostFunction(stream, user);
             } catch (RuntimeException e) {
                 HostFunction.forget(user);
@@ -252,33 +257,54 @@ abstract class DriverDemoDevice implements DemoDevice {
         StreamMemOps memOps = StreamMemOps.read(cuda, dev);
         if (!memOps.usable()) throw new ReactorException(ErrorCode.NoStreamMemOps, "cuda", dev, memOps.detail());
         int version = cuda.driverVersion();
-        List<String> description = List.of(
-                "device: cuda " + cuda.library() + ", driver " + version / 1000 + "." + version % 1000 / 10
-                        + ", device 0 (" + cuda.deviceName(dev) + "), " + memOps.detail(),
-                "work: no kernel runs; each stream runs a host function (cuLaunchHostFunc) that holds it until d ms"
-                        + " after it was queued, then cuMemsetD8Async writes the payload byte into mapped memory and"
-                        + " cuStreamWriteValue64_v2 stores the sequence number");
         long previous = cuda.currentContext();
         long primary = cuda.primaryContextRetain(dev);
+        CudaKernels kernels = null;
+        String noKernels = null;
         try {
             cuda.setCurrent(primary);
+            try {
+                kernels = CudaKernels.load(cuda); // the jar's fatbin, into the primary context
+            } catch (ReactorException e) {
+                if (e.code() != ErrorCode.NativeUnavailable) throw e; // a driver that refuses the image is an error
+                noKernels = e.getMessage();
+            }
         } catch (RuntimeException e) {
             cuda.primaryContextRelease(dev);
             throw e;
         }
-        return new Cuda(cuda, dev, previous, description, warnings);
+        String work = kernels != null
+                ? "work: each stream runs the kernel gar_spin_ns for d ms of GPU time (%globaltimer), a host function"
+                        + " notes when it ended, the kernel gar_write_byte writes the payload byte into mapped memory and"
+                        + " cuStreamWriteValue64_v2 stores the sequence number"
+                : "work: no kernel runs (" + noKernels + "); each stream runs a host function (cuLaunchHostFunc) that"
+                        + " holds it until d ms after it was queued, then cuMemsetD8Async writes the payload byte into"
+                        + " mapped memory and cuStreamWriteValue64_v2 stores the sequence number";
+        List<String> description = List.of(
+                "device: cuda " + cuda.library() + ", driver " + version / 1000 + "." + version % 1000 / 10
+                        + ", device 0 (" + cuda.deviceName(dev) + "), " + memOps.detail(),
+                work);
+        return new Cuda(cuda, dev, previous, kernels, description, warnings);
     }
 
     private static final class Cuda extends DriverDemoDevice {
         private final CudaDriver cuda;
         private final int device;
         private final long previousContext;
+        private final CudaKernels kernels; // null: the jar has no fatbin, host functions and memset instead
 
-        Cuda(CudaDriver cuda, int device, long previousContext, List<String> description, Consumer<Warning> warnings) {
+        Cuda(CudaDriver cuda, int device, long previousContext, CudaKernels kernels, List<String> description,
+             Consumer<Warning> warnings) {
             super("cuda", description, warnings);
             this.cuda = cuda;
             this.device = device;
             this.previousContext = previousContext;
+            this.kernels = kernels;
+        }
+
+        @Override
+        void launchWork(long stream, long nanos) {
+            if (kernels != null) kernels.spin(CuStream.ofRaw(stream), nanos);
         }
 
         @Override
@@ -306,10 +332,14 @@ abstract class DriverDemoDevice implements DemoDevice {
 
         @Override
         void memsetByte(long stream, long deviceAddress, byte value) {
+            if (kernels != null) {
+                kernels.writeByte(CuStream.ofRaw(stream), deviceAddress, value);
+                return;
+            }
             cuda.check("cuMemsetD8Async", cuda.cuMemsetD8Async(deviceAddress, value, 1, MemorySegment.ofAddress(stream)));
         }
 
-        @Override String memsetCall() { return "cuMemsetD8Async"; }
+        @Override String memsetCall() { return kernels != null ? "gar_write_byte" : "cuMemsetD8Async"; }
 
         @Override
         long allocMapped(long bytes) {
@@ -322,6 +352,14 @@ abstract class DriverDemoDevice implements DemoDevice {
 
         @Override
         void release() {
+            try {
+                if (kernels != null) kernels.close(); // after close synchronized and destroyed the streams
+            } finally {
+                releaseContext();
+            }
+        }
+
+        private void releaseContext() {
             try {
                 cuda.setCurrent(previousContext);
             } finally {

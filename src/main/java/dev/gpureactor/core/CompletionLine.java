@@ -4,10 +4,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * One 64-byte, 64-byte-aligned line of eight 64-bit words that devices store sequence numbers into,
@@ -27,6 +29,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * wraps memory someone else owns (a driver's device-mapped page), with a release action run on
  * {@link #close()}. After close every access fails with {@link ErrorCode#LineClosed}; memory is
  * never read after it is freed. {@code close} is idempotent.
+ *
+ * <p><b>Why reads after close cannot touch freed memory.</b> The segment always belongs to a shared
+ * arena (the line's own, or the owner's for a wrapped line) that the release closes before the
+ * memory is freed. {@code closed} is only the fast path: a reader that passed the flag before close
+ * and reads while the arena closes gets {@link IllegalStateException} from the access itself (the
+ * shared arena's close handshake), which becomes {@code LineClosed}; a segment taken from {@link
+ * #segment()} before close fails the same way afterwards. A native park that holds the segment
+ * keeps the arena open for the length of its call; the release waits it out ({@link ArenaRelease})
+ * and frees nothing until the arena is closed.
  */
 public final class CompletionLine implements AutoCloseable {
     /** Words per line. */
@@ -34,8 +45,12 @@ public final class CompletionLine implements AutoCloseable {
     /** Bytes per line, and the required alignment. */
     public static final long BYTES = 64;
 
+    /** How long closing an allocated line waits for a native park that holds its memory. */
+    public static final Duration CLOSE_LIMIT = Duration.ofSeconds(10);
+
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
     private static final AtomicLong IDS = new AtomicLong();
+    private static final System.Logger LOG = System.getLogger("dev.gpureactor.core");
 
     private final MemorySegment segment;
     private final String name;
@@ -49,16 +64,40 @@ public final class CompletionLine implements AutoCloseable {
         this.release = release;
     }
 
-    /** A fresh line reading all zero, in memory it owns and frees on {@link #close()}. */
+    /**
+     * A fresh line reading all zero, in memory it owns and frees on {@link #close()}; a leak (see
+     * {@link #allocate(Duration, Consumer)}) is logged at WARNING to {@code dev.gpureactor.core}.
+     */
     public static CompletionLine allocate() {
+        return allocate(CLOSE_LIMIT, w -> LOG.log(System.Logger.Level.WARNING, w.message()));
+    }
+
+    /**
+     * A fresh line reading all zero, in memory it owns. {@link #close()} frees it once no thread can
+     * touch it: it waits up to {@code closeLimit} for a native park that holds the memory to return;
+     * should one still hold it then, the memory is leaked (never freed under the park) with the coded
+     * warning {@link ErrorCode#LineLeaked} to {@code warnings}.
+     */
+    public static CompletionLine allocate(Duration closeLimit, Consumer<Warning> warnings) {
+        Objects.requireNonNull(closeLimit, "closeLimit");
+        Objects.requireNonNull(warnings, "warnings");
         Arena arena = Arena.ofShared();
         MemorySegment seg = arena.allocate(BYTES, BYTES);
-        return new CompletionLine(seg, "line-" + IDS.incrementAndGet(), arena::close);
+        String name = "line-" + IDS.incrementAndGet();
+        return new CompletionLine(seg, name, () -> {
+            if (!ArenaRelease.close(arena, closeLimit)) {
+                warnings.accept(Warning.of(ErrorCode.LineLeaked, name,
+                        "a native call still held its memory after " + closeLimit + ", so it stays allocated"));
+            }
+        });
     }
 
     /**
      * A line over memory someone else owns (a driver's mapped page). {@code release} runs once, on
      * close, after the line has stopped reading; it is where the owner frees the memory, if it may.
+     * The segment should belong to a shared arena that {@code release} closes (with {@link
+     * ArenaRelease}) before it frees the memory, so that a reader racing the close, or a segment taken
+     * before it, fails instead of reading freed memory.
      *
      * @throws ReactorException {@link ErrorCode#BadLineSegment} when the segment is smaller than 64
      *     bytes or its address is not 64-byte aligned

@@ -47,8 +47,8 @@ public enum ErrorCode {
     ParkerDied(17, Kind.ERROR, "the parker of line {} died: {}"),
     /** A stream from another context or device than the line's: (stream, line domain). */
     ForeignStream(18, Kind.ERROR, "stream {} is not of the line's domain ({})"),
-    /** A mapped line whose streams could not settle, leaked instead of freed: (line, why). */
-    LineLeaked(19, Kind.WARNING, "line {} was leaked instead of freed, since a device store may be pending: {}"),
+    /** A line whose memory something may still touch (a pending device store, a native park), leaked instead of freed: (line, why). */
+    LineLeaked(19, Kind.WARNING, "line {} was leaked instead of freed, since something may still touch it: {}"),
     /** The port said done but the word never reached its target: (descriptor). */
     WordNeverWritten(20, Kind.WARNING, "{}: the port reported done but the word never reached its target"),
     /** A directory the native library would be loaded from that others can write: (path, why). */

@@ -138,6 +138,23 @@ public final class NativeLoader {
     }
 
     /**
+     * Loads a library a user named ({@code gar.cuda.library}, {@code gar.hip.library}): a name with a
+     * {@code /} is a path and gets every check of {@link #loadPath}; any other name goes to the dynamic
+     * linker's own search path ({@link #loadSystem}), as a driver would. The library keeps
+     * {@code pathOrName} as its name, so errors name what the user gave.
+     *
+     * @throws ReactorException {@link ErrorCode#NativeUnavailable} when it is missing or does not load;
+     *     {@link ErrorCode#NativeDirUnsafe} when someone else could write the file or a directory above it
+     */
+    public static NativeLibrary load(String pathOrName) {
+        Objects.requireNonNull(pathOrName, "pathOrName");
+        if (pathOrName.indexOf('/') < 0) return loadSystem(pathOrName);
+        if (!Files.exists(Path.of(pathOrName))) throw unavailable(pathOrName, "no such file");
+        NativeLibrary lib = loadPath(Path.of(pathOrName));
+        return new NativeLibrary(pathOrName, lib.path(), lib.lookup());
+    }
+
+    /**
      * Loads a library from an explicit path (a test's stand-in driver under {@code target/native}, say).
      * The file and its directory must not be writable by another user, as for extracted libraries.
      *

@@ -2,12 +2,16 @@ package dev.gpureactor.park;
 
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.park.ffi.garpark_abi_version_fn;
+import dev.gpureactor.park.ffi.garpark_differs_fn;
+import dev.gpureactor.park.ffi.garpark_ffi_h;
+import dev.gpureactor.park.ffi.garpark_park_fn;
+import dev.gpureactor.park.ffi.garpark_probe_fn;
+import dev.gpureactor.park.ffi.garpark_ticks_fn;
 
-import java.lang.foreign.AddressLayout;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,11 +19,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The binding of {@code native/park/garpark.h}, written by hand in jextract's shape (jextract cannot be
- * had here): one {@code MethodHandle} per function, with {@code name$descriptor()}, {@code name$handle()}
- * and {@code name$address()} accessors and a wrapper that calls {@code invokeExact}. The header is the
- * source of truth: {@code NativeParkHeaderTest} parses its declarations and checks that each one resolves
- * in the library and that its descriptor here matches the C types exactly.
+ * The typed binding of {@code native/park/garpark.h} over the jextract-generated {@link
+ * dev.gpureactor.park.ffi} ({@code scripts/jextract.sh}; CI checks it is current): every descriptor and
+ * constant comes from there, and the blocking calls go through the generated {@code invoke(address, ...)}
+ * with the address from this library. The header is the source of truth: {@code NativeParkHeaderTest}
+ * parses its declarations and checks that each one resolves in the library and that its descriptor here
+ * matches the C types exactly.
  *
  * <p>Unlike jextract's output the handles live in an instance made by {@link #bind}, not in static
  * initialisers, so that a missing library or symbol is a coded {@link ErrorCode#NativeUnavailable}, never
@@ -36,32 +41,25 @@ import java.util.Objects;
 public final class NativePark {
     /** The library's name: {@code libgarpark.so} in the jar. */
     public static final String LIBRARY = "garpark";
-    /** {@code GARPARK_ABI_VERSION}: the header this binding was written against. */
-    public static final int GARPARK_ABI_VERSION = 1;
+    /** {@code GARPARK_ABI_VERSION}: the header this binding was generated from. */
+    public static final int GARPARK_ABI_VERSION = garpark_ffi_h.GARPARK_ABI_VERSION();
 
-    public static final int GARPARK_NONE = 0;
-    public static final int GARPARK_UMWAIT = 1;
-    public static final int GARPARK_MWAITX = 2;
-    public static final int GARPARK_WFE = 3;
-    public static final int GARPARK_WFET = 4;
+    public static final int GARPARK_NONE = garpark_ffi_h.GARPARK_NONE();
+    public static final int GARPARK_UMWAIT = garpark_ffi_h.GARPARK_UMWAIT();
+    public static final int GARPARK_MWAITX = garpark_ffi_h.GARPARK_MWAITX();
+    public static final int GARPARK_WFE = garpark_ffi_h.GARPARK_WFE();
+    public static final int GARPARK_WFET = garpark_ffi_h.GARPARK_WFET();
 
-    public static final int GARPARK_BOUND = 0;
-    public static final int GARPARK_CHANGED = 1;
-    public static final int GARPARK_REFUSED = -1;
-    public static final int GARPARK_BAD_ARG = -2;
+    public static final int GARPARK_BOUND = garpark_ffi_h.GARPARK_BOUND();
+    public static final int GARPARK_CHANGED = garpark_ffi_h.GARPARK_CHANGED();
+    public static final int GARPARK_REFUSED = garpark_ffi_h.GARPARK_REFUSED();
+    public static final int GARPARK_BAD_ARG = garpark_ffi_h.GARPARK_BAD_ARG();
 
-    /** {@code int32_t}. */
-    public static final ValueLayout.OfInt C_INT32 = ValueLayout.JAVA_INT;
-    /** {@code int64_t}, {@code uint64_t} (Java has no unsigned long; the bits are the same). */
-    public static final ValueLayout.OfLong C_INT64 = ValueLayout.JAVA_LONG;
-    /** Any pointer. */
-    public static final AddressLayout C_POINTER = ValueLayout.ADDRESS;
-
-    private static final FunctionDescriptor ABI_VERSION_DESC = FunctionDescriptor.of(C_INT32);
-    private static final FunctionDescriptor PROBE_DESC = FunctionDescriptor.of(C_INT32, C_POINTER, C_POINTER, C_INT64);
-    private static final FunctionDescriptor PARK_DESC = FunctionDescriptor.of(C_INT32, C_POINTER, C_POINTER, C_INT64);
-    private static final FunctionDescriptor DIFFERS_DESC = FunctionDescriptor.of(C_INT32, C_POINTER, C_POINTER);
-    private static final FunctionDescriptor TICKS_DESC = FunctionDescriptor.of(C_INT64);
+    private static final FunctionDescriptor ABI_VERSION_DESC = garpark_abi_version_fn.descriptor();
+    private static final FunctionDescriptor PROBE_DESC = garpark_probe_fn.descriptor();
+    private static final FunctionDescriptor PARK_DESC = garpark_park_fn.descriptor();
+    private static final FunctionDescriptor DIFFERS_DESC = garpark_differs_fn.descriptor();
+    private static final FunctionDescriptor TICKS_DESC = garpark_ticks_fn.descriptor();
 
     private static final Linker.Option CRITICAL = Linker.Option.critical(false);
 
@@ -135,13 +133,7 @@ public final class NativePark {
     public MemorySegment garpark_probe$address() { return probeAddr; }
 
     public int garpark_probe(MemorySegment rateHz, MemorySegment note, long noteCap) {
-        try {
-            return (int) probe.invokeExact(rateHz, note, noteCap);
-        } catch (Error | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError("should not reach here", t);
-        }
+        return garpark_probe_fn.invoke(probeAddr, rateHz, note, noteCap);
     }
 
     // ---- int32_t garpark_park(const uint64_t *line, const uint64_t *snapshot, int64_t bound_ns) ----
@@ -150,13 +142,7 @@ public final class NativePark {
     public MemorySegment garpark_park$address() { return parkAddr; }
 
     public int garpark_park(MemorySegment line, MemorySegment snapshot, long boundNs) {
-        try {
-            return (int) park.invokeExact(line, snapshot, boundNs);
-        } catch (Error | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError("should not reach here", t);
-        }
+        return garpark_park_fn.invoke(parkAddr, line, snapshot, boundNs);
     }
 
     // ---- int32_t garpark_differs(const uint64_t *line, const uint64_t *snapshot) ----

@@ -62,7 +62,7 @@ public final class HeaderDecls {
             case "CUresult", "int", "CUdevice", "CUdevice_attribute", "unsigned int", "hipError_t", "hipDevice_t" -> "i32";
             case "CUdeviceptr", "cuuint64_t", "unsigned long long", "long long", "uint64_t", "size_t" -> "i64";
             case "unsigned char" -> "i8";
-            case "CUstream", "CUcontext", "CUhostFn", "hipStream_t", "hipCtx_t", "hipDeviceptr_t", "hipHostFn_t" -> "ptr";
+            case "CUstream", "CUcontext", "CUhostFn", "CUmodule", "CUfunction", "hipStream_t", "hipCtx_t", "hipDeviceptr_t", "hipHostFn_t" -> "ptr";
             default -> throw new IllegalStateException("unknown C type: " + type);
         };
     }

@@ -1,5 +1,8 @@
 package dev.gpureactor.backend;
 
+import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.park.NativeLoader;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -35,7 +38,7 @@ public final class StandinHooks {
     private final Map<String, MethodHandle> h = new LinkedHashMap<>();
 
     public StandinHooks(String library) {
-        NativeLibrary lib = NativeLibrary.load(library);
+        NativeLibrary lib = NativeLoader.load(library);
         FUNCTIONS.forEach((name, fd) -> h.put(name, lib.downcall(name, fd).orElseThrow(() -> lib.missing(name))));
     }
 

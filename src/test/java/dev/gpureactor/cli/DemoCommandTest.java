@@ -91,8 +91,10 @@ class DemoCommandTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"cuda, cuLaunchHostFunc", "hip, hipLaunchHostFunc"})
-    void the_driver_demo_runs_on_the_stand_in(String backend, String hostFunction) {
+    @CsvSource(delimiter = '|', value = {
+        "cuda | work: each stream runs the kernel gar_spin_ns for d ms of GPU time",
+        "hip | work: no kernel runs; each stream runs a host function (hipLaunchHostFunc)"})
+    void the_driver_demo_runs_on_the_stand_in(String backend, String work) {
         boolean cuda = backend.equals("cuda");
         String lib = Standin.library(cuda ? Standin.CUDA : Standin.HIP);
         String property = cuda ? CudaDriver.LIBRARY_PROPERTY : HipRuntime.LIBRARY_PROPERTY;
@@ -101,9 +103,15 @@ class DemoCommandTest {
         Run r = gar(property, lib, "demo", "--backend", backend);
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("device: " + backend + " " + lib), r.out());
-        assertTrue(r.out().contains("work: no kernel runs; each stream runs a host function (" + hostFunction + ")"), r.out());
+        assertTrue(r.out().contains(work), r.out());
         assertThreeWaits(r, "work done at");
         assertDriverUse(hooks, r);
+        if (cuda) {
+            // the jar's fatbin (the build has nvcc): per wait one gar_spin_ns and one gar_write_byte
+            assertEquals(1, hooks.counter("module_load"));
+            assertEquals(1, hooks.counter("module_unload"), "the module is unloaded after the streams");
+            assertEquals(2L * STORES, hooks.counter("kernel_launch"), r.out());
+        }
         assertEquals(STORES, hooks.counter("write_value"), "one stream write-value per wait");
     }
 

@@ -124,7 +124,7 @@ class ErrorCodeTest {
     void a_warning_is_a_value_and_raises_as_its_code() {
         Warning w = Warning.of(ErrorCode.LineLeaked, "line-3", "stream pending");
         assertEquals(ErrorCode.Kind.WARNING, w.code().kind());
-        assertEquals("GAR-0019 LineLeaked: line line-3 was leaked instead of freed, since a device store may be pending: stream pending",
+        assertEquals("GAR-0019 LineLeaked: line line-3 was leaked instead of freed, since something may still touch it: stream pending",
                 w.message());
         assertEquals(w.message(), w.toString());
         ReactorException e = w.raise();

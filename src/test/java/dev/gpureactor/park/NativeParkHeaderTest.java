@@ -71,7 +71,8 @@ class NativeParkHeaderTest {
 
     /** The C type of a parameter or result (with or without a name) as its layout. */
     static MemoryLayout layoutOf(String cdecl, String line) {
-        if (cdecl.contains("*")) return ValueLayout.ADDRESS;
+        // jextract's pointer: an address whose target is unbounded bytes (its C_POINTER)
+        if (cdecl.contains("*")) return ValueLayout.ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(Long.MAX_VALUE, ValueLayout.JAVA_BYTE));
         String type = cdecl.replace("const ", "").trim().split("\\s+")[0];
         return switch (type) {
             case "int32_t", "uint32_t" -> ValueLayout.JAVA_INT;

@@ -1,6 +1,42 @@
 package dev.gpureactor.backend.cuda;
 
-import dev.gpureactor.backend.NativeLibrary;
+import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.backend.cuda.ffi.cuCtxCreate_v4_fn;
+import dev.gpureactor.backend.cuda.ffi.cuCtxDestroy_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuCtxGetCurrent_fn;
+import dev.gpureactor.backend.cuda.ffi.cuCtxGetDevice_fn;
+import dev.gpureactor.backend.cuda.ffi.cuCtxPopCurrent_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuCtxPushCurrent_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuCtxSetCurrent_fn;
+import dev.gpureactor.backend.cuda.ffi.cuDeviceGet_fn;
+import dev.gpureactor.backend.cuda.ffi.cuDeviceGetAttribute_fn;
+import dev.gpureactor.backend.cuda.ffi.cuDeviceGetCount_fn;
+import dev.gpureactor.backend.cuda.ffi.cuDeviceGetName_fn;
+import dev.gpureactor.backend.cuda.ffi.cuDevicePrimaryCtxRelease_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuDevicePrimaryCtxSetFlags_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuStreamWaitValue64_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuDevicePrimaryCtxRetain_fn;
+import dev.gpureactor.backend.cuda.ffi.cuDriverGetVersion_fn;
+import dev.gpureactor.backend.cuda.ffi.cuGetErrorName_fn;
+import dev.gpureactor.backend.cuda.ffi.cuGetErrorString_fn;
+import dev.gpureactor.backend.cuda.ffi.cuInit_fn;
+import dev.gpureactor.backend.cuda.ffi.cuLaunchHostFunc_fn;
+import dev.gpureactor.backend.cuda.ffi.cuMemFreeHost_fn;
+import dev.gpureactor.backend.cuda.ffi.cuMemHostAlloc_fn;
+import dev.gpureactor.backend.cuda.ffi.cuMemHostGetDevicePointer_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuLaunchKernel_fn;
+import dev.gpureactor.backend.cuda.ffi.cuMemsetD8Async_fn;
+import dev.gpureactor.backend.cuda.ffi.cuModuleGetFunction_fn;
+import dev.gpureactor.backend.cuda.ffi.cuModuleLoadData_fn;
+import dev.gpureactor.backend.cuda.ffi.cuModuleUnload_fn;
+import dev.gpureactor.backend.cuda.ffi.cuStreamCreate_fn;
+import dev.gpureactor.backend.cuda.ffi.cuStreamDestroy_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuStreamGetCtx_fn;
+import dev.gpureactor.backend.cuda.ffi.cuStreamQuery_fn;
+import dev.gpureactor.backend.cuda.ffi.cuStreamSynchronize_fn;
+import dev.gpureactor.backend.cuda.ffi.cuStreamWriteValue64_v2_fn;
+import dev.gpureactor.backend.cuda.ffi.cuda_ffi_h;
+import dev.gpureactor.backend.DriverBinding;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
@@ -8,27 +44,23 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * The CUDA driver API ({@code libcuda.so.1}) over FFM, written by hand in jextract's shape: one
- * {@link MethodHandle} per function, each {@link FunctionDescriptor} exactly the C prototype of
- * {@code cuda.h} (CUDA 13.0): {@code CUresult}, {@code CUdevice}, {@code CUdevice_attribute} and
- * {@code unsigned int} are {@code JAVA_INT}; {@code CUdeviceptr} ({@code unsigned long long}),
- * {@code cuuint64_t} and {@code size_t} are {@code JAVA_LONG}; {@code unsigned char} is {@code
- * JAVA_BYTE}; handles ({@code CUstream}, {@code CUcontext}) and pointers are {@code ADDRESS}.
+ * The CUDA driver API ({@code libcuda.so.1}) over FFM: the typed layer over the jextract-generated
+ * {@link dev.gpureactor.backend.cuda.ffi} ({@code scripts/jextract.sh}, from {@code native/ffi/cuda_ffi.h}
+ * over {@code cuda.h}, CUDA 13.0). Every descriptor and constant comes from there; each raw method calls the
+ * generated {@code invoke(address, ...)} with the address resolved in the library this driver was loaded
+ * from ({@link DriverBinding}), so the library stays chosen at run time.
  *
  * <p>Symbols are the ABI names {@code cuda.h} binds its API names to ({@code cuMemHostGetDevicePointer}
  * is {@code cuMemHostGetDevicePointer_v2}, {@code cuStreamWriteValue64} is {@code
@@ -52,125 +84,130 @@ public final class CudaDriver {
     public static final String DEFAULT_LIBRARY = "libcuda.so.1";
 
     // cuda.h: enum cudaError_enum (the values this library tests for)
-    public static final int CUDA_SUCCESS = 0;
-    public static final int CUDA_ERROR_INVALID_VALUE = 1;
-    public static final int CUDA_ERROR_OUT_OF_MEMORY = 2;
-    public static final int CUDA_ERROR_NOT_INITIALIZED = 3;
-    public static final int CUDA_ERROR_INVALID_CONTEXT = 201;
-    public static final int CUDA_ERROR_NOT_READY = 600;
-    public static final int CUDA_ERROR_LAUNCH_FAILED = 719;
-    public static final int CUDA_ERROR_NOT_SUPPORTED = 801;
+    public static final int CUDA_SUCCESS = cuda_ffi_h.CUDA_SUCCESS();
+    public static final int CUDA_ERROR_INVALID_VALUE = cuda_ffi_h.CUDA_ERROR_INVALID_VALUE();
+    public static final int CUDA_ERROR_OUT_OF_MEMORY = cuda_ffi_h.CUDA_ERROR_OUT_OF_MEMORY();
+    public static final int CUDA_ERROR_NOT_INITIALIZED = cuda_ffi_h.CUDA_ERROR_NOT_INITIALIZED();
+    public static final int CUDA_ERROR_INVALID_CONTEXT = cuda_ffi_h.CUDA_ERROR_INVALID_CONTEXT();
+    public static final int CUDA_ERROR_NOT_READY = cuda_ffi_h.CUDA_ERROR_NOT_READY();
+    public static final int CUDA_ERROR_LAUNCH_FAILED = cuda_ffi_h.CUDA_ERROR_LAUNCH_FAILED();
+    public static final int CUDA_ERROR_NOT_SUPPORTED = cuda_ffi_h.CUDA_ERROR_NOT_SUPPORTED();
+    /** The image has no SASS for this GPU and no PTX the driver can compile for it. */
+    public static final int CUDA_ERROR_NO_BINARY_FOR_GPU = cuda_ffi_h.CUDA_ERROR_NO_BINARY_FOR_GPU();
     // cuda.h: cuMemHostAlloc flags
-    public static final int CU_MEMHOSTALLOC_PORTABLE = 0x01;
-    public static final int CU_MEMHOSTALLOC_DEVICEMAP = 0x02;
+    public static final int CU_MEMHOSTALLOC_PORTABLE = cuda_ffi_h.CU_MEMHOSTALLOC_PORTABLE();
+    public static final int CU_MEMHOSTALLOC_DEVICEMAP = cuda_ffi_h.CU_MEMHOSTALLOC_DEVICEMAP();
     /** Never used for a line: its memory bypasses the CPU caches, so no monitor would see the store. */
-    public static final int CU_MEMHOSTALLOC_WRITECOMBINED = 0x04;
+    public static final int CU_MEMHOSTALLOC_WRITECOMBINED = cuda_ffi_h.CU_MEMHOSTALLOC_WRITECOMBINED();
     // cuda.h: enum CUdevice_attribute_enum (stream memory operations, legacy and current numbers)
-    public static final int CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1 = 92;
-    public static final int CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1 = 93;
-    public static final int CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS = 122;
+    public static final int CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1 = cuda_ffi_h.CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1();
+    public static final int CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1 = cuda_ffi_h.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1();
+    public static final int CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS = cuda_ffi_h.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS();
     // cuda.h: stream flags and special handles
-    public static final int CU_STREAM_DEFAULT = 0x0;
-    public static final int CU_STREAM_NON_BLOCKING = 0x1;
+    public static final int CU_STREAM_DEFAULT = cuda_ffi_h.CU_STREAM_DEFAULT();
+    public static final int CU_STREAM_NON_BLOCKING = cuda_ffi_h.CU_STREAM_NON_BLOCKING();
     public static final long CU_STREAM_LEGACY = 0x1;
     public static final long CU_STREAM_PER_THREAD = 0x2;
-    public static final int CU_STREAM_WRITE_VALUE_DEFAULT = 0x0;
+    public static final int CU_STREAM_WRITE_VALUE_DEFAULT = cuda_ffi_h.CU_STREAM_WRITE_VALUE_DEFAULT();
     /** cuda.h: wait until {@code (int64_t)(*addr - value) >= 0} (wrapping order, as a descriptor is reached). */
-    public static final int CU_STREAM_WAIT_VALUE_GEQ = 0x0;
+    public static final int CU_STREAM_WAIT_VALUE_GEQ = cuda_ffi_h.CU_STREAM_WAIT_VALUE_GEQ();
     // cuda.h: CUctx_flags, the scheduling of a thread blocked in a synchronize call
-    public static final int CU_CTX_SCHED_AUTO = 0x0;
-    public static final int CU_CTX_SCHED_SPIN = 0x1;
-    public static final int CU_CTX_SCHED_YIELD = 0x2;
-    public static final int CU_CTX_SCHED_BLOCKING_SYNC = 0x4;
+    public static final int CU_CTX_SCHED_AUTO = cuda_ffi_h.CU_CTX_SCHED_AUTO();
+    public static final int CU_CTX_SCHED_SPIN = cuda_ffi_h.CU_CTX_SCHED_SPIN();
+    public static final int CU_CTX_SCHED_YIELD = cuda_ffi_h.CU_CTX_SCHED_YIELD();
+    public static final int CU_CTX_SCHED_BLOCKING_SYNC = cuda_ffi_h.CU_CTX_SCHED_BLOCKING_SYNC();
 
     private static final Map<String, FunctionDescriptor> FUNCTIONS;
 
     static {
         Map<String, FunctionDescriptor> f = new LinkedHashMap<>();
-        f.put("cuInit", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-        f.put("cuDriverGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuGetErrorName", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-        f.put("cuGetErrorString", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
-        f.put("cuDeviceGetCount", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuDeviceGet", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-        f.put("cuDeviceGetName", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-        f.put("cuDeviceGetAttribute", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-        f.put("cuDevicePrimaryCtxRetain", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-        f.put("cuDevicePrimaryCtxRelease_v2", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-        f.put("cuDevicePrimaryCtxSetFlags_v2", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-        f.put("cuCtxCreate_v4", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
-        f.put("cuCtxDestroy_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuCtxGetCurrent", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuCtxSetCurrent", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuCtxPushCurrent_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuCtxPopCurrent_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuCtxGetDevice", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuMemHostAlloc", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-        f.put("cuMemHostGetDevicePointer_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-        f.put("cuMemFreeHost", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuStreamCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-        f.put("cuStreamDestroy_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuStreamGetCtx", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        f.put("cuStreamQuery", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuStreamSynchronize", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("cuMemsetD8Async", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_BYTE, JAVA_LONG, ADDRESS));
-        f.put("cuLaunchHostFunc", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-        f.put("cuStreamWriteValue64_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
-        f.put("cuStreamWaitValue64_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
+        f.put("cuInit", cuInit_fn.descriptor());
+        f.put("cuDriverGetVersion", cuDriverGetVersion_fn.descriptor());
+        f.put("cuGetErrorName", cuGetErrorName_fn.descriptor());
+        f.put("cuGetErrorString", cuGetErrorString_fn.descriptor());
+        f.put("cuDeviceGetCount", cuDeviceGetCount_fn.descriptor());
+        f.put("cuDeviceGet", cuDeviceGet_fn.descriptor());
+        f.put("cuDeviceGetName", cuDeviceGetName_fn.descriptor());
+        f.put("cuDeviceGetAttribute", cuDeviceGetAttribute_fn.descriptor());
+        f.put("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain_fn.descriptor());
+        f.put("cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease_v2_fn.descriptor());
+        f.put("cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags_v2_fn.descriptor());
+        f.put("cuCtxCreate_v4", cuCtxCreate_v4_fn.descriptor());
+        f.put("cuCtxDestroy_v2", cuCtxDestroy_v2_fn.descriptor());
+        f.put("cuCtxGetCurrent", cuCtxGetCurrent_fn.descriptor());
+        f.put("cuCtxSetCurrent", cuCtxSetCurrent_fn.descriptor());
+        f.put("cuCtxPushCurrent_v2", cuCtxPushCurrent_v2_fn.descriptor());
+        f.put("cuCtxPopCurrent_v2", cuCtxPopCurrent_v2_fn.descriptor());
+        f.put("cuCtxGetDevice", cuCtxGetDevice_fn.descriptor());
+        f.put("cuMemHostAlloc", cuMemHostAlloc_fn.descriptor());
+        f.put("cuMemHostGetDevicePointer_v2", cuMemHostGetDevicePointer_v2_fn.descriptor());
+        f.put("cuMemFreeHost", cuMemFreeHost_fn.descriptor());
+        f.put("cuStreamCreate", cuStreamCreate_fn.descriptor());
+        f.put("cuStreamDestroy_v2", cuStreamDestroy_v2_fn.descriptor());
+        f.put("cuStreamGetCtx", cuStreamGetCtx_fn.descriptor());
+        f.put("cuStreamQuery", cuStreamQuery_fn.descriptor());
+        f.put("cuStreamSynchronize", cuStreamSynchronize_fn.descriptor());
+        f.put("cuMemsetD8Async", cuMemsetD8Async_fn.descriptor());
+        f.put("cuLaunchHostFunc", cuLaunchHostFunc_fn.descriptor());
+        f.put("cuModuleLoadData", cuModuleLoadData_fn.descriptor());
+        f.put("cuModuleUnload", cuModuleUnload_fn.descriptor());
+        f.put("cuModuleGetFunction", cuModuleGetFunction_fn.descriptor());
+        f.put("cuLaunchKernel", cuLaunchKernel_fn.descriptor());
+        f.put("cuStreamWriteValue64_v2", cuStreamWriteValue64_v2_fn.descriptor());
+        f.put("cuStreamWaitValue64_v2", cuStreamWaitValue64_v2_fn.descriptor());
         FUNCTIONS = Collections.unmodifiableMap(f);
     }
 
     private static final ConcurrentHashMap<String, CudaDriver> DRIVERS = new ConcurrentHashMap<>();
 
-    private final NativeLibrary lib;
-    private final Map<String, MethodHandle> resolved;
-    private final List<String> missing;
+    private final DriverBinding binding;
     private volatile boolean initialized;
 
-    private final MethodHandle cuInit, cuDriverGetVersion, cuGetErrorName, cuGetErrorString, cuDeviceGetCount,
-            cuDeviceGet, cuDeviceGetName, cuDeviceGetAttribute, cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxSetFlags_v2,
-            cuCtxCreate_v4, cuCtxDestroy_v2, cuCtxGetCurrent, cuCtxSetCurrent, cuCtxPushCurrent_v2, cuCtxPopCurrent_v2,
+    private final MemorySegment cuInit, cuDriverGetVersion, cuGetErrorName, cuGetErrorString, cuDeviceGetCount,
+            cuDeviceGet, cuDeviceGetName, cuDeviceGetAttribute, cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease_v2,
+            cuDevicePrimaryCtxSetFlags_v2, cuCtxCreate_v4, cuCtxDestroy_v2, cuCtxGetCurrent, cuCtxSetCurrent, cuCtxPushCurrent_v2, cuCtxPopCurrent_v2,
             cuCtxGetDevice, cuMemHostAlloc, cuMemHostGetDevicePointer_v2, cuMemFreeHost, cuStreamCreate,
             cuStreamDestroy_v2, cuStreamGetCtx, cuStreamQuery, cuStreamSynchronize, cuMemsetD8Async, cuLaunchHostFunc,
-            cuStreamWriteValue64_v2, cuStreamWaitValue64_v2;
+            cuModuleLoadData, cuModuleUnload, cuModuleGetFunction, cuLaunchKernel, cuStreamWriteValue64_v2,
+            cuStreamWaitValue64_v2;
 
     private CudaDriver(NativeLibrary lib) {
-        this.lib = lib;
-        Map<String, MethodHandle> r = new LinkedHashMap<>();
-        List<String> absent = new ArrayList<>();
-        FUNCTIONS.forEach((name, fd) -> lib.downcall(name, fd).ifPresentOrElse(h -> r.put(name, h), () -> absent.add(name)));
-        this.resolved = Collections.unmodifiableMap(r);
-        this.missing = List.copyOf(absent);
-        cuInit = r.get("cuInit");
-        cuDriverGetVersion = r.get("cuDriverGetVersion");
-        cuGetErrorName = r.get("cuGetErrorName");
-        cuGetErrorString = r.get("cuGetErrorString");
-        cuDeviceGetCount = r.get("cuDeviceGetCount");
-        cuDeviceGet = r.get("cuDeviceGet");
-        cuDeviceGetName = r.get("cuDeviceGetName");
-        cuDeviceGetAttribute = r.get("cuDeviceGetAttribute");
-        cuDevicePrimaryCtxRetain = r.get("cuDevicePrimaryCtxRetain");
-        cuDevicePrimaryCtxRelease_v2 = r.get("cuDevicePrimaryCtxRelease_v2");
-        cuDevicePrimaryCtxSetFlags_v2 = r.get("cuDevicePrimaryCtxSetFlags_v2");
-        cuCtxCreate_v4 = r.get("cuCtxCreate_v4");
-        cuCtxDestroy_v2 = r.get("cuCtxDestroy_v2");
-        cuCtxGetCurrent = r.get("cuCtxGetCurrent");
-        cuCtxSetCurrent = r.get("cuCtxSetCurrent");
-        cuCtxPushCurrent_v2 = r.get("cuCtxPushCurrent_v2");
-        cuCtxPopCurrent_v2 = r.get("cuCtxPopCurrent_v2");
-        cuCtxGetDevice = r.get("cuCtxGetDevice");
-        cuMemHostAlloc = r.get("cuMemHostAlloc");
-        cuMemHostGetDevicePointer_v2 = r.get("cuMemHostGetDevicePointer_v2");
-        cuMemFreeHost = r.get("cuMemFreeHost");
-        cuStreamCreate = r.get("cuStreamCreate");
-        cuStreamDestroy_v2 = r.get("cuStreamDestroy_v2");
-        cuStreamGetCtx = r.get("cuStreamGetCtx");
-        cuStreamQuery = r.get("cuStreamQuery");
-        cuStreamSynchronize = r.get("cuStreamSynchronize");
-        cuMemsetD8Async = r.get("cuMemsetD8Async");
-        cuLaunchHostFunc = r.get("cuLaunchHostFunc");
-        cuStreamWriteValue64_v2 = r.get("cuStreamWriteValue64_v2");
-        cuStreamWaitValue64_v2 = r.get("cuStreamWaitValue64_v2");
+        DriverBinding b = DriverBinding.bind("cuda", lib, FUNCTIONS);
+        this.binding = b;
+        cuInit = b.address("cuInit");
+        cuDriverGetVersion = b.address("cuDriverGetVersion");
+        cuGetErrorName = b.address("cuGetErrorName");
+        cuGetErrorString = b.address("cuGetErrorString");
+        cuDeviceGetCount = b.address("cuDeviceGetCount");
+        cuDeviceGet = b.address("cuDeviceGet");
+        cuDeviceGetName = b.address("cuDeviceGetName");
+        cuDeviceGetAttribute = b.address("cuDeviceGetAttribute");
+        cuDevicePrimaryCtxRetain = b.address("cuDevicePrimaryCtxRetain");
+        cuDevicePrimaryCtxRelease_v2 = b.address("cuDevicePrimaryCtxRelease_v2");
+        cuDevicePrimaryCtxSetFlags_v2 = b.address("cuDevicePrimaryCtxSetFlags_v2");
+        cuCtxCreate_v4 = b.address("cuCtxCreate_v4");
+        cuCtxDestroy_v2 = b.address("cuCtxDestroy_v2");
+        cuCtxGetCurrent = b.address("cuCtxGetCurrent");
+        cuCtxSetCurrent = b.address("cuCtxSetCurrent");
+        cuCtxPushCurrent_v2 = b.address("cuCtxPushCurrent_v2");
+        cuCtxPopCurrent_v2 = b.address("cuCtxPopCurrent_v2");
+        cuCtxGetDevice = b.address("cuCtxGetDevice");
+        cuMemHostAlloc = b.address("cuMemHostAlloc");
+        cuMemHostGetDevicePointer_v2 = b.address("cuMemHostGetDevicePointer_v2");
+        cuMemFreeHost = b.address("cuMemFreeHost");
+        cuStreamCreate = b.address("cuStreamCreate");
+        cuStreamDestroy_v2 = b.address("cuStreamDestroy_v2");
+        cuStreamGetCtx = b.address("cuStreamGetCtx");
+        cuStreamQuery = b.address("cuStreamQuery");
+        cuStreamSynchronize = b.address("cuStreamSynchronize");
+        cuMemsetD8Async = b.address("cuMemsetD8Async");
+        cuLaunchHostFunc = b.address("cuLaunchHostFunc");
+        cuModuleLoadData = b.address("cuModuleLoadData");
+        cuModuleUnload = b.address("cuModuleUnload");
+        cuModuleGetFunction = b.address("cuModuleGetFunction");
+        cuLaunchKernel = b.address("cuLaunchKernel");
+        cuStreamWriteValue64_v2 = b.address("cuStreamWriteValue64_v2");
+        cuStreamWaitValue64_v2 = b.address("cuStreamWaitValue64_v2");
     }
 
     /** The library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}. */
@@ -189,28 +226,21 @@ public final class CudaDriver {
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library
      */
     public static CudaDriver load(String pathOrName) {
-        Objects.requireNonNull(pathOrName, "pathOrName");
-        CudaDriver d = DRIVERS.get(pathOrName);
-        if (d != null) return d;
-        CudaDriver fresh = new CudaDriver(NativeLibrary.load(pathOrName));
-        CudaDriver raced = DRIVERS.putIfAbsent(pathOrName, fresh);
-        return raced != null ? raced : fresh;
+        return DriverBinding.once(DRIVERS, pathOrName, CudaDriver::new);
     }
 
     /** Every bound function and its exact descriptor, in header order. */
     public static Map<String, FunctionDescriptor> functions() { return FUNCTIONS; }
 
     /** The library this driver was loaded from. */
-    public String library() { return lib.name(); }
+    public String library() { return binding.library(); }
 
     /** The bound functions this library does not export. */
-    public List<String> missing() { return missing; }
+    public List<String> missing() { return binding.missing(); }
 
     /** The handle of a bound function, or {@code NativeUnavailable} naming it. */
     public MethodHandle handle(String function) {
-        MethodHandle h = resolved.get(function);
-        if (h == null) throw FUNCTIONS.containsKey(function) ? lib.missing(function) : new IllegalArgumentException("not bound: " + function);
-        return h;
+        return binding.handle(function);
     }
 
     /**
@@ -218,140 +248,154 @@ public final class CudaDriver {
      * functions} it lacks; does nothing when all are there.
      */
     public void require(List<String> functions) {
-        List<String> lacking = functions.stream().filter(f -> !resolved.containsKey(f)).toList();
-        if (!lacking.isEmpty()) {
-            throw NativeLibrary.unavailable(lib.name(), "it has no symbol " + String.join(", no symbol ", lacking), null);
-        }
+        binding.require(functions);
     }
 
-    private MethodHandle need(MethodHandle h, String name) {
-        if (h == null) throw lib.missing(name);
-        return h;
+    private MemorySegment need(MemorySegment address, String name) {
+        return binding.need(address, name);
     }
 
     // ------------------------------------------------------------------ raw entry points (CUresult)
 
     public int cuInit(int Flags) {
-        try { return (int) need(cuInit, "cuInit").invokeExact(Flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuInit_fn.invoke(need(cuInit, "cuInit"), Flags);
     }
 
     public int cuDriverGetVersion(MemorySegment driverVersion) {
-        try { return (int) need(cuDriverGetVersion, "cuDriverGetVersion").invokeExact(driverVersion); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuDriverGetVersion_fn.invoke(need(cuDriverGetVersion, "cuDriverGetVersion"), driverVersion);
     }
 
     public int cuGetErrorName(int error, MemorySegment pStr) {
-        try { return (int) need(cuGetErrorName, "cuGetErrorName").invokeExact(error, pStr); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuGetErrorName_fn.invoke(need(cuGetErrorName, "cuGetErrorName"), error, pStr);
     }
 
     public int cuGetErrorString(int error, MemorySegment pStr) {
-        try { return (int) need(cuGetErrorString, "cuGetErrorString").invokeExact(error, pStr); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuGetErrorString_fn.invoke(need(cuGetErrorString, "cuGetErrorString"), error, pStr);
     }
 
     public int cuDeviceGetCount(MemorySegment count) {
-        try { return (int) need(cuDeviceGetCount, "cuDeviceGetCount").invokeExact(count); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuDeviceGetCount_fn.invoke(need(cuDeviceGetCount, "cuDeviceGetCount"), count);
     }
 
     public int cuDeviceGet(MemorySegment device, int ordinal) {
-        try { return (int) need(cuDeviceGet, "cuDeviceGet").invokeExact(device, ordinal); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuDeviceGet_fn.invoke(need(cuDeviceGet, "cuDeviceGet"), device, ordinal);
     }
 
     public int cuDeviceGetName(MemorySegment name, int len, int dev) {
-        try { return (int) need(cuDeviceGetName, "cuDeviceGetName").invokeExact(name, len, dev); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuDeviceGetName_fn.invoke(need(cuDeviceGetName, "cuDeviceGetName"), name, len, dev);
     }
 
     public int cuDeviceGetAttribute(MemorySegment pi, int attrib, int dev) {
-        try { return (int) need(cuDeviceGetAttribute, "cuDeviceGetAttribute").invokeExact(pi, attrib, dev); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuDeviceGetAttribute_fn.invoke(need(cuDeviceGetAttribute, "cuDeviceGetAttribute"), pi, attrib, dev);
     }
 
     public int cuDevicePrimaryCtxRetain(MemorySegment pctx, int dev) {
-        try { return (int) need(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain").invokeExact(pctx, dev); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuDevicePrimaryCtxRetain_fn.invoke(need(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"), pctx, dev);
     }
 
     public int cuDevicePrimaryCtxRelease_v2(int dev) {
-        try { return (int) need(cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease_v2").invokeExact(dev); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuDevicePrimaryCtxRelease_v2_fn.invoke(need(cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease_v2"), dev);
     }
 
     /** The primary context's flags ({@code CU_CTX_SCHED_*}); since CUDA 11 also while it is active. */
     public int cuDevicePrimaryCtxSetFlags_v2(int dev, int flags) {
-        try { return (int) need(cuDevicePrimaryCtxSetFlags_v2, "cuDevicePrimaryCtxSetFlags_v2").invokeExact(dev, flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuDevicePrimaryCtxSetFlags_v2_fn.invoke(need(cuDevicePrimaryCtxSetFlags_v2, "cuDevicePrimaryCtxSetFlags_v2"), dev, flags);
     }
 
     public int cuCtxCreate_v4(MemorySegment pctx, MemorySegment ctxCreateParams, int flags, int dev) {
-        try { return (int) need(cuCtxCreate_v4, "cuCtxCreate_v4").invokeExact(pctx, ctxCreateParams, flags, dev); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuCtxCreate_v4_fn.invoke(need(cuCtxCreate_v4, "cuCtxCreate_v4"), pctx, ctxCreateParams, flags, dev);
     }
 
     public int cuCtxDestroy_v2(MemorySegment ctx) {
-        try { return (int) need(cuCtxDestroy_v2, "cuCtxDestroy_v2").invokeExact(ctx); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuCtxDestroy_v2_fn.invoke(need(cuCtxDestroy_v2, "cuCtxDestroy_v2"), ctx);
     }
 
     public int cuCtxGetCurrent(MemorySegment pctx) {
-        try { return (int) need(cuCtxGetCurrent, "cuCtxGetCurrent").invokeExact(pctx); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuCtxGetCurrent_fn.invoke(need(cuCtxGetCurrent, "cuCtxGetCurrent"), pctx);
     }
 
     public int cuCtxSetCurrent(MemorySegment ctx) {
-        try { return (int) need(cuCtxSetCurrent, "cuCtxSetCurrent").invokeExact(ctx); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuCtxSetCurrent_fn.invoke(need(cuCtxSetCurrent, "cuCtxSetCurrent"), ctx);
     }
 
     public int cuCtxPushCurrent_v2(MemorySegment ctx) {
-        try { return (int) need(cuCtxPushCurrent_v2, "cuCtxPushCurrent_v2").invokeExact(ctx); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuCtxPushCurrent_v2_fn.invoke(need(cuCtxPushCurrent_v2, "cuCtxPushCurrent_v2"), ctx);
     }
 
     public int cuCtxPopCurrent_v2(MemorySegment pctx) {
-        try { return (int) need(cuCtxPopCurrent_v2, "cuCtxPopCurrent_v2").invokeExact(pctx); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuCtxPopCurrent_v2_fn.invoke(need(cuCtxPopCurrent_v2, "cuCtxPopCurrent_v2"), pctx);
     }
 
     public int cuCtxGetDevice(MemorySegment device) {
-        try { return (int) need(cuCtxGetDevice, "cuCtxGetDevice").invokeExact(device); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuCtxGetDevice_fn.invoke(need(cuCtxGetDevice, "cuCtxGetDevice"), device);
     }
 
     public int cuMemHostAlloc(MemorySegment pp, long bytesize, int Flags) {
-        try { return (int) need(cuMemHostAlloc, "cuMemHostAlloc").invokeExact(pp, bytesize, Flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuMemHostAlloc_fn.invoke(need(cuMemHostAlloc, "cuMemHostAlloc"), pp, bytesize, Flags);
     }
 
     public int cuMemHostGetDevicePointer_v2(MemorySegment pdptr, MemorySegment p, int Flags) {
-        try { return (int) need(cuMemHostGetDevicePointer_v2, "cuMemHostGetDevicePointer_v2").invokeExact(pdptr, p, Flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuMemHostGetDevicePointer_v2_fn.invoke(need(cuMemHostGetDevicePointer_v2, "cuMemHostGetDevicePointer_v2"), pdptr, p, Flags);
     }
 
     public int cuMemFreeHost(MemorySegment p) {
-        try { return (int) need(cuMemFreeHost, "cuMemFreeHost").invokeExact(p); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuMemFreeHost_fn.invoke(need(cuMemFreeHost, "cuMemFreeHost"), p);
     }
 
     public int cuStreamCreate(MemorySegment phStream, int Flags) {
-        try { return (int) need(cuStreamCreate, "cuStreamCreate").invokeExact(phStream, Flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuStreamCreate_fn.invoke(need(cuStreamCreate, "cuStreamCreate"), phStream, Flags);
     }
 
     public int cuStreamDestroy_v2(MemorySegment hStream) {
-        try { return (int) need(cuStreamDestroy_v2, "cuStreamDestroy_v2").invokeExact(hStream); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuStreamDestroy_v2_fn.invoke(need(cuStreamDestroy_v2, "cuStreamDestroy_v2"), hStream);
     }
 
     public int cuStreamGetCtx(MemorySegment hStream, MemorySegment pctx) {
-        try { return (int) need(cuStreamGetCtx, "cuStreamGetCtx").invokeExact(hStream, pctx); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuStreamGetCtx_fn.invoke(need(cuStreamGetCtx, "cuStreamGetCtx"), hStream, pctx);
     }
 
     public int cuStreamQuery(MemorySegment hStream) {
-        try { return (int) need(cuStreamQuery, "cuStreamQuery").invokeExact(hStream); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuStreamQuery_fn.invoke(need(cuStreamQuery, "cuStreamQuery"), hStream);
     }
 
     public int cuStreamSynchronize(MemorySegment hStream) {
-        try { return (int) need(cuStreamSynchronize, "cuStreamSynchronize").invokeExact(hStream); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuStreamSynchronize_fn.invoke(need(cuStreamSynchronize, "cuStreamSynchronize"), hStream);
     }
 
     public int cuMemsetD8Async(long dstDevice, byte uc, long N, MemorySegment hStream) {
-        try { return (int) need(cuMemsetD8Async, "cuMemsetD8Async").invokeExact(dstDevice, uc, N, hStream); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuMemsetD8Async_fn.invoke(need(cuMemsetD8Async, "cuMemsetD8Async"), dstDevice, uc, N, hStream);
     }
 
     public int cuLaunchHostFunc(MemorySegment hStream, MemorySegment fn, MemorySegment userData) {
-        try { return (int) need(cuLaunchHostFunc, "cuLaunchHostFunc").invokeExact(hStream, fn, userData); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuLaunchHostFunc_fn.invoke(need(cuLaunchHostFunc, "cuLaunchHostFunc"), hStream, fn, userData);
+    }
+
+    public int cuModuleLoadData(MemorySegment module, MemorySegment image) {
+        return cuModuleLoadData_fn.invoke(need(cuModuleLoadData, "cuModuleLoadData"), module, image);
+    }
+
+    public int cuModuleUnload(MemorySegment hmod) {
+        return cuModuleUnload_fn.invoke(need(cuModuleUnload, "cuModuleUnload"), hmod);
+    }
+
+    public int cuModuleGetFunction(MemorySegment hfunc, MemorySegment hmod, MemorySegment name) {
+        return cuModuleGetFunction_fn.invoke(need(cuModuleGetFunction, "cuModuleGetFunction"), hfunc, hmod, name);
+    }
+
+    public int cuLaunchKernel(MemorySegment f, int gridDimX, int gridDimY, int gridDimZ, int blockDimX, int blockDimY, int blockDimZ,
+                              int sharedMemBytes, MemorySegment hStream, MemorySegment kernelParams, MemorySegment extra) {
+        return cuLaunchKernel_fn.invoke(need(cuLaunchKernel, "cuLaunchKernel"), f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
+                blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
     }
 
     /** The store behind the stream's work; flags {@link #CU_STREAM_WRITE_VALUE_DEFAULT} order earlier work. */
     public int cuStreamWriteValue64_v2(MemorySegment stream, long addr, long value, int flags) {
-        try { return (int) need(cuStreamWriteValue64_v2, "cuStreamWriteValue64_v2").invokeExact(stream, addr, value, flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuStreamWriteValue64_v2_fn.invoke(need(cuStreamWriteValue64_v2, "cuStreamWriteValue64_v2"), stream, addr, value, flags);
     }
 
     /** The stream stands still until the word at {@code addr} passes the test of {@code flags} ({@link #CU_STREAM_WAIT_VALUE_GEQ}). */
     public int cuStreamWaitValue64_v2(MemorySegment stream, long addr, long value, int flags) {
-        try { return (int) need(cuStreamWaitValue64_v2, "cuStreamWaitValue64_v2").invokeExact(stream, addr, value, flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return cuStreamWaitValue64_v2_fn.invoke(need(cuStreamWaitValue64_v2, "cuStreamWaitValue64_v2"), stream, addr, value, flags);
     }
 
     // ------------------------------------------------------------------ checked helpers
@@ -379,7 +423,7 @@ public final class CudaDriver {
 
     /** {@link ErrorCode#Backend}: ("cuda", call, status, error name, error string). */
     public ReactorException failure(String call, int status) {
-        return new ReactorException(ErrorCode.Backend, "cuda", call, status, errorName(status), errorString(status));
+        return binding.failure(call, status, errorName(status), errorString(status));
     }
 
     /** Throws {@link #failure} unless {@code status} is {@link #CUDA_SUCCESS}. */
@@ -538,5 +582,5 @@ public final class CudaDriver {
     }
 
     @Override
-    public String toString() { return "CudaDriver[" + lib.name() + "]"; }
+    public String toString() { return "CudaDriver[" + binding.library() + "]"; }
 }

@@ -36,9 +36,16 @@ public final class HipBackend {
             }
             why = "runtime " + hip.driverVersion() + ", " + count + " device(s)";
         } catch (ReactorException e) {
-            why = "the library loaded but the runtime cannot run: " + e.getMessage();
+            why = noDevice(hip, e) ? "HIP runtime " + hip.versionText() + " found, no device"
+                    : "the library loaded but the runtime cannot run: " + e.getMessage();
         }
         if (!writes) why += "; no lines: query plan only";
         return new BackendReport("hip", library, true, why, devices);
+    }
+
+    /** Whether {@code e} is the runtime's answer on a machine without an AMD GPU ({@code hipErrorNoDevice}). */
+    private static boolean noDevice(HipRuntime hip, ReactorException e) {
+        return e.code() == dev.gpureactor.core.ErrorCode.Backend && e.args().size() > 2
+                && e.args().get(2).equals(Integer.toString(HipRuntime.hipErrorNoDevice));
     }
 }

@@ -1,6 +1,30 @@
 package dev.gpureactor.backend.hip;
 
-import dev.gpureactor.backend.NativeLibrary;
+import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.backend.hip.ffi.hipDeviceGet_fn;
+import dev.gpureactor.backend.hip.ffi.hipDeviceGetName_fn;
+import dev.gpureactor.backend.hip.ffi.hipDevicePrimaryCtxRelease_fn;
+import dev.gpureactor.backend.hip.ffi.hipDevicePrimaryCtxRetain_fn;
+import dev.gpureactor.backend.hip.ffi.hipDriverGetVersion_fn;
+import dev.gpureactor.backend.hip.ffi.hipGetDevice_fn;
+import dev.gpureactor.backend.hip.ffi.hipGetDeviceCount_fn;
+import dev.gpureactor.backend.hip.ffi.hipGetErrorName_fn;
+import dev.gpureactor.backend.hip.ffi.hipGetErrorString_fn;
+import dev.gpureactor.backend.hip.ffi.hipHostFree_fn;
+import dev.gpureactor.backend.hip.ffi.hipHostGetDevicePointer_fn;
+import dev.gpureactor.backend.hip.ffi.hipHostMalloc_fn;
+import dev.gpureactor.backend.hip.ffi.hipInit_fn;
+import dev.gpureactor.backend.hip.ffi.hipLaunchHostFunc_fn;
+import dev.gpureactor.backend.hip.ffi.hipMemsetD8Async_fn;
+import dev.gpureactor.backend.hip.ffi.hipSetDevice_fn;
+import dev.gpureactor.backend.hip.ffi.hipStreamCreate_fn;
+import dev.gpureactor.backend.hip.ffi.hipStreamDestroy_fn;
+import dev.gpureactor.backend.hip.ffi.hipStreamGetDevice_fn;
+import dev.gpureactor.backend.hip.ffi.hipStreamQuery_fn;
+import dev.gpureactor.backend.hip.ffi.hipStreamSynchronize_fn;
+import dev.gpureactor.backend.hip.ffi.hipStreamWriteValue64_fn;
+import dev.gpureactor.backend.hip.ffi.hip_ffi_h;
+import dev.gpureactor.backend.DriverBinding;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
@@ -8,28 +32,23 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * The HIP runtime ({@code libamdhip64.so}) over FFM, by hand in jextract's shape: one {@link
- * MethodHandle} per function, each {@link FunctionDescriptor} exactly the C prototype of {@code
- * hip_runtime_api.h}: {@code hipError_t} (an enum), {@code hipDevice_t}, {@code int} and {@code
- * unsigned int} are {@code JAVA_INT}; {@code size_t} and {@code uint64_t} are {@code JAVA_LONG};
- * {@code unsigned char} is {@code JAVA_BYTE}; {@code hipStream_t}, {@code hipCtx_t}, {@code
- * hipDeviceptr_t} and pointers are {@code ADDRESS}; {@code hipGetErrorName} returns {@code const
- * char *}. The stand-in's {@code native/standin/standin_hip.h} declares the same prototypes and a
- * test checks every descriptor here against it.
+ * The HIP runtime ({@code libamdhip64.so}) over FFM: the typed layer over the jextract-generated
+ * {@link dev.gpureactor.backend.hip.ffi} ({@code scripts/jextract.sh}, from {@code native/ffi/hip_ffi.h} over
+ * {@code hip_runtime_api.h} with {@code -D__HIP_PLATFORM_AMD__}). Descriptors and constants come from there;
+ * raw methods call the generated {@code invoke(address, ...)} with addresses from the library this runtime was
+ * loaded from ({@link DriverBinding}). The stand-in's {@code native/standin/standin_hip.h} declares the same
+ * prototypes and a test checks every descriptor here against it.
  *
  * <p>The library comes from the system property {@value #LIBRARY_PROPERTY} (default {@value
  * #DEFAULT_LIBRARY}); a missing library or symbol is {@link ErrorCode#NativeUnavailable}.
@@ -39,90 +58,86 @@ public final class HipRuntime {
     public static final String DEFAULT_LIBRARY = "libamdhip64.so";
 
     // hip_runtime_api.h: hipError_t (the values this library tests for)
-    public static final int hipSuccess = 0;
-    public static final int hipErrorInvalidValue = 1;
-    public static final int hipErrorOutOfMemory = 2;
-    public static final int hipErrorNotReady = 600;
-    public static final int hipErrorLaunchFailure = 719;
+    public static final int hipSuccess = hip_ffi_h.hipSuccess();
+    public static final int hipErrorInvalidValue = hip_ffi_h.hipErrorInvalidValue();
+    public static final int hipErrorOutOfMemory = hip_ffi_h.hipErrorOutOfMemory();
+    /** What {@code hipGetDeviceCount} answers on a machine without an AMD GPU. */
+    public static final int hipErrorNoDevice = hip_ffi_h.hipErrorNoDevice();
+    public static final int hipErrorNotReady = hip_ffi_h.hipErrorNotReady();
+    public static final int hipErrorLaunchFailure = hip_ffi_h.hipErrorLaunchFailure();
     // hip_runtime_api.h: hipHostMalloc flags
-    public static final int hipHostMallocPortable = 0x1;
-    public static final int hipHostMallocMapped = 0x2;
+    public static final int hipHostMallocPortable = hip_ffi_h.hipHostMallocPortable();
+    public static final int hipHostMallocMapped = hip_ffi_h.hipHostMallocMapped();
     /** Never used for a line. */
-    public static final int hipHostMallocWriteCombined = 0x4;
+    public static final int hipHostMallocWriteCombined = hip_ffi_h.hipHostMallocWriteCombined();
     /** Fine-grained: stays coherent while kernels run (system-scope stores are visible to the host). */
-    public static final int hipHostMallocCoherent = 0x40000000;
-    public static final int hipHostMallocNonCoherent = 0x80000000;
+    public static final int hipHostMallocCoherent = hip_ffi_h.hipHostMallocCoherent();
+    public static final int hipHostMallocNonCoherent = hip_ffi_h.hipHostMallocNonCoherent();
 
     private static final Map<String, FunctionDescriptor> FUNCTIONS;
 
     static {
         Map<String, FunctionDescriptor> f = new LinkedHashMap<>();
-        f.put("hipInit", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-        f.put("hipDriverGetVersion", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("hipGetErrorName", FunctionDescriptor.of(ADDRESS, JAVA_INT));
-        f.put("hipGetErrorString", FunctionDescriptor.of(ADDRESS, JAVA_INT));
-        f.put("hipGetDeviceCount", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("hipGetDevice", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("hipSetDevice", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-        f.put("hipDeviceGet", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-        f.put("hipDeviceGetName", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-        f.put("hipDevicePrimaryCtxRetain", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-        f.put("hipDevicePrimaryCtxRelease", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-        f.put("hipHostMalloc", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-        f.put("hipHostGetDevicePointer", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-        f.put("hipHostFree", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("hipStreamCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("hipStreamDestroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("hipStreamGetDevice", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        f.put("hipStreamQuery", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("hipStreamSynchronize", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        f.put("hipStreamWriteValue64", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
-        f.put("hipMemsetD8Async", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, JAVA_LONG, ADDRESS));
-        f.put("hipLaunchHostFunc", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        f.put("hipInit", hipInit_fn.descriptor());
+        f.put("hipDriverGetVersion", hipDriverGetVersion_fn.descriptor());
+        f.put("hipGetErrorName", hipGetErrorName_fn.descriptor());
+        f.put("hipGetErrorString", hipGetErrorString_fn.descriptor());
+        f.put("hipGetDeviceCount", hipGetDeviceCount_fn.descriptor());
+        f.put("hipGetDevice", hipGetDevice_fn.descriptor());
+        f.put("hipSetDevice", hipSetDevice_fn.descriptor());
+        f.put("hipDeviceGet", hipDeviceGet_fn.descriptor());
+        f.put("hipDeviceGetName", hipDeviceGetName_fn.descriptor());
+        f.put("hipDevicePrimaryCtxRetain", hipDevicePrimaryCtxRetain_fn.descriptor());
+        f.put("hipDevicePrimaryCtxRelease", hipDevicePrimaryCtxRelease_fn.descriptor());
+        f.put("hipHostMalloc", hipHostMalloc_fn.descriptor());
+        f.put("hipHostGetDevicePointer", hipHostGetDevicePointer_fn.descriptor());
+        f.put("hipHostFree", hipHostFree_fn.descriptor());
+        f.put("hipStreamCreate", hipStreamCreate_fn.descriptor());
+        f.put("hipStreamDestroy", hipStreamDestroy_fn.descriptor());
+        f.put("hipStreamGetDevice", hipStreamGetDevice_fn.descriptor());
+        f.put("hipStreamQuery", hipStreamQuery_fn.descriptor());
+        f.put("hipStreamSynchronize", hipStreamSynchronize_fn.descriptor());
+        f.put("hipStreamWriteValue64", hipStreamWriteValue64_fn.descriptor());
+        f.put("hipMemsetD8Async", hipMemsetD8Async_fn.descriptor());
+        f.put("hipLaunchHostFunc", hipLaunchHostFunc_fn.descriptor());
         FUNCTIONS = Collections.unmodifiableMap(f);
     }
 
     private static final ConcurrentHashMap<String, HipRuntime> RUNTIMES = new ConcurrentHashMap<>();
 
-    private final NativeLibrary lib;
-    private final Map<String, MethodHandle> resolved;
-    private final List<String> missing;
+    private final DriverBinding binding;
 
-    private final MethodHandle hipInit, hipDriverGetVersion, hipGetErrorName, hipGetErrorString, hipGetDeviceCount,
+    private final MemorySegment hipInit, hipDriverGetVersion, hipGetErrorName, hipGetErrorString, hipGetDeviceCount,
             hipGetDevice, hipSetDevice, hipDeviceGet, hipDeviceGetName, hipDevicePrimaryCtxRetain,
             hipDevicePrimaryCtxRelease, hipHostMalloc, hipHostGetDevicePointer, hipHostFree, hipStreamCreate,
             hipStreamDestroy, hipStreamGetDevice, hipStreamQuery, hipStreamSynchronize, hipStreamWriteValue64,
             hipMemsetD8Async, hipLaunchHostFunc;
 
     private HipRuntime(NativeLibrary lib) {
-        this.lib = lib;
-        Map<String, MethodHandle> r = new LinkedHashMap<>();
-        List<String> absent = new ArrayList<>();
-        FUNCTIONS.forEach((name, fd) -> lib.downcall(name, fd).ifPresentOrElse(h -> r.put(name, h), () -> absent.add(name)));
-        this.resolved = Collections.unmodifiableMap(r);
-        this.missing = List.copyOf(absent);
-        hipInit = r.get("hipInit");
-        hipDriverGetVersion = r.get("hipDriverGetVersion");
-        hipGetErrorName = r.get("hipGetErrorName");
-        hipGetErrorString = r.get("hipGetErrorString");
-        hipGetDeviceCount = r.get("hipGetDeviceCount");
-        hipGetDevice = r.get("hipGetDevice");
-        hipSetDevice = r.get("hipSetDevice");
-        hipDeviceGet = r.get("hipDeviceGet");
-        hipDeviceGetName = r.get("hipDeviceGetName");
-        hipDevicePrimaryCtxRetain = r.get("hipDevicePrimaryCtxRetain");
-        hipDevicePrimaryCtxRelease = r.get("hipDevicePrimaryCtxRelease");
-        hipHostMalloc = r.get("hipHostMalloc");
-        hipHostGetDevicePointer = r.get("hipHostGetDevicePointer");
-        hipHostFree = r.get("hipHostFree");
-        hipStreamCreate = r.get("hipStreamCreate");
-        hipStreamDestroy = r.get("hipStreamDestroy");
-        hipStreamGetDevice = r.get("hipStreamGetDevice");
-        hipStreamQuery = r.get("hipStreamQuery");
-        hipStreamSynchronize = r.get("hipStreamSynchronize");
-        hipStreamWriteValue64 = r.get("hipStreamWriteValue64");
-        hipMemsetD8Async = r.get("hipMemsetD8Async");
-        hipLaunchHostFunc = r.get("hipLaunchHostFunc");
+        DriverBinding b = DriverBinding.bind("hip", lib, FUNCTIONS);
+        this.binding = b;
+        hipInit = b.address("hipInit");
+        hipDriverGetVersion = b.address("hipDriverGetVersion");
+        hipGetErrorName = b.address("hipGetErrorName");
+        hipGetErrorString = b.address("hipGetErrorString");
+        hipGetDeviceCount = b.address("hipGetDeviceCount");
+        hipGetDevice = b.address("hipGetDevice");
+        hipSetDevice = b.address("hipSetDevice");
+        hipDeviceGet = b.address("hipDeviceGet");
+        hipDeviceGetName = b.address("hipDeviceGetName");
+        hipDevicePrimaryCtxRetain = b.address("hipDevicePrimaryCtxRetain");
+        hipDevicePrimaryCtxRelease = b.address("hipDevicePrimaryCtxRelease");
+        hipHostMalloc = b.address("hipHostMalloc");
+        hipHostGetDevicePointer = b.address("hipHostGetDevicePointer");
+        hipHostFree = b.address("hipHostFree");
+        hipStreamCreate = b.address("hipStreamCreate");
+        hipStreamDestroy = b.address("hipStreamDestroy");
+        hipStreamGetDevice = b.address("hipStreamGetDevice");
+        hipStreamQuery = b.address("hipStreamQuery");
+        hipStreamSynchronize = b.address("hipStreamSynchronize");
+        hipStreamWriteValue64 = b.address("hipStreamWriteValue64");
+        hipMemsetD8Async = b.address("hipMemsetD8Async");
+        hipLaunchHostFunc = b.address("hipLaunchHostFunc");
     }
 
     public static String configuredLibrary() {
@@ -135,127 +150,116 @@ public final class HipRuntime {
 
     /** @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library */
     public static HipRuntime load(String pathOrName) {
-        Objects.requireNonNull(pathOrName, "pathOrName");
-        HipRuntime h = RUNTIMES.get(pathOrName);
-        if (h != null) return h;
-        HipRuntime fresh = new HipRuntime(NativeLibrary.load(pathOrName));
-        HipRuntime raced = RUNTIMES.putIfAbsent(pathOrName, fresh);
-        return raced != null ? raced : fresh;
+        return DriverBinding.once(RUNTIMES, pathOrName, HipRuntime::new);
     }
 
     public static Map<String, FunctionDescriptor> functions() { return FUNCTIONS; }
 
-    public String library() { return lib.name(); }
+    public String library() { return binding.library(); }
 
-    public List<String> missing() { return missing; }
+    public List<String> missing() { return binding.missing(); }
 
     public MethodHandle handle(String function) {
-        MethodHandle h = resolved.get(function);
-        if (h == null) throw FUNCTIONS.containsKey(function) ? lib.missing(function) : new IllegalArgumentException("not bound: " + function);
-        return h;
+        return binding.handle(function);
     }
 
     public void require(List<String> functions) {
-        List<String> lacking = functions.stream().filter(f -> !resolved.containsKey(f)).toList();
-        if (!lacking.isEmpty()) {
-            throw NativeLibrary.unavailable(lib.name(), "it has no symbol " + String.join(", no symbol ", lacking), null);
-        }
+        binding.require(functions);
     }
 
-    private MethodHandle need(MethodHandle h, String name) {
-        if (h == null) throw lib.missing(name);
-        return h;
+    private MemorySegment need(MemorySegment address, String name) {
+        return binding.need(address, name);
     }
 
     // ------------------------------------------------------------------ raw entry points
 
     public int hipInit(int flags) {
-        try { return (int) need(hipInit, "hipInit").invokeExact(flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipInit_fn.invoke(need(hipInit, "hipInit"), flags);
     }
 
     public int hipDriverGetVersion(MemorySegment driverVersion) {
-        try { return (int) need(hipDriverGetVersion, "hipDriverGetVersion").invokeExact(driverVersion); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipDriverGetVersion_fn.invoke(need(hipDriverGetVersion, "hipDriverGetVersion"), driverVersion);
     }
 
     public MemorySegment hipGetErrorName(int error) {
-        try { return (MemorySegment) need(hipGetErrorName, "hipGetErrorName").invokeExact(error); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipGetErrorName_fn.invoke(need(hipGetErrorName, "hipGetErrorName"), error);
     }
 
     public MemorySegment hipGetErrorString(int error) {
-        try { return (MemorySegment) need(hipGetErrorString, "hipGetErrorString").invokeExact(error); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipGetErrorString_fn.invoke(need(hipGetErrorString, "hipGetErrorString"), error);
     }
 
     public int hipGetDeviceCount(MemorySegment count) {
-        try { return (int) need(hipGetDeviceCount, "hipGetDeviceCount").invokeExact(count); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipGetDeviceCount_fn.invoke(need(hipGetDeviceCount, "hipGetDeviceCount"), count);
     }
 
     public int hipGetDevice(MemorySegment deviceId) {
-        try { return (int) need(hipGetDevice, "hipGetDevice").invokeExact(deviceId); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipGetDevice_fn.invoke(need(hipGetDevice, "hipGetDevice"), deviceId);
     }
 
     public int hipSetDevice(int deviceId) {
-        try { return (int) need(hipSetDevice, "hipSetDevice").invokeExact(deviceId); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipSetDevice_fn.invoke(need(hipSetDevice, "hipSetDevice"), deviceId);
     }
 
     public int hipDeviceGet(MemorySegment device, int ordinal) {
-        try { return (int) need(hipDeviceGet, "hipDeviceGet").invokeExact(device, ordinal); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipDeviceGet_fn.invoke(need(hipDeviceGet, "hipDeviceGet"), device, ordinal);
     }
 
     public int hipDeviceGetName(MemorySegment name, int len, int device) {
-        try { return (int) need(hipDeviceGetName, "hipDeviceGetName").invokeExact(name, len, device); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipDeviceGetName_fn.invoke(need(hipDeviceGetName, "hipDeviceGetName"), name, len, device);
     }
 
     public int hipDevicePrimaryCtxRetain(MemorySegment pctx, int dev) {
-        try { return (int) need(hipDevicePrimaryCtxRetain, "hipDevicePrimaryCtxRetain").invokeExact(pctx, dev); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipDevicePrimaryCtxRetain_fn.invoke(need(hipDevicePrimaryCtxRetain, "hipDevicePrimaryCtxRetain"), pctx, dev);
     }
 
     public int hipDevicePrimaryCtxRelease(int dev) {
-        try { return (int) need(hipDevicePrimaryCtxRelease, "hipDevicePrimaryCtxRelease").invokeExact(dev); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipDevicePrimaryCtxRelease_fn.invoke(need(hipDevicePrimaryCtxRelease, "hipDevicePrimaryCtxRelease"), dev);
     }
 
     public int hipHostMalloc(MemorySegment ptr, long size, int flags) {
-        try { return (int) need(hipHostMalloc, "hipHostMalloc").invokeExact(ptr, size, flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipHostMalloc_fn.invoke(need(hipHostMalloc, "hipHostMalloc"), ptr, size, flags);
     }
 
     public int hipHostGetDevicePointer(MemorySegment devPtr, MemorySegment hstPtr, int flags) {
-        try { return (int) need(hipHostGetDevicePointer, "hipHostGetDevicePointer").invokeExact(devPtr, hstPtr, flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipHostGetDevicePointer_fn.invoke(need(hipHostGetDevicePointer, "hipHostGetDevicePointer"), devPtr, hstPtr, flags);
     }
 
     public int hipHostFree(MemorySegment ptr) {
-        try { return (int) need(hipHostFree, "hipHostFree").invokeExact(ptr); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipHostFree_fn.invoke(need(hipHostFree, "hipHostFree"), ptr);
     }
 
     public int hipStreamCreate(MemorySegment stream) {
-        try { return (int) need(hipStreamCreate, "hipStreamCreate").invokeExact(stream); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipStreamCreate_fn.invoke(need(hipStreamCreate, "hipStreamCreate"), stream);
     }
 
     public int hipStreamDestroy(MemorySegment stream) {
-        try { return (int) need(hipStreamDestroy, "hipStreamDestroy").invokeExact(stream); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipStreamDestroy_fn.invoke(need(hipStreamDestroy, "hipStreamDestroy"), stream);
     }
 
     public int hipStreamGetDevice(MemorySegment stream, MemorySegment device) {
-        try { return (int) need(hipStreamGetDevice, "hipStreamGetDevice").invokeExact(stream, device); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipStreamGetDevice_fn.invoke(need(hipStreamGetDevice, "hipStreamGetDevice"), stream, device);
     }
 
     public int hipStreamQuery(MemorySegment stream) {
-        try { return (int) need(hipStreamQuery, "hipStreamQuery").invokeExact(stream); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipStreamQuery_fn.invoke(need(hipStreamQuery, "hipStreamQuery"), stream);
     }
 
     public int hipStreamSynchronize(MemorySegment stream) {
-        try { return (int) need(hipStreamSynchronize, "hipStreamSynchronize").invokeExact(stream); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipStreamSynchronize_fn.invoke(need(hipStreamSynchronize, "hipStreamSynchronize"), stream);
     }
 
     /** The store behind the stream's work (flags "reserved, ignored": pass 0). */
     public int hipStreamWriteValue64(MemorySegment stream, MemorySegment ptr, long value, int flags) {
-        try { return (int) need(hipStreamWriteValue64, "hipStreamWriteValue64").invokeExact(stream, ptr, value, flags); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipStreamWriteValue64_fn.invoke(need(hipStreamWriteValue64, "hipStreamWriteValue64"), stream, ptr, value, flags);
     }
 
     public int hipMemsetD8Async(MemorySegment dest, byte value, long count, MemorySegment stream) {
-        try { return (int) need(hipMemsetD8Async, "hipMemsetD8Async").invokeExact(dest, value, count, stream); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipMemsetD8Async_fn.invoke(need(hipMemsetD8Async, "hipMemsetD8Async"), dest, value, count, stream);
     }
 
     public int hipLaunchHostFunc(MemorySegment stream, MemorySegment fn, MemorySegment userData) {
-        try { return (int) need(hipLaunchHostFunc, "hipLaunchHostFunc").invokeExact(stream, fn, userData); } catch (Throwable t) { throw NativeLibrary.rethrow(t); }
+        return hipLaunchHostFunc_fn.invoke(need(hipLaunchHostFunc, "hipLaunchHostFunc"), stream, fn, userData);
     }
 
     // ------------------------------------------------------------------ checked helpers
@@ -273,11 +277,17 @@ public final class HipRuntime {
 
     /** {@link ErrorCode#Backend}: ("hip", call, status, error name, error string). */
     public ReactorException failure(String call, int status) {
-        return new ReactorException(ErrorCode.Backend, "hip", call, status, errorName(status), errorString(status));
+        return binding.failure(call, status, errorName(status), errorString(status));
     }
 
     public void check(String call, int status) {
         if (status != hipSuccess) throw failure(call, status);
+    }
+
+    /** The runtime's version as "major.minor" ({@code hipDriverGetVersion}: major·10⁷ + minor·10⁵ + patch). */
+    public String versionText() {
+        int v = driverVersion();
+        return v / 10_000_000 + "." + v / 100_000 % 100;
     }
 
     public int driverVersion() {
@@ -380,5 +390,5 @@ public final class HipRuntime {
     }
 
     @Override
-    public String toString() { return "HipRuntime[" + lib.name() + "]"; }
+    public String toString() { return "HipRuntime[" + binding.library() + "]"; }
 }

@@ -1,6 +1,7 @@
 package dev.gpureactor.backend.metal;
 
-import dev.gpureactor.backend.NativeLibrary;
+import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.park.NativeLoader;
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
@@ -91,7 +92,7 @@ public final class MetalRuntime {
             NativeLibrary lib = e.getKey().startsWith("MTL") ? metal : objc;
             f.put(e.getKey(), lib.downcall(e.getKey(), e.getValue()).orElseThrow(() -> lib.missing(e.getKey())));
         }
-        MemorySegment msgSend = objc.find("objc_msgSend").orElseThrow(() -> objc.missing("objc_msgSend"));
+        MemorySegment msgSend = objc.find("objc_msgSend");
         Map<String, MethodHandle> s = new LinkedHashMap<>();
         // No Linker.Option.firstVariadicArg: each message has its exact prototype.
         SHAPES.forEach((shape, fd) -> s.put(shape, linker.downcallHandle(msgSend, fd)));
@@ -120,7 +121,8 @@ public final class MetalRuntime {
         synchronized (MetalRuntime.class) {
             if (instance != null) return instance;
             if (!isMacOs()) throw NativeLibrary.unavailable("Metal.framework", "not macOS", null);
-            instance = new MetalRuntime(NativeLibrary.load(OBJC_LIBRARY), NativeLibrary.load(METAL_LIBRARY));
+            // System libraries at fixed paths (in the dyld shared cache, not necessarily files): the linker's own load.
+            instance = new MetalRuntime(NativeLoader.loadSystem(OBJC_LIBRARY), NativeLoader.loadSystem(METAL_LIBRARY));
             return instance;
         }
     }

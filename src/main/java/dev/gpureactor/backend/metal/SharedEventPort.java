@@ -1,12 +1,13 @@
 package dev.gpureactor.backend.metal;
 
-import dev.gpureactor.backend.NativeLibrary;
+import dev.gpureactor.park.NativeLibrary;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
 
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A {@link CompletionPort} over an {@code MTLSharedEvent} reaching a target value.
@@ -17,7 +18,8 @@ import java.lang.foreign.MemorySegment;
  *       has a command buffer, a buffer in {@code MTLCommandBufferStatusError} fails it with a coded
  *       {@code Backend} error carrying the buffer's {@code error.localizedDescription}.
  *   <li>{@link #block()} and {@link #park(long)}: {@code waitUntilSignaledValue:timeoutMS:} (block in
- *       slices of {@value #BLOCK_SLICE_MS} ms, checking interrupts and the buffer's status).
+ *       slices of {@value #BLOCK_SLICE_MS} ms, checking interrupts and the buffer's status); a park
+ *       bound under 1 ms is an OS sleep and a check ({@link #split}).
  *   <li>{@link #arm()}: nothing; the signal is encoded into the command buffer before it is
  *       committed ({@link SharedEvent#encodeSignal}).
  * </ul>
@@ -57,11 +59,36 @@ public final class SharedEventPort implements CompletionPort {
         // encoded by the caller into the command buffer, before commit
     }
 
+    /**
+     * Parks within {@code boundNanos} without spinning: {@code waitUntilSignaledValue:timeoutMS:} counts
+     * whole milliseconds, and a bound below one (a parker's park usually is) divided down to 0 ms made
+     * the wait a bare check, so the parker spun hot. See {@link #split}.
+     */
     @Override
     public boolean park(long boundNanos) throws InterruptedException {
-        boolean reached = event.waitUntilSignaled(target, Math.max(0, boundNanos) / 1_000_000);
+        ParkSplit split = split(boundNanos);
+        if (split.sleepNanos() > 0) LockSupport.parkNanos(this, split.sleepNanos());
+        boolean reached = event.waitUntilSignaled(target, split.waitMillis());
         if (Thread.interrupted()) throw new InterruptedException();
         return reached;
+    }
+
+    /**
+     * How a park of {@code boundNanos} is spent: an OS sleep (nanoseconds), then the event wait (whole
+     * milliseconds, at most {@value #BLOCK_SLICE_MS}, so interrupts and buffer errors are seen).
+     */
+    record ParkSplit(long sleepNanos, long waitMillis) {}
+
+    /**
+     * The split of a park's bound. No bound: a check only. Under 1 ms: sleep the bound in the OS, then
+     * check (the event wait cannot wait less than 1 ms and would return at once). From 1 ms: the event
+     * wait itself, which returns as soon as the value is signalled, for the whole milliseconds of the
+     * bound (never past it), capped at {@value #BLOCK_SLICE_MS} ms.
+     */
+    static ParkSplit split(long boundNanos) {
+        if (boundNanos <= 0) return new ParkSplit(0, 0);
+        if (boundNanos < 1_000_000) return new ParkSplit(boundNanos, 0);
+        return new ParkSplit(0, Math.min(BLOCK_SLICE_MS, boundNanos / 1_000_000));
     }
 
     public long target() { return target; }

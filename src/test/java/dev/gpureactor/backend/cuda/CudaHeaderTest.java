@@ -2,7 +2,8 @@ package dev.gpureactor.backend.cuda;
 
 import dev.gpureactor.backend.HeaderDecls;
 import dev.gpureactor.backend.HeaderDecls.Decl;
-import dev.gpureactor.backend.NativeLibrary;
+import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.park.NativeLoader;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
 import dev.gpureactor.core.ErrorCode;
@@ -35,11 +36,11 @@ class CudaHeaderTest {
     void everyDeclarationResolvesAndEveryDescriptorMatchesTheHeader() throws Exception {
         List<Decl> decls = HeaderDecls.parse(Standin.header("standin_cuda.h"));
         assertTrue(decls.size() > 30, "parsed " + decls.size());
-        NativeLibrary lib = NativeLibrary.load(Standin.library(Standin.CUDA));
+        NativeLibrary lib = NativeLoader.load(Standin.library(Standin.CUDA));
         Map<String, FunctionDescriptor> bound = CudaDriver.functions();
         Set<String> seen = new HashSet<>();
         for (Decl d : decls) {
-            assertTrue(lib.find(d.name()).isPresent(), d.name() + " does not resolve in the stand-in");
+            assertTrue(lib.symbol(d.name()).isPresent(), d.name() + " does not resolve in the stand-in");
             FunctionDescriptor fd = bound.containsKey(d.name()) ? bound.get(d.name()) : StandinHooks.FUNCTIONS.get(d.name());
             if (fd == null) {
                 assertTrue(UNBOUND.contains(d.name()), d.name() + " is declared but neither bound nor a known hook");
@@ -55,9 +56,9 @@ class CudaHeaderTest {
 
     @Test
     void theNoV2StandInLacksExactlyTheV2WriteValue() throws Exception {
-        NativeLibrary lib = NativeLibrary.load(Standin.library(Standin.CUDA_NO_V2));
+        NativeLibrary lib = NativeLoader.load(Standin.library(Standin.CUDA_NO_V2));
         for (Decl d : HeaderDecls.parse(Standin.header("standin_cuda.h"))) {
-            boolean present = lib.find(d.name()).isPresent();
+            boolean present = lib.symbol(d.name()).isPresent();
             if (d.name().equals("cuStreamWriteValue64_v2")) {
                 assertTrue(d.guarded(), "the _v2 declaration sits under #ifndef GAR_STANDIN_NO_V2");
                 assertFalse(present, "nov2 stand-in still exports " + d.name());

@@ -334,4 +334,67 @@ class CudaLineTest {
     }
 
     static Duration shortSettle() { return Duration.ofMillis(200); }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standin", "real"})
+    void aSegmentTakenBeforeCloseCannotReadAfterTheFree(String kind) throws Exception {
+        // Before the fix the host view had global scope: on the stand-in this read went on after the free.
+        try (CudaRig rig = CudaRig.open(kind)) {
+            MappedLine line = MappedLine.create(rig.cuda);
+            MemorySegment seg = line.line().segment();
+            line.line().store(Slot.of(3), 42);
+            assertEquals(42, seg.get(java.lang.foreign.ValueLayout.JAVA_LONG, 24));
+            line.close();
+            assertTrue(line.isFreed());
+            if (rig.standinOnly()) assertEquals(1, rig.hooks.counter("host_free"));
+            assertThrows(IllegalStateException.class, () -> seg.get(java.lang.foreign.ValueLayout.JAVA_LONG, 24));
+            assertEquals(ErrorCode.LineClosed, assertThrows(ReactorException.class, () -> line.line().word(Slot.of(3))).code());
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aNativeCallHoldingTheLineDelaysTheFreeUntilItReturns() throws Exception {
+        try (CudaRig rig = CudaRig.standin()) {
+            MappedLine line = MappedLine.create(rig.cuda);
+            MemorySegment seg = line.line().segment();
+            java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread closer;
+            try (dev.gpureactor.core.NativeHold hold = dev.gpureactor.core.NativeHold.start(seg)) {
+                closer = Thread.ofPlatform().start(() -> {
+                    try {
+                        rig.cuda.setCurrent(rig.primary);
+                        line.close();
+                    } catch (Throwable t) {
+                        failed.set(t);
+                    }
+                });
+                closer.join(200); // hang guard only: the close must still wait while the call holds the page
+                assertTrue(hold.holding());
+                assertEquals(null, failed.get());
+                assertEquals(0, rig.hooks.counter("host_free"), "never freed under a native call");
+                assertFalse(line.isFreed());
+            }
+            closer.join();
+            assertEquals(null, failed.get());
+            assertTrue(line.isFreed());
+            assertEquals(1, rig.hooks.counter("host_free"));
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aNativeCallOutlastingTheSettleTimeoutLeaksThePageWithACodedWarning() throws Exception {
+        try (CudaRig rig = CudaRig.standin()) {
+            List<Warning> sink = new ArrayList<>();
+            MappedLine line = MappedLine.create(rig.cuda, LineOptions.defaults().withSettleTimeout(Duration.ofMillis(20)).withWarnings(sink::add));
+            try (dev.gpureactor.core.NativeHold hold = dev.gpureactor.core.NativeHold.start(line.line().segment())) {
+                line.close();
+                assertTrue(hold.holding());
+                assertTrue(line.isLeaked());
+                assertEquals(0, rig.hooks.counter("host_free"));
+                assertEquals(1, sink.size(), sink.toString());
+                assertEquals(ErrorCode.LineLeaked, sink.getFirst().code());
+                assertTrue(sink.getFirst().message().contains("native call"), sink.getFirst().message());
+            }
+        }
+    }
 }

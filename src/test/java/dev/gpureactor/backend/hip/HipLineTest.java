@@ -4,7 +4,8 @@ import dev.gpureactor.backend.HeaderDecls;
 import dev.gpureactor.backend.HeaderDecls.Decl;
 import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.backend.LineOptions;
-import dev.gpureactor.backend.NativeLibrary;
+import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.park.NativeLoader;
 import dev.gpureactor.backend.SharedWatch;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
@@ -64,11 +65,11 @@ class HipLineTest {
     @Test
     void everyDeclarationResolvesAndEveryDescriptorMatchesTheHeader() throws Exception {
         List<Decl> decls = HeaderDecls.parse(Standin.header("standin_hip.h"));
-        NativeLibrary lib = NativeLibrary.load(Standin.library(Standin.HIP));
+        NativeLibrary lib = NativeLoader.load(Standin.library(Standin.HIP));
         Map<String, FunctionDescriptor> bound = HipRuntime.functions();
         Set<String> seen = new HashSet<>();
         for (Decl d : decls) {
-            assertTrue(lib.find(d.name()).isPresent(), d.name() + " does not resolve");
+            assertTrue(lib.symbol(d.name()).isPresent(), d.name() + " does not resolve");
             FunctionDescriptor fd = bound.containsKey(d.name()) ? bound.get(d.name()) : StandinHooks.FUNCTIONS.get(d.name());
             assertTrue(fd != null, d.name() + " is declared but neither bound nor a hook");
             assertEquals(d.shape(), HeaderDecls.shape(fd), "descriptor of " + d.name() + " vs `" + d.text() + "`");
