@@ -190,11 +190,11 @@ public final class GpuReactor implements AutoCloseable {
                 return f;
             }
             if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
-                f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), false, task -> inlineThreads.newThread(task).start());
+                f.runInline(new NaiveWait(plan, points, clock, this::warn), false, task -> inlineThreads.newThread(task).start());
                 return f;
             }
             // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
-            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), true, null);
+            f.runInline(new NaiveWait(plan, points, clock, this::warn), true, task -> inlineThreads.newThread(task).start());
             LineParker parker = parkerFor(d.line());
             f.onWithdraw(() -> parker.remove(f));
             parker.registerAndRecheck(f);
