@@ -230,7 +230,7 @@ public final class GpuReactor implements AutoCloseable {
         });
         // Outside compute: on a line that is already closed, onClose runs the listener at once, and
         // the listener's parkers.remove inside compute would be a recursive update of the map.
-        if (first[0]) line.onClose(() -> lineClosed(line));
+        if (first[0]) line.onClose(this, GpuReactor::lineClosed); // holds this reactor weakly
         return p;
     }
 
