@@ -139,6 +139,8 @@ public final class GpuFuture<T> implements Future<T> {
      * Always false in the library.
      */
     boolean skipRecheckForTest;
+    /** Test-only (jcstress negative control): {@code toCompletableFuture} skips its state re-check. Always false in the library. */
+    boolean skipStageRecheckForTest;
 
     /** A waiting thread; {@code thread} is cleared by the waker or by the joiner leaving early (then unlinked). */
     private static final class Joiner {
@@ -636,6 +638,7 @@ public final class GpuFuture<T> implements Future<T> {
         if (s != null) return s;
         CompletableFuture<T> fresh = new CompletableFuture<>();
         if (!STAGE.compareAndSet(this, null, fresh)) return stage;
+        if (skipStageRecheckForTest) return fresh; // negative control: the re-check below, removed
         // The other half of settle's Dekker pair: a state read before the settle's volatile store
         // (PENDING, SETTLING, RESOLVING) means the settle's later read of `stage` sees `fresh` and completes it.
         int st = (int) STATE.getVolatile(this);
