@@ -1,6 +1,7 @@
 package dev.gpureactor.loom;
 
 import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
@@ -11,40 +12,42 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Negative control for {@link RegistrationRecheckStress}, never run in CI (the default
- * {@code jcstress.filter} excludes {@code NegativeControl}): the same register-then-recheck vs.
- * store-then-drain pair with plain fields instead of the protocol's CAS / volatile / fenced
- * accesses. Nothing orders either thread's store before its load, so both may miss: the lost
- * wakeup the real protocol forbids. On x86 (TSO) the store buffer is the only reordering that
- * can produce it, and it does.
+ * Negative control for {@link JoinerWakeStress} (the joiner-stack family), never run in CI (the
+ * default {@code jcstress.filter} excludes {@code NegativeControl}): the same real
+ * {@link GpuFuture}, with its test-only switch {@code skipRecheckForTest} removing one line of the
+ * library, the joiner's re-check of the state after its push. A settle that pops the stack between
+ * the joiner's first state read and its push then leaves the joiner to park with nobody to wake it.
  *
- * <p>The both-missed outcome is graded {@code FORBIDDEN}, as in the real test, so a run that shows
- * it fails: the control proves both that this machine and JIT produce the reordering (so the real
- * test's zero count means something) and that the gate turns a forbidden outcome into a failed
- * build. Run it with {@code mvn -B -ntp verify -Pjcstress -Djcstress.filter=LostWakeupNegativeControl}
+ * <p>The lost-wakeup outcome is graded {@code FORBIDDEN}, as in the real test, so a run that shows
+ * it fails the build: {@code mvn -B -ntp verify -Pjcstress -Djcstress.filter=LostWakeupNegativeControl -DskipTests}
  * and expect BUILD FAILURE with the count.
- *
- * <p>Results: r1 the waiter's re-check saw the word, r2 the parker's drain saw the registration.
  */
 @JCStressTest
-@Description("Negative control: register-then-recheck vs. store-then-drain with plain fields (no ordering).")
-@Outcome(id = {"1, 0", "0, 1", "1, 1"}, expect = ACCEPTABLE, desc = "At least one side saw the other: no wake lost.")
-@Outcome(id = "0, 0", expect = FORBIDDEN,
-        desc = "Bug prevented (by the real protocol's ordering, absent here): lost wakeup — both sides missed each other.")
+@Description("Negative control: GpuFuture joiner push without the re-check vs. settle-then-pop.")
+@Outcome(id = {"0, 0", "1, 0"}, expect = ACCEPTABLE, desc = "The joiner saw the move, or it was popped and unparked.")
+@Outcome(id = "1, 1", expect = FORBIDDEN, desc = "Lost wakeup (the re-check removed): the joiner parks after the pop.")
 @State
 public class LostWakeupNegativeControl {
-    private boolean registered; // plain: stands for the inbox offer
-    private long word;          // plain: stands for the line's word
+    private final GpuFuture<Void> f = Rig.future(Rig.line(), 0, 1, null);
+    private Object node;
 
-    @Actor
-    public void waiter(II_Result r) {
-        registered = true;
-        r.r1 = word == 1 ? 1 : 0;
+    public LostWakeupNegativeControl() {
+        f.skipRecheckForTest = true; // the one line removed
     }
 
     @Actor
-    public void deviceThenParker(II_Result r) {
-        word = 1;
-        r.r2 = registered ? 1 : 0;
+    public void joiner() {
+        node = f.joinStepForTest();
+    }
+
+    @Actor
+    public void settler() {
+        f.signal();
+    }
+
+    @Arbiter
+    public void arbiter(II_Result r) {
+        r.r1 = node == null ? 0 : 1;
+        r.r2 = node != null && !GpuFuture.wokenForTest(node) ? 1 : 0;
     }
 }

@@ -81,7 +81,7 @@ final class Rig {
      */
     static void registerAsReactorDoes(LineParker parker, GpuFuture<?> f) {
         WaitPlan plan = new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty());
-        f.runInline(new NaiveWait(plan, new PointTable<>(), new ManualClock(), at -> { }, w -> { }), true, null);
+        f.runInline(new NaiveWait(plan, new PointTable<>(), new ManualClock(), w -> { }), true, null);
         f.onWithdraw(() -> parker.remove(f));
         parker.register(f);
     }

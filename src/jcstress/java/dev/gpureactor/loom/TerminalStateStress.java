@@ -21,8 +21,10 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Terminal state: device completion, a port failure, cancel, timeout and interrupt race on one
- * {@link GpuFuture}, each through its real method; exactly one wins and every caller sees that one.
+ * Terminal state: device completion, a port failure and cancel race on one {@link GpuFuture}, with
+ * joiners whose own limit passes or who are interrupted, each through its real method; exactly one
+ * of the three moves wins and every caller sees that one, while a timeout or interrupt ends only
+ * its own caller's wait and never changes the future.
  *
  * <p>Each state instance draws one unordered pair of moves (15 pairs, same-kind pairs included) and
  * the two actors make one move each, so one two-actor test covers every pairing:
@@ -31,25 +33,28 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  *   <li>{@code FAIL}: {@link GpuFuture#fail} (the port's error, the backstop); reports won/lost.
  *   <li>{@code CANCEL}: {@link GpuFuture#cancel}; reports its boolean (true = "it is cancelled").
  *   <li>{@code TIMEOUT}: {@link GpuFuture#join(Duration)} with a zero limit, the real timeout path;
- *       reports "value" or the coded failure it threw.
+ *       reports "value", the winner's code, or its own {@code Timeout}.
  *   <li>{@code INTERRUPT}: {@link GpuFuture#join()} with the caller's interrupt flag set, the real
- *       interrupt path (the flag is cleared afterwards); reports "value" or the code.
+ *       interrupt path (the flag is cleared afterwards); reports "value", the winner's code, or its
+ *       own {@code Interrupted}.
  * </ul>
- * The arbiter checks, against the final state: the winner is one of the two moves, each move's
- * report agrees with it (a signal or fail says won exactly when it won, cancel says true exactly
- * when the final state is CANCELLED, a joiner got the value exactly on completion and otherwise the
- * winner's code), and the abandon hook (where the reactor drops the registration) ran exactly once
- * when cancel, timeout or interrupt won, and never otherwise. The future has a readback, so a
- * signal moves it to READY and a joiner that loses resolves it to COMPLETED.
+ * The arbiter checks, against the final state: the winner is one of the two moves (and there is
+ * one whenever a signal, fail or cancel was made; a future only timed out or interrupted stays
+ * PENDING), each move's report agrees with it (a signal or fail says won exactly when it won,
+ * cancel says true exactly when the final state is CANCELLED, a joiner got the value only on
+ * completion, otherwise the winner's code or its own), and the withdraw hook (where the reactor
+ * drops the registration) ran exactly once when cancel won, and never otherwise. The future has a
+ * readback, so a signal moves it to READY and a joiner that sees it resolves it to COMPLETED.
  *
  * <p>Results: r1 the pair, r2 the final state, r3 "agree" or what disagreed.
  */
 @JCStressTest
-@Description("Complete vs. fail vs. cancel vs. timeout vs. interrupt on one GpuFuture: one winner, seen by every caller.")
-@Outcome(id = ".*, agree", expect = ACCEPTABLE, desc = "One winner among the two moves; both callers report it; the abandon hook ran iff an abandon won.")
+@Description("Complete vs. fail vs. cancel, with timed-out and interrupted joiners, on one GpuFuture: one winner, seen by every caller.")
+@Outcome(id = ".*, agree", expect = ACCEPTABLE,
+        desc = "One winner among the moves (none if only joiners timed out or were interrupted); every caller reports it or its own end; withdraw ran iff cancel won.")
 @Outcome(expect = FORBIDDEN,
         desc = "Bug prevented: two transitions both won, a caller saw a different outcome than the final state, "
-                + "the winner was not attempted, or the registration was dropped twice / not at all.")
+                + "a caller's timeout or interrupt changed the future, the winner was not attempted, or the registration was dropped twice / not at all.")
 @State
 public class TerminalStateStress {
     enum Move { SIGNAL, FAIL, CANCEL, TIMEOUT, INTERRUPT }
@@ -125,8 +130,6 @@ public class TerminalStateStress {
             case GpuFuture.COMPLETED -> "COMPLETED";
             case GpuFuture.FAILED -> "FAILED";
             case GpuFuture.CANCELLED -> "CANCELLED";
-            case GpuFuture.TIMED_OUT -> "TIMED_OUT";
-            case GpuFuture.INTERRUPTED -> "INTERRUPTED";
             default -> "state " + s;
         };
         r.r1 = a + "/" + b;
@@ -135,43 +138,51 @@ public class TerminalStateStress {
     }
 
     private String verdict(int s) {
+        boolean decisive = decisive(a) || decisive(b);
         Move winner = switch (s) {
             case GpuFuture.READY, GpuFuture.COMPLETED -> Move.SIGNAL;
             case GpuFuture.FAILED -> Move.FAIL;
             case GpuFuture.CANCELLED -> Move.CANCEL;
-            case GpuFuture.TIMED_OUT -> Move.TIMEOUT;
-            case GpuFuture.INTERRUPTED -> Move.INTERRUPT;
-            default -> null;
+            case GpuFuture.PENDING -> null;
+            default -> Move.TIMEOUT; // no other state is terminal: reported below
         };
-        if (winner == null) return "no terminal state";
-        if (winner != a && winner != b) return "winner " + winner + " was not attempted";
+        if (s != GpuFuture.PENDING && winner == Move.TIMEOUT) return "state " + s + " is not a terminal state";
+        if (winner == null && decisive) return "no terminal state although a signal, fail or cancel was made";
+        if (winner != null && winner != a && winner != b) return "winner " + winner + " was not attempted";
         int wins = 0;
         for (int i = 0; i < 2; i++) {
             Move m = i == 0 ? a : b;
             String seen = i == 0 ? seenA : seenB;
-            String expected = switch (m) {
-                case SIGNAL, FAIL -> m == winner ? null : "lost"; // null: "won", counted below
-                case CANCEL -> String.valueOf(winner == Move.CANCEL);
-                case TIMEOUT, INTERRUPT -> winner == Move.SIGNAL ? "value" : code(winner);
-            };
-            if (expected == null) {
-                if (seen.equals("won")) wins++;
-                else if (!seen.equals("lost")) return m + " saw " + seen;
-            } else if (!expected.equals(seen)) {
-                return m + " saw " + seen + ", not " + expected;
+            switch (m) {
+                case SIGNAL, FAIL -> {
+                    if (seen.equals("won")) {
+                        if (m != winner) return m + " said won but " + winner + " won";
+                        wins++;
+                    } else if (!seen.equals("lost")) {
+                        return m + " saw " + seen;
+                    }
+                }
+                case CANCEL -> {
+                    if (!seen.equals(String.valueOf(winner == Move.CANCEL))) return m + " saw " + seen;
+                }
+                case TIMEOUT, INTERRUPT -> {
+                    String own = code(m);
+                    String outcome = winner == null ? null : winner == Move.SIGNAL ? "value" : code(winner);
+                    if (!seen.equals(own) && !seen.equals(outcome)) return m + " saw " + seen + ", not " + own + " or " + outcome;
+                }
             }
         }
-        boolean twoOfWinner = a == winner && b == winner;
-        if ((winner == Move.SIGNAL || winner == Move.FAIL) && wins != 1) {
-            return winner + " won " + wins + " times" + (twoOfWinner ? " (both attempted)" : "");
-        }
-        int expectAbandons = winner == Move.CANCEL || winner == Move.TIMEOUT || winner == Move.INTERRUPT ? 1 : 0;
-        if (abandons.get() != expectAbandons) return "abandon hook ran " + abandons.get() + " times";
-        if (s == GpuFuture.READY && (a == Move.TIMEOUT || a == Move.INTERRUPT || b == Move.TIMEOUT || b == Move.INTERRUPT)) {
+        if ((winner == Move.SIGNAL || winner == Move.FAIL) && wins != 1) return winner + " won " + wins + " times";
+        int expectWithdraws = winner == Move.CANCEL ? 1 : 0;
+        if (abandons.get() != expectWithdraws) return "withdraw hook ran " + abandons.get() + " times";
+        if (s == GpuFuture.READY && ("value".equals(seenA) || "value".equals(seenB))) {
             return "a joiner returned but the readback never settled";
         }
         return "agree";
     }
+
+    /** A move that settles the future when it wins (the others end only their caller's wait). */
+    private static boolean decisive(Move m) { return m == Move.SIGNAL || m == Move.FAIL || m == Move.CANCEL; }
 
     private static String code(Move m) {
         return switch (m) {

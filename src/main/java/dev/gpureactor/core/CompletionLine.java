@@ -5,11 +5,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * One 64-byte, 64-byte-aligned line of eight 64-bit words that devices store sequence numbers into,
@@ -55,8 +57,16 @@ public final class CompletionLine implements AutoCloseable {
     private final MemorySegment segment;
     private final String name;
     private final Runnable release;
+    /**
+     * Run once each on close, and dropped as they run. Listener against close: a listener is added
+     * (a volatile array store), then {@code closed} is read (volatile); close writes {@code closed},
+     * then reads the array. One of the two sees the other, and whoever runs a listener first removes
+     * it, so it runs exactly once (jcstress OnCloseStress).
+     */
     private final List<Runnable> closeListeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** Test-only (jcstress negative control): {@code onClose} skips its closed re-check. Always false in the library. */
+    boolean skipRecheckForTest;
 
     private CompletionLine(MemorySegment segment, String name, Runnable release) {
         this.segment = segment;
@@ -163,7 +173,32 @@ public final class CompletionLine implements AutoCloseable {
      */
     public void onClose(Runnable listener) {
         closeListeners.add(Objects.requireNonNull(listener, "listener"));
+        if (skipRecheckForTest) return; // negative control: the re-check below, removed
         if (closed && closeListeners.remove(listener)) listener.run();
+    }
+
+    /**
+     * Runs {@code action} with {@code owner} and this line once when the line closes, while
+     * {@code owner} is still reachable: the line holds the owner weakly, so a reactor that closed
+     * and was dropped is not kept alive by a line that outlives it. {@code action} must not capture
+     * {@code owner} (a method reference like {@code Owner::lineClosed} does not). Entries whose
+     * owner was collected are dropped when the next one is added.
+     */
+    public <O> void onClose(O owner, BiConsumer<? super O, CompletionLine> action) {
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(action, "action");
+        closeListeners.removeIf(l -> l instanceof OwnedListener<?> o && o.owner.refersTo(null));
+        onClose(new OwnedListener<>(new WeakReference<>(owner), action, this));
+    }
+
+    /** A close listener that holds its owner weakly (see {@link #onClose(Object, BiConsumer)}). */
+    private record OwnedListener<O>(WeakReference<O> owner, BiConsumer<? super O, CompletionLine> action, CompletionLine line)
+            implements Runnable {
+        @Override
+        public void run() {
+            O o = owner.get();
+            if (o != null) action.accept(o, line);
+        }
     }
 
     /**

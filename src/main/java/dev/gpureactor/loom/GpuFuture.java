@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
@@ -11,8 +12,10 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -25,27 +28,46 @@ import java.util.function.Supplier;
  * the {@link CompletionPort} that is the error authority, and an optional readback that turns the
  * finished work into a value.
  *
+ * <p><b>What moves it.</b> Only the device (its word reached, or its port saying done or failed),
+ * {@link #cancel}, and the reactor or the line closing change a {@code GpuFuture}. A caller's own
+ * limit or interrupt ends only that caller's wait, as with {@link java.util.concurrent.FutureTask}:
+ * {@code get(timeout)} throws {@link TimeoutException}, {@link #join(Duration)} a coded
+ * {@link ErrorCode#Timeout}, an interrupted {@code get} {@link InterruptedException} and an
+ * interrupted {@code join} a coded {@link ErrorCode#Interrupted} (flag set again); the future stays
+ * pending, keeps its registration, and later completes for everyone else.
+ *
  * <p><b>States.</b> {@code PENDING → READY → RESOLVING → COMPLETED | FAILED}, or from
  * {@code PENDING} through the transient {@code SETTLING} straight to one of {@code COMPLETED} (no
- * readback), {@code FAILED}, {@code CANCELLED}, {@code TIMED_OUT}, {@code INTERRUPTED}. Every move
- * out of {@code PENDING} is one CAS, so exactly one of device completion, a port failure, cancel,
- * timeout or interrupt wins, and every caller sees that one: a caller that loses to a
- * {@code SETTLING} winner waits out its few stores before it reports (jcstress TerminalStateStress
- * caught a losing {@code cancel} that read the transient state and answered {@code false} for a
- * future that ended cancelled).
+ * readback), {@code FAILED}, {@code CANCELLED}. Every move out of {@code PENDING} is one CAS, so
+ * exactly one of device completion, a port failure and cancel wins, and every caller sees that one:
+ * a caller that loses to a {@code SETTLING} winner waits out its few stores before it reports
+ * (jcstress TerminalStateStress caught a losing {@code cancel} that read the transient state and
+ * answered {@code false} for a future that ended cancelled).
  * {@code READY} means the device is done; the readback then runs once, on a joining thread (never
  * on the parker), or on the callback executor when nobody joins.
+ *
+ * <p><b>Outcomes as the JDK reports them.</b> A readback's own exception is the failure:
+ * {@link #exceptionNow()} and {@link ExecutionException#getCause()} return it, and {@link #join()}
+ * throws a {@link CompletionException} whose cause it is (as {@link CompletableFuture#join} does).
+ * Device, port and lifecycle failures are coded {@link ReactorException}s; {@code join} throws a
+ * fresh one with the same code, whose stack is the joiner's own and whose cause is the shared one.
  *
  * <p><b>Memory ordering.</b> The outcome fields are written before the state is published with a
  * volatile store (or a volatile CAS), and read after an acquire load of the state that saw it, so a
  * joiner that sees {@code COMPLETED} sees the value. Together with the parker's acquire load of the
  * word, this carries the device's payload → word store → parker → joiner happens-before chain.
  *
- * <p><b>Waiting.</b> Joiners push themselves on a Treiber stack and park with
- * {@link LockSupport#park}; a virtual thread so parked unmounts and frees its carrier. Whoever
- * moves the state on pops the whole stack and unparks it; a joiner re-checks the state after its
- * push, so no wake is lost. An interrupted or timed-out {@link #join(Duration)} ends the wait for
- * everyone: a {@code GpuFuture} is one wait, not a shared promise.
+ * <p><b>Waiting.</b> Joiners push a node on a Treiber stack (as {@code FutureTask} does) and park
+ * with {@link LockSupport#park}; a virtual thread so parked unmounts and frees its carrier. Whoever
+ * moves the state on pops the whole stack and unparks it; a joiner re-checks the state with a
+ * volatile load after its push (the push CAS and the settle's volatile state store are a Dekker
+ * pair), so no wake is lost (jcstress JoinerWakeStress). A joiner that leaves early (its limit, its
+ * interrupt) unlinks its node. A thread running the plan itself (naive kind, platform joiner) is on
+ * the stack too, and its deadline sleep parks on this future, so {@code cancel} wakes it at once.
+ *
+ * <p><b>Stages.</b> A settle on a parker thread completes the {@link #toCompletableFuture() stage}
+ * on the callback executor, so no dependent stage runs on a parker; anywhere else it completes on
+ * the settling thread, the JDK's convention (a {@code cancel} runs dependents on its caller).
  *
  * <p><b>One watcher at a time.</b> A wait ends with the first authority that speaks: a word seen
  * reached, or a query. Under gpu-reactor the wait is registered with its line's parker before
@@ -55,12 +77,16 @@ import java.util.function.Supplier;
  * query (the store is ordered after the withdrawal) also sees the withdrawal, and no longer holds
  * the wait. The parker therefore settles a taken-over wait only from a word stored before the
  * joiner's query, or from its own query: never from a store that landed after the joiner's query
- * reported the stream's failure (jcstress {@code InlineTakeoverStress}; the soak found it).
+ * reported the stream's failure (jcstress {@code InlineTakeoverStress}; the soak found it). A
+ * thread that took the plan over and leaves early (its limit, its interrupt) hands the plan to a
+ * runner thread (the one a stage with nobody joining gets), so the wait stays watched.
  */
 public final class GpuFuture<T> implements Future<T> {
     /** Ordered: below {@code COMPLETED} nothing is published; {@code SETTLING} is a PENDING-settle's owner-only state. */
-    static final int PENDING = 0, READY = 1, RESOLVING = 2, SETTLING = 3, COMPLETED = 4, FAILED = 5, CANCELLED = 6,
-            TIMED_OUT = 7, INTERRUPTED = 8;
+    static final int PENDING = 0, READY = 1, RESOLVING = 2, SETTLING = 3, COMPLETED = 4, FAILED = 5, CANCELLED = 6;
+
+    /** A limit this long (146 years) is no limit: {@code start + limit} would overflow. */
+    private static final long FOREVER_NANOS = 1L << 62;
 
     private static final VarHandle STATE, JOINERS, STAGE, INLINE;
 
@@ -91,6 +117,7 @@ public final class GpuFuture<T> implements Future<T> {
 
     private volatile int state;
     private T value;
+    /** The coded failure, or a readback's own exception; published by the state store. */
     private Throwable failure;
     private volatile Joiner joiners;
     /** The thread running the readback (set once, before it runs; read only to recognise itself). */
@@ -99,18 +126,26 @@ public final class GpuFuture<T> implements Future<T> {
     /** The naive kind's plan, run by the first joiner; null under gpu-reactor, and once claimed. */
     private volatile NaiveWait inline;
     private boolean inlinePlatformOnly;
-    /** Where the naive plan runs when a stage is asked for before anyone joins (a new virtual thread). */
+    /** Where the naive plan runs when nobody joins to run it (a stage, a joiner that left early): a new thread. */
     private volatile Executor inlineRunner;
     /**
-     * Takes the registration back from the parker: run when the wait is abandoned (cancel,
-     * timeout, interrupt), and before a platform joiner runs the plan inline, so that one thread
-     * watches a wait at a time (see {@link #withdraw()}). Null where nothing is registered.
+     * Takes the registration back from the parker: run on cancel, and before a platform joiner
+     * runs the plan inline, so that one thread watches a wait at a time (see {@link #withdraw()}).
+     * Null where nothing is registered.
      */
     private volatile Runnable withdraw;
+    /**
+     * Test-only (jcstress negative control): skip the joiner's re-check of the state after its push.
+     * Always false in the library.
+     */
+    boolean skipRecheckForTest;
+    /** Test-only (jcstress negative control): {@code toCompletableFuture} skips its state re-check. Always false in the library. */
+    boolean skipStageRecheckForTest;
 
+    /** A waiting thread; {@code thread} is cleared by the waker or by the joiner leaving early (then unlinked). */
     private static final class Joiner {
-        final Thread thread;
-        Joiner next;
+        volatile Thread thread;
+        volatile Joiner next;
 
         Joiner(Thread thread) { this.thread = thread; }
     }
@@ -144,8 +179,9 @@ public final class GpuFuture<T> implements Future<T> {
     /**
      * Has a joiner run {@code w} itself. With {@code platformOnly}, only a platform-thread joiner
      * does (the std host: a platform thread gains nothing from a handoff), while virtual threads
-     * keep waiting for the parker; otherwise (the naive kind) the first joiner does, or
-     * {@code runner} does if a stage is asked for first.
+     * keep waiting for the parker; otherwise (the naive kind) the first joiner does. {@code runner}
+     * runs it when nobody joins to (a stage asked for first, a joiner that left early); null: a
+     * new virtual thread on the JDK's scheduler.
      */
     void runInline(NaiveWait w, boolean platformOnly, Executor runner) {
         this.inlinePlatformOnly = platformOnly;
@@ -163,19 +199,13 @@ public final class GpuFuture<T> implements Future<T> {
         if (!STATE.compareAndSet(this, PENDING, READY)) return false;
         wakeJoiners();
         CompletableFuture<T> s = stage;
-        if (s != null) callbacks.execute(this::resolveForStage);
+        if (s != null) dispatch(this::resolve); // never the readback on the signalling thread (a parker)
         return true;
     }
 
     /** The port (the error authority) or the line failed this wait. */
     boolean fail(ReactorException error) {
         return settle(PENDING, FAILED, null, error);
-    }
-
-    private boolean abandon(int terminal, ReactorException why) {
-        if (!settle(PENDING, terminal, null, why)) return false;
-        withdraw();
-        return true;
     }
 
     /** Takes the registration back from the parker, if there is one; idempotent. */
@@ -190,95 +220,181 @@ public final class GpuFuture<T> implements Future<T> {
         value = v;
         failure = t;
         // Volatile, not just release: with the read of `stage` below it is the settle half of a
-        // Dekker pair against toCompletableFuture (CAS stage, then volatile read of state).
+        // Dekker pair against toCompletableFuture (CAS stage, then volatile read of state), and
+        // with the pop below the settle half of the one against a joiner's push-then-recheck.
         STATE.setVolatile(this, to);
         wakeJoiners();
-        CompletableFuture<T> s = stage;
-        if (s != null) completeStage(s);
+        publishToStage();
         return true;
     }
 
+    /** Pops the whole joiner stack (after the state store) and unparks every thread still on it. */
     private void wakeJoiners() {
         Joiner j = (Joiner) JOINERS.getAndSet(this, null);
-        for (; j != null; j = j.next) LockSupport.unpark(j.thread);
+        for (; j != null; j = j.next) {
+            Thread t = j.thread;
+            if (t != null) {
+                j.thread = null;
+                LockSupport.unpark(t);
+            }
+        }
     }
+
+    /** Pushes {@code me}; the caller then re-checks the state with a volatile load (Dekker with the settle). */
+    private void push(Joiner me) {
+        Joiner head;
+        do {
+            head = joiners;
+            me.next = head;
+        } while (!JOINERS.compareAndSet(this, head, me));
+    }
+
+    /**
+     * Pushes {@code me}, then re-reads the state with a volatile load: {@code true} when it is
+     * still {@code seen}, so the caller may park (a move after the push pops and unparks it).
+     * The push CAS and this load are the joiner's half of a Dekker pair whose other half is the
+     * settle's volatile state store followed by its pop: one of the two sees the other.
+     */
+    private boolean pushThenRecheck(Joiner me, int seen) {
+        push(me);
+        if (skipRecheckForTest) return true; // negative control: the line that prevents the lost wake, removed
+        return (int) STATE.getVolatile(this) == seen;
+    }
+
+    /** jcstress: one joiner step on this future: the node it would park with, or null when it saw a move. */
+    Object joinStepForTest() {
+        int s = (int) STATE.getAcquire(this);
+        if (s != PENDING) return null;
+        Joiner me = new Joiner(Thread.currentThread());
+        return pushThenRecheck(me, s) ? me : null;
+    }
+
+    /** jcstress: whether a waker popped {@code node} and unparked its thread. */
+    static boolean wokenForTest(Object node) { return ((Joiner) node).thread == null; }
+
+    /**
+     * A joiner leaving early takes its node off the stack, so repeated timed waits on a long wait
+     * do not grow it ({@code FutureTask.removeWaiter}: clear the thread, then unlink every cleared
+     * node, restarting when a race with another unlinker is seen).
+     */
+    private void unlink(Joiner me) {
+        if (me == null) return;
+        me.thread = null;
+        retry:
+        while (true) {
+            for (Joiner pred = null, q = joiners, s; q != null; q = s) {
+                s = q.next;
+                if (q.thread != null) {
+                    pred = q;
+                } else if (pred != null) {
+                    pred.next = s;
+                    if (pred.thread == null) continue retry; // pred was unlinked under us
+                } else if (!JOINERS.compareAndSet(this, q, s)) {
+                    continue retry;
+                }
+            }
+            return;
+        }
+    }
+
+    /** Whether the wait is still undecided: a volatile load (the re-check half of the joiner's Dekker pair). */
+    boolean isPending() { return (int) STATE.getVolatile(this) == PENDING; }
 
     // ---- waiting side ----
 
     /**
      * Waits for the result, parking only the calling virtual thread.
      *
-     * @throws ReactorException the coded failure: {@link ErrorCode#Backend} for a failed stream,
-     *     {@link ErrorCode#LineClosed}, {@link ErrorCode#Cancelled}, {@link ErrorCode#Timeout},
-     *     {@link ErrorCode#Interrupted} (with the thread's interrupt flag set again)
+     * @throws CompletionException the readback threw (its exception is the cause), as
+     *     {@link CompletableFuture#join()} reports it
+     * @throws ReactorException a coded failure, fresh for this caller (the shared one its cause):
+     *     {@link ErrorCode#Backend} for a failed stream or port, {@link ErrorCode#LineClosed},
+     *     {@link ErrorCode#ShutDown}, {@link ErrorCode#Cancelled}; or {@link ErrorCode#Interrupted}
+     *     when this caller was interrupted (flag set again; the future does not change)
      */
     public T join() {
         try {
-            return await(false, 0);
+            return joined(awaitDone(true, false, 0));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw (ReactorException) failure;
+            throw new ReactorException(ErrorCode.Interrupted, "wait on " + descriptor);
         } catch (TimeoutException e) {
             throw new AssertionError("untimed wait timed out", e);
         }
     }
 
     /**
-     * Waits at most {@code limit}; past it the wait ends with {@link ErrorCode#Timeout} and its
-     * registration is removed.
+     * As {@link #join()}, waiting at most {@code limit} (saturated: a limit too long for a
+     * {@code long} of nanoseconds waits for ever). Past it this caller's wait ends with a coded
+     * {@link ErrorCode#Timeout}; the future does not change: it stays pending, keeps its
+     * registration, and completes later for everyone else.
      */
     public T join(Duration limit) {
         Objects.requireNonNull(limit, "limit");
         try {
-            return await(true, limit.toNanos());
+            return joined(awaitDone(true, true, TimeUnit.NANOSECONDS.convert(limit)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw (ReactorException) failure;
+            throw new ReactorException(ErrorCode.Interrupted, "wait on " + descriptor);
         } catch (TimeoutException e) {
-            throw (ReactorException) failure;
+            throw new ReactorException(ErrorCode.Timeout, "wait on " + descriptor, limit);
         }
     }
 
     /**
-     * {@link Future#get()}: a coded failure comes as the cause of an {@link ExecutionException}; a
-     * cancelled wait throws {@link CancellationException} (its cause the coded
-     * {@link ErrorCode#Cancelled}), as {@link Future}'s contract says.
+     * {@link Future#get()}: a failure comes as the cause of an {@link ExecutionException} (a
+     * readback's own exception, or the coded failure); a cancelled wait throws
+     * {@link CancellationException} (its cause the coded {@link ErrorCode#Cancelled}). An interrupt
+     * ends only this caller's wait.
      */
     @Override
     public T get() throws InterruptedException, ExecutionException {
         try {
-            return await(false, 0);
-        } catch (ReactorException e) {
-            throw failedGet(e);
+            return got(awaitDone(true, false, 0));
         } catch (TimeoutException e) {
             throw new AssertionError("untimed wait timed out", e);
         }
     }
 
-    /** {@link Future#get(long, TimeUnit)}; a timeout ends this wait (see {@link #join(Duration)}). */
+    /** {@link Future#get(long, TimeUnit)}; a timeout ends only this caller's wait (see {@link #join(Duration)}). */
     @Override
     public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
         Objects.requireNonNull(unit, "unit");
-        try {
-            return await(true, unit.toNanos(timeout));
-        } catch (ReactorException e) {
-            throw failedGet(e);
-        }
+        return got(awaitDone(true, true, unit.toNanos(timeout)));
     }
 
-    /** What {@code get} throws for a wait that ended in {@code e}: cancellation is not a failure. */
-    private ExecutionException failedGet(ReactorException e) {
-        if ((int) STATE.getAcquire(this) == CANCELLED) {
-            CancellationException c = new CancellationException(e.getMessage());
-            c.initCause(e);
+    /** What {@code join} reports for terminal state {@code s}: each exception is new, with this caller's stack. */
+    private T joined(int s) {
+        if (s == COMPLETED) return value;
+        Throwable t = failure;
+        if (t instanceof ReactorException re) throw new ReactorException(re.code(), re, re.args().toArray());
+        throw new CompletionException(t);
+    }
+
+    /** What {@code get} reports for terminal state {@code s}: cancellation is not a failure. */
+    private T got(int s) throws ExecutionException {
+        if (s == COMPLETED) return value;
+        Throwable t = failure;
+        if (s == CANCELLED) {
+            CancellationException c = new CancellationException(t.getMessage());
+            c.initCause(t);
             throw c;
         }
-        return new ExecutionException(e.getMessage(), e);
+        throw new ExecutionException(t);
     }
 
-    private T await(boolean timed, long nanos) throws InterruptedException, TimeoutException {
-        long deadline = timed ? System.nanoTime() + nanos : 0;
+    /**
+     * Waits until the future is terminal and returns its state. {@code interruptible}: an interrupt
+     * ends this caller's wait ({@link InterruptedException}, flag cleared); otherwise it is kept for
+     * the caller. {@code timed}: past {@code nanos} this caller's wait ends ({@link TimeoutException}).
+     * Neither changes the future.
+     */
+    private int awaitDone(boolean interruptible, boolean timed, long nanos) throws InterruptedException, TimeoutException {
+        final long start = timed ? System.nanoTime() : 0;
+        if (timed && nanos >= FOREVER_NANOS) timed = false;
         boolean keepInterrupt = false;
+        Joiner me = null;
+        int pushedIn = -1; // the phase the node was pushed in; a node is popped when the phase moves on
         try {
             while (true) {
                 int s = (int) STATE.getAcquire(this);
@@ -286,40 +402,38 @@ public final class GpuFuture<T> implements Future<T> {
                     resolve();
                     continue;
                 }
-                if (s >= COMPLETED) return report(s);
+                if (s >= COMPLETED) return s;
                 if (Thread.interrupted()) {
-                    if (abandon(INTERRUPTED, new ReactorException(ErrorCode.Interrupted, "wait on " + descriptor))) {
+                    if (interruptible) {
+                        unlink(me);
                         throw new InterruptedException();
                     }
-                    keepInterrupt = true; // another outcome won the race: finish it, then restore the flag
+                    keepInterrupt = true; // restored on the way out; parking needs the flag clear
                     continue;
                 }
-                NaiveWait w = inline;
-                if (w != null && (!inlinePlatformOnly || !Thread.currentThread().isVirtual())
-                        && INLINE.compareAndSet(this, w, null)) {
-                    withdraw();
-                    runNaive(w, timed, deadline, nanos);
-                    continue;
-                }
-                // A fresh node per push: a node left on the stack by a timed-out park must not be
-                // pushed again (that would make a cycle). Stale nodes cost one spare unpark.
-                Joiner me = new Joiner(Thread.currentThread());
-                // Push, then re-check: a settle after the push pops us; one before it is seen here.
-                Joiner head;
-                do {
-                    head = joiners;
-                    me.next = head;
-                } while (!JOINERS.compareAndSet(this, head, me));
-                s = (int) STATE.getVolatile(this);
-                if (s != PENDING && s != RESOLVING && s != SETTLING) continue;
-                if (timed) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        if (abandon(TIMED_OUT, new ReactorException(ErrorCode.Timeout, "wait on " + descriptor,
-                                Duration.ofNanos(nanos)))) {
-                            throw new TimeoutException(failure.getMessage());
-                        }
+                if (s == PENDING) {
+                    NaiveWait w = inline;
+                    if (w != null && (!inlinePlatformOnly || !Thread.currentThread().isVirtual())
+                            && INLINE.compareAndSet(this, w, null)) {
+                        unlink(me);
+                        me = null;
+                        withdraw();
+                        runNaive(w, timed, start, nanos);
                         continue;
+                    }
+                }
+                int phase = s == RESOLVING ? RESOLVING : PENDING; // SETTLING pops what PENDING pushed
+                if (me == null || pushedIn != phase) {
+                    // A fresh node per phase: the previous one was (or is being) popped by the move.
+                    me = new Joiner(Thread.currentThread());
+                    pushedIn = phase;
+                    if (!pushThenRecheck(me, s)) continue;
+                }
+                if (timed) {
+                    long left = nanos - (System.nanoTime() - start);
+                    if (left <= 0) {
+                        unlink(me);
+                        throw new TimeoutException();
                     }
                     LockSupport.parkNanos(this, left);
                 } else {
@@ -332,22 +446,73 @@ public final class GpuFuture<T> implements Future<T> {
     }
 
     /**
-     * The naive kind: this joiner runs the plan itself, then settles the future like a parker would.
-     * Its own time limit ends as the parked path's does ({@link TimeoutException}), so
-     * {@link #get(long, TimeUnit)} reports a timeout the same way under every kind.
+     * The naive kind, or a platform joiner under the std host: this thread runs the plan itself,
+     * then settles the future like a parker would. It is on the joiner stack meanwhile, so a cancel
+     * wakes it in its deadline sleep. Its own limit or interrupt ends its wait as the parked path's
+     * do, after handing the plan to a runner; any other throwable from the port ends the wait for
+     * everyone with a coded failure carrying it (a second joiner must not park for ever).
      */
-    private void runNaive(NaiveWait w, boolean timed, long deadline, long nanos) throws InterruptedException, TimeoutException {
+    private void runNaive(NaiveWait w, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
+        Joiner me = new Joiner(Thread.currentThread());
+        push(me);
         try {
-            w.run(this, timed ? deadline : Long.MAX_VALUE);
+            w.run(this, timed ? start + nanos : Long.MAX_VALUE);
         } catch (NaiveWait.Expired e) {
-            if (abandon(TIMED_OUT, new ReactorException(ErrorCode.Timeout, "wait on " + descriptor, Duration.ofNanos(nanos)))) {
-                throw new TimeoutException(failure.getMessage());
+            if (isPending()) { // this caller's limit: the wait goes on without it
+                unlink(me);
+                handOff(w);
+                throw new TimeoutException();
             }
+        } catch (InterruptedException e) {
+            if (isPending()) {
+                unlink(me);
+                handOff(w);
+                throw e;
+            }
+            Thread.currentThread().interrupt(); // decided meanwhile: report it, keep the flag
         } catch (ReactorException e) {
             fail(e);
-        } catch (InterruptedException e) {
-            if (abandon(INTERRUPTED, new ReactorException(ErrorCode.Interrupted, "wait on " + descriptor))) throw e;
-            Thread.currentThread().interrupt();
+        } catch (Throwable e) {
+            fail(portFailed(e));
+        }
+    }
+
+    /** A throwable a port threw, as the coded failure that ends the wait. */
+    static ReactorException portFailed(Throwable e) {
+        return new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+    }
+
+    /**
+     * Runs the plan on a runner thread: nobody is joining to run it. If the runner refuses (the
+     * reactor closed), the wait fails with {@link ErrorCode#ShutDown}, as a wait started on a
+     * closed reactor does.
+     */
+    private void handOff(NaiveWait w) {
+        Runnable task = () -> {
+            try {
+                runNaive(w, false, 0, 0);
+            } catch (InterruptedException | TimeoutException e) {
+                // the runner was interrupted: runNaive handed the plan on again
+            }
+        };
+        Executor r = inlineRunner;
+        try {
+            if (r != null) r.execute(task); else Thread.startVirtualThread(task);
+        } catch (RuntimeException e) {
+            fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
+        }
+    }
+
+    /**
+     * The deadline sleep of a thread running the plan: parks until {@code atNanos}
+     * on {@code clock}, or until the wait leaves {@code PENDING} (the runner is on the
+     * joiner stack, so the move unparks it).
+     */
+    void sleepWhilePending(Clock clock, long atNanos) throws InterruptedException {
+        long left;
+        while (isPending() && (left = atNanos - clock.nanos()) > 0) {
+            LockSupport.parkNanos(this, left);
+            if (Thread.interrupted()) throw new InterruptedException();
         }
     }
 
@@ -360,35 +525,27 @@ public final class GpuFuture<T> implements Future<T> {
         try {
             v = readback.get();
         } catch (Throwable e) {
-            t = e instanceof ReactorException re ? re
-                    : new ReactorException(ErrorCode.Backend, e, "readback", "of " + descriptor, -1, e.getClass().getSimpleName(), e.getMessage());
+            t = e; // the readback's own exception is the failure, as FutureTask reports its task's
         }
         value = v;
         failure = t;
         STATE.setVolatile(this, t == null ? COMPLETED : FAILED); // volatile: see settle
         wakeJoiners();
-        CompletableFuture<T> st = stage;
-        if (st != null) completeStage(st);
-    }
-
-    private void resolveForStage() {
-        resolve();
-    }
-
-    @SuppressWarnings("unchecked")
-    private T report(int s) {
-        if (s == COMPLETED) return value;
-        Throwable t = failure;
-        if (t instanceof ReactorException re) throw re;
-        throw new ReactorException(ErrorCode.Backend, t, "readback", "of " + descriptor, -1, String.valueOf(t), "");
+        publishToStage();
     }
 
     // ---- Future ----
 
-    /** Ends the wait with {@link ErrorCode#Cancelled} if it is still pending; the device work is not stopped. */
+    /**
+     * Ends the wait with {@link ErrorCode#Cancelled} if it is still pending, releasing every joiner
+     * at once (one running the plan included); the device work is not stopped.
+     */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (abandon(CANCELLED, new ReactorException(ErrorCode.Cancelled, "wait on " + descriptor))) return true;
+        if (settle(PENDING, CANCELLED, null, new ReactorException(ErrorCode.Cancelled, "wait on " + descriptor))) {
+            withdraw();
+            return true;
+        }
         int s;
         // Lost the CAS: a winner in SETTLING is a few stores from publishing; another cancel may be it.
         while ((s = (int) STATE.getAcquire(this)) == SETTLING) Thread.onSpinWait();
@@ -414,7 +571,10 @@ public final class GpuFuture<T> implements Future<T> {
         return stateOf(published());
     }
 
-    /** The coded terminal outcome's code, or {@code null} while running or after success. */
+    /**
+     * The coded terminal outcome's code, or {@code null} while running, after success, and when
+     * the readback's own exception failed the wait (it carries no code).
+     */
     public ErrorCode failureCode() {
         int s = (int) STATE.getAcquire(this);
         return s > COMPLETED && failure instanceof ReactorException re ? re.code() : null;
@@ -432,7 +592,10 @@ public final class GpuFuture<T> implements Future<T> {
         return value;
     }
 
-    /** {@link Future#exceptionNow()}: the coded failure; a cancelled wait is not failed (as the contract says). */
+    /**
+     * {@link Future#exceptionNow()}: the readback's own exception, or the coded failure; a
+     * cancelled wait is not failed (as the contract says).
+     */
     @Override
     public Throwable exceptionNow() {
         int s = published();
@@ -442,21 +605,17 @@ public final class GpuFuture<T> implements Future<T> {
 
     /**
      * The state, with a finished device's readback published first: {@code READY} runs it here,
-     * {@code RESOLVING} waits for the thread that runs it (a joiner's wait, uninterruptible here: a
-     * wait that is no longer pending cannot be abandoned, so an interrupt only stays set).
+     * {@code RESOLVING} waits for the thread that runs it (uninterruptibly: an interrupt stays set).
      */
     private int published() {
         int s = (int) STATE.getAcquire(this);
         if (s != READY && s != RESOLVING) return s;
         if (s == RESOLVING && resolver == Thread.currentThread()) return s; // asked from inside its own readback
         try {
-            await(false, 0);
-        } catch (ReactorException failedReadback) {
-            // published as FAILED
+            return awaitDone(false, false, 0);
         } catch (InterruptedException | TimeoutException e) {
-            throw new AssertionError("an untimed wait past PENDING cannot be interrupted or time out", e);
+            throw new AssertionError("an uninterruptible untimed wait ended early", e);
         }
-        return (int) STATE.getAcquire(this);
     }
 
     private static State stateOf(int s) {
@@ -469,44 +628,35 @@ public final class GpuFuture<T> implements Future<T> {
     }
 
     /**
-     * A {@link CompletableFuture} completed with this wait's outcome, by the thread that settles it
-     * (no extra thread); a readback runs on this future's callback executor. Completing or
-     * cancelling the returned stage does not affect this future.
+     * A {@link CompletableFuture} completed with this wait's outcome: by the thread that settles
+     * it, or on the callback executor when that thread is a parker (no dependent stage runs on a
+     * parker); a readback runs on the callback executor. Completing or cancelling the returned
+     * stage does not affect this future.
      */
     public CompletableFuture<T> toCompletableFuture() {
         CompletableFuture<T> s = stage;
         if (s != null) return s;
         CompletableFuture<T> fresh = new CompletableFuture<>();
         if (!STAGE.compareAndSet(this, null, fresh)) return stage;
+        if (skipStageRecheckForTest) return fresh; // negative control: the re-check below, removed
         // The other half of settle's Dekker pair: a state read before the settle's volatile store
-        // (PENDING, SETTLING) means the settle's later read of `stage` sees `fresh` and completes it.
+        // (PENDING, SETTLING, RESOLVING) means the settle's later read of `stage` sees `fresh` and completes it.
         int st = (int) STATE.getVolatile(this);
-        if (st == READY) callbacks.execute(this::resolveForStage);
+        if (st == READY) dispatch(this::resolve);
         else if (st >= COMPLETED) completeStage(fresh);
         else if (st == PENDING) runInlineForStage();
         return fresh;
     }
 
     /**
-     * The naive kind with nobody joining: no parker will ever settle this wait, so the stage's
-     * runner runs the plan (once: it claims the plan as a joiner would; a joiner that comes later
-     * parks until the runner settles the future). If the runner refuses (the reactor closed), the
-     * wait fails with {@link ErrorCode#ShutDown}, as a wait started on a closed reactor does.
+     * The naive kind with nobody joining: no parker will ever settle this wait, so the runner runs
+     * the plan (once: it claims the plan as a joiner would; a joiner that comes later parks until
+     * the runner settles the future).
      */
     private void runInlineForStage() {
         NaiveWait w = inline;
-        if (w == null || inlineRunner == null || !INLINE.compareAndSet(this, w, null)) return;
-        try {
-            inlineRunner.execute(() -> {
-                try {
-                    runNaive(w, false, 0, 0);
-                } catch (InterruptedException | TimeoutException e) {
-                    // The future is settled (interrupted); the stage completed with that outcome.
-                }
-            });
-        } catch (RuntimeException e) {
-            fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
-        }
+        if (w == null || inlinePlatformOnly || !INLINE.compareAndSet(this, w, null)) return;
+        handOff(w);
     }
 
     /**
@@ -523,6 +673,26 @@ public final class GpuFuture<T> implements Future<T> {
     /** {@link #onComplete(BiConsumer, Executor)} on this future's callback executor. */
     public GpuFuture<T> onComplete(BiConsumer<? super T, ? super Throwable> action) {
         return onComplete(action, callbacks);
+    }
+
+    /** After a terminal state store: completes the stage, if one was asked for, never on a parker. */
+    private void publishToStage() {
+        CompletableFuture<T> s = stage;
+        if (s == null) return;
+        if (Thread.currentThread() instanceof ParkerThread) dispatch(() -> completeStage(s));
+        else completeStage(s);
+    }
+
+    /**
+     * Runs {@code task} on the callback executor; if it refuses (closed), on a new virtual thread
+     * of the JDK's scheduler, so a stage is completed even after its reactor closed.
+     */
+    private void dispatch(Runnable task) {
+        try {
+            callbacks.execute(task);
+        } catch (RejectedExecutionException e) {
+            Thread.startVirtualThread(task);
+        }
     }
 
     private void completeStage(CompletableFuture<T> s) {

@@ -215,11 +215,11 @@ public final class GpuReactor implements AutoCloseable {
                 return f;
             }
             if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
-                f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), false, task -> virtualThreads.newThread(task).start());
+                f.runInline(new NaiveWait(plan, points, clock, this::warn), false, task -> virtualThreads.newThread(task).start());
                 return f;
             }
             // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
-            f.runInline(new NaiveWait(plan, points, clock, Sleeper.system(), this::warn), true, null);
+            f.runInline(new NaiveWait(plan, points, clock, this::warn), true, task -> virtualThreads.newThread(task).start());
             LineParker parker = parkerFor(d.line());
             f.onWithdraw(() -> parker.remove(f));
             parker.registerAndRecheck(f);
@@ -255,7 +255,7 @@ public final class GpuReactor implements AutoCloseable {
         });
         // Outside compute: on a line that is already closed, onClose runs the listener at once, and
         // the listener's parkers.remove inside compute would be a recursive update of the map.
-        if (first[0]) line.onClose(() -> lineClosed(line));
+        if (first[0]) line.onClose(this, GpuReactor::lineClosed); // holds this reactor weakly
         return p;
     }
 

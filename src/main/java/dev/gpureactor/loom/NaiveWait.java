@@ -8,7 +8,6 @@ import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.PointTable;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.core.Sleeper;
 import dev.gpureactor.core.Wait;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
@@ -23,17 +22,18 @@ import java.util.function.Consumer;
  * (plan {@code block}) would pin its carrier, which is why {@code gpu-reactor} exists.
  *
  * <p>The port the driver sees ends the wait early ({@link Expired}) at the joiner's deadline, and
- * as soon as the future left {@code PENDING} another way (cancelled, or timed out or interrupted
- * through another joiner): a cancelled wait must not keep its runner until the device finishes.
- * Both are checked at every query and park, so they are seen within one park bound; the
- * {@code block} plan cannot be ended early (the vendor's blocking wait has no bound).
+ * as soon as the future left {@code PENDING} another way (cancelled, or the line or reactor
+ * closed): a cancelled wait must not keep its runner until the device finishes. Both are checked
+ * at every query and park, so they are seen within one park bound; the deadline sleep parks on the
+ * future and a cancel unparks it at once; the {@code block} plan cannot be ended early (the
+ * vendor's blocking wait has no bound).
  *
  * <p>As the parker does, under a {@code flag} plan a port that says done while the word never
  * reached its target completes the wait with a {@link ErrorCode#WordNeverWritten} warning, raised
  * only by whoever completed the wait (a platform joiner and the parker may race on one future);
  * and a wait whose line closed ends with {@link ErrorCode#LineClosed} at its next step.
  */
-record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper sleeper, Consumer<Warning> warnings) {
+record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer<Warning> warnings) {
     /** The wait ended without the device: the joiner's own time limit passed, or the future was abandoned. */
     static final class Expired extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -48,7 +48,8 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Sleeper 
         if (sleep.isPresent() && deadlineNanos != Long.MAX_VALUE) {
             sleep = OptionalLong.of(Math.min(sleep.getAsLong(), Math.max(0, deadlineNanos - System.nanoTime())));
         }
-        Outcome o = Wait.run(plan, port, clock, sleeper, sleep);
+        // The deadline sleep parks on the future (its runner is on the joiner stack): a cancel ends it at once.
+        Outcome o = Wait.run(plan, port, clock, at -> f.sleepWhilePending(clock, at), sleep);
         boolean neverWritten = plan instanceof WaitPlan.FlagWait && !f.descriptor().isComplete();
         if (!f.signal()) return; // settled elsewhere (a parker, a cancel): it speaks for the outcome
         if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, f.descriptor()));

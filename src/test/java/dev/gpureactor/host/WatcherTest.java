@@ -108,6 +108,94 @@ class WatcherTest {
         dev.close();
     }
 
+    /** Issue 14 item 4: 19 of 2,000 watches racing a close were never completed (checked, then added). */
+    @Test
+    void a_watch_racing_close_is_never_lost() throws Exception {
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            s.compute(Duration.ofSeconds(60));
+            SimStream.Signal sig = s.signal();
+            int lost = 0;
+            for (int i = 0; i < 2_000; i++) {
+                Watcher w = new Watcher(Duration.ofMillis(1), Duration.ofMillis(1), x -> { });
+                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                java.util.concurrent.atomic.AtomicReference<CompletableFuture<Void>> f = new java.util.concurrent.atomic.AtomicReference<>();
+                Thread watcher = Thread.ofPlatform().start(() -> {
+                    awaitQuietly(go);
+                    f.set(w.watch(sig.descriptor(), sig.port()));
+                });
+                go.countDown();
+                w.close();
+                watcher.join();
+                try {
+                    f.get().get(5, TimeUnit.SECONDS);
+                    fail("a watch on a stream that stands still completed");
+                } catch (ExecutionException e) {
+                    assertEquals(ErrorCode.ShutDown, assertInstanceOf(ReactorException.class, e.getCause()).code());
+                } catch (java.util.concurrent.TimeoutException e) {
+                    lost++;
+                }
+            }
+            assertEquals(0, lost, "watches left pending by a close");
+        }
+    }
+
+    /** Issue 14 item 1 (the Watcher path): an Error from a port killed the watcher; every later watch hung. */
+    @Test
+    void any_throwable_from_a_port_fails_that_watch_only_and_the_watcher_goes_on() throws Exception {
+        try (Watcher w = new Watcher(Duration.ofMillis(1).dividedBy(10), Duration.ofMillis(1), x -> { });
+             SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            s.compute(Duration.ofSeconds(60));
+            SimStream.Signal held = s.signal();
+            AssertionError boom = new AssertionError("port bug");
+            dev.gpureactor.core.CompletionPort throwing = new dev.gpureactor.core.CompletionPort() {
+                @Override public boolean query() { throw boom; }
+                @Override public void block() { throw boom; }
+                @Override public void arm() { }
+                @Override public boolean park(long boundNanos) { return false; }
+            };
+            CompletableFuture<Void> bad = w.watch(held.descriptor(), throwing);
+            ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(60, TimeUnit.SECONDS));
+            ReactorException coded = assertInstanceOf(ReactorException.class, e.getCause());
+            assertEquals(ErrorCode.Backend, coded.code());
+            assertSame(boom, coded.getCause(), "the coded error carries the port's throwable");
+            SimStream other = dev.stream();
+            SimStream.Signal next = other.signal();
+            w.watch(next.descriptor(), next.port()).get(60, TimeUnit.SECONDS); // still watching
+        }
+    }
+
+    /** Issue 14 item 10: the store landing between the watcher's word read and its query raised a false WordNeverWritten. */
+    @Test
+    void a_store_between_the_word_read_and_the_query_is_no_lost_word() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        try (Watcher w = new Watcher(Duration.ofMillis(1).dividedBy(10), Duration.ofMillis(1), warnings::add);
+             dev.gpureactor.core.CompletionLine line = dev.gpureactor.core.CompletionLine.allocate()) {
+            dev.gpureactor.core.MemoryDescriptor d = new dev.gpureactor.core.MemoryDescriptor(line, dev.gpureactor.core.Slot.of(0), 1);
+            dev.gpureactor.core.CompletionPort storesThenDone = new dev.gpureactor.core.CompletionPort() {
+                @Override public boolean query() {
+                    line.store(d.slot(), 1); // the store lands after the watcher read the word short
+                    return true;
+                }
+                @Override public void block() { }
+                @Override public void arm() { }
+                @Override public boolean park(long boundNanos) { return false; }
+            };
+            w.watch(d, storesThenDone).get(60, TimeUnit.SECONDS);
+            assertTrue(d.isComplete());
+            assertEquals(List.of(), warnings, "the word was written: no WordNeverWritten");
+        }
+    }
+
+    private static void awaitQuietly(java.util.concurrent.CountDownLatch l) {
+        try {
+            l.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Test
     void bad_arguments_are_refused_with_codes() {
         assertThrows(NullPointerException.class, () -> new Watcher(null, Duration.ofMillis(1), x -> { }));

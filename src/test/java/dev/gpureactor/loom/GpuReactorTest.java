@@ -92,7 +92,7 @@ class GpuReactorTest {
     }
 
     @Test
-    void cancel_timeout_and_interrupt_leave_no_registration() throws Exception {
+    void cancel_removes_the_registration_and_a_callers_timeout_or_interrupt_leaves_it() throws Exception {
         try (GpuReactor r = GpuReactor.builder().carriers(2).build(); SimDevice dev = SimDevice.open()) {
             SimStream s = dev.stream();
             s.compute(Duration.ofSeconds(30)); // nothing completes while we test
@@ -107,7 +107,8 @@ class GpuReactorTest {
 
             ReactorException te = assertThrows(ReactorException.class, () -> timed.join(Duration.ofMillis(20)));
             assertEquals(ErrorCode.Timeout, te.code());
-            assertThrows(TimeoutException.class, () -> r.await(s.signal().descriptor(), a.port()).get(1, TimeUnit.MILLISECONDS));
+            GpuFuture<Void> got = r.await(s.signal().descriptor(), a.port());
+            assertThrows(TimeoutException.class, () -> got.get(1, TimeUnit.MILLISECONDS));
 
             CountDownLatch parked = new CountDownLatch(1);
             Thread vt = r.startVirtualThread(() -> {
@@ -121,10 +122,18 @@ class GpuReactorTest {
             vt.interrupt();
             vt.join(HANG_GUARD.toMillis());
             assertFalse(vt.isAlive());
-            assertEquals(ErrorCode.Interrupted, interrupted.failureCode());
+            assertFalse(interrupted.isDone(), "an interrupt ends only that caller's wait");
+            assertFalse(timed.isDone(), "a timeout ends only that caller's wait");
 
+            assertFalse(got.isDone(), "a timeout ends only that caller's wait");
+            // The virtual joiner's wait stays with the parker; the platform joiners (this thread)
+            // took their plans over and left them to a runner thread when their limit passed.
+            assertEquals(1, r.registrations(), "the interrupted virtual joiner's wait is still registered");
+            assertTrue(timed.cancel(false));
+            assertTrue(interrupted.cancel(false));
+            assertTrue(got.cancel(false));
             awaitQuiet(r);
-            assertEquals(0, r.registrations(), "abandoned waits are removed from their parker");
+            assertEquals(0, r.registrations(), "cancelled waits are removed from their parker");
         }
     }
 

@@ -63,7 +63,9 @@ class ParkerDeathTest {
             p.passHook = () -> { throw new InjectedDeath(); };
             ReactorException e = assertThrows(ReactorException.class, () -> f.join(HANG_GUARD));
             assertEquals(ErrorCode.ParkerDied, e.code());
-            assertInstanceOf(InjectedDeath.class, e.getCause());
+            ReactorException shared = assertInstanceOf(ReactorException.class, e.getCause(), "each joiner's own exception, the shared one its cause");
+            assertEquals(ErrorCode.ParkerDied, shared.code());
+            assertInstanceOf(InjectedDeath.class, shared.getCause());
             until("the parker thread has left", p::isDead);
             assertFalse(p.isLive());
             assertEquals(1, r.stats().parkersDied());

@@ -11,10 +11,15 @@ import java.util.concurrent.Future;
  * <ul>
  *   <li>{@link #COMPLETE}: the device stores the word behind a kernel that writes the payload; the
  *       future completes with the payload.
- *   <li>{@link #CANCEL}, {@link #TIMEOUT}, {@link #INTERRUPT}: the stream is held on a gate in front
- *       of the store, the soak cancels the future, the joiner's time limit passes, or the soak
- *       interrupts the joiner; only once the joiner has seen that outcome does the gate open and
- *       the word arrive, late, changing nothing.
+ *   <li>{@link #CANCEL}: the stream is held on a gate in front of the store and the soak cancels
+ *       the future; only once a joiner has seen that does the gate open and the word arrive, late,
+ *       changing nothing.
+ *   <li>{@link #TIMEOUT}, {@link #INTERRUPT}: held the same way, the first joiner's time limit
+ *       passes or the soak interrupts it: that ends only <em>its</em> wait ({@link #ownCode()}).
+ *       Then the gate opens and the future completes with the payload for every other joiner, and
+ *       for the first one, which joins again.
+ *   <li>{@link #READBACK_THROWS}: the word arrives; the readback throws an unchecked exception,
+ *       which every observer sees as the failure itself (the cause, as {@code FutureTask} reports).
  *   <li>{@link #FAILED_STREAM}: the stream fails before the store; the query (the error authority)
  *       fails the wait with the backend's coded error.
  *   <li>{@link #LOST_WORD}: the stream passes the store without writing the word; the backstop
@@ -27,19 +32,23 @@ import java.util.concurrent.Future;
  *       that reports failure; after that nothing changes it. A store that arrives while the query
  *       says failed therefore fails the wait. (A word that arrives <em>before</em> the failure is
  *       seen completes it; that order is a race, which is why the fault is built this way round.)
+ *   <li>{@link #PORT_THROWS}: the word never arrives and the port's query throws an unchecked
+ *       exception: every joiner (parker, platform, naive) ends with the coded {@link ErrorCode#Backend}.
  * </ul>
  *
- * The last three are terminal for their stream: each ends a stream's segment, and the next segment
+ * The terminal ones are terminal for their stream: each ends a stream's segment, and the next segment
  * starts on a fresh stream once every wait of this one has settled.
  */
 public enum Fate {
     COMPLETE("complete", Future.State.SUCCESS, null, false),
     CANCEL("cancel", Future.State.CANCELLED, ErrorCode.Cancelled, true),
-    TIMEOUT("timeout", Future.State.FAILED, ErrorCode.Timeout, true),
-    INTERRUPT("interrupt", Future.State.FAILED, ErrorCode.Interrupted, true),
+    TIMEOUT("timeout", Future.State.SUCCESS, null, true),
+    INTERRUPT("interrupt", Future.State.SUCCESS, null, true),
+    READBACK_THROWS("readback-throws", Future.State.FAILED, null, true),
     FAILED_STREAM("failed-stream", Future.State.FAILED, ErrorCode.Backend, true),
     LOST_WORD("lost-word", Future.State.SUCCESS, null, true),
-    STORE_INTO_FAILURE("store-into-failure", Future.State.FAILED, ErrorCode.Backend, true);
+    STORE_INTO_FAILURE("store-into-failure", Future.State.FAILED, ErrorCode.Backend, true),
+    PORT_THROWS("port-throws", Future.State.FAILED, ErrorCode.Backend, true);
 
     private final String label;
     private final Future.State state;
@@ -58,14 +67,26 @@ public enum Fate {
     /** The terminal state the future must end in. */
     public Future.State expectedState() { return state; }
 
-    /** The coded error the future must fail with, or {@code null} when it must complete with its payload. */
+    /**
+     * The coded error the future must fail with, or {@code null} when it must complete with its
+     * payload (or, for {@link #READBACK_THROWS}, fail with the readback's own exception).
+     */
     public ErrorCode expectedCode() { return code; }
 
     /** Whether this fate is an injected fault (everything but {@link #COMPLETE}). */
     public boolean isFault() { return fault; }
 
+    /** What the first joiner alone sees, its own wait ended by its limit or interrupt; {@code null} for other fates. */
+    public ErrorCode ownCode() {
+        return switch (this) {
+            case TIMEOUT -> ErrorCode.Timeout;
+            case INTERRUPT -> ErrorCode.Interrupted;
+            default -> null;
+        };
+    }
+
     /** Whether this fate ends its stream's segment. */
-    public boolean isTerminal() { return this == FAILED_STREAM || this == LOST_WORD || this == STORE_INTO_FAILURE; }
+    public boolean isTerminal() { return this == FAILED_STREAM || this == LOST_WORD || this == STORE_INTO_FAILURE || this == PORT_THROWS; }
 
     /** Whether the stream is held on a gate until the joiner has seen the outcome. */
     boolean isGated() { return this == CANCEL || this == TIMEOUT || this == INTERRUPT; }

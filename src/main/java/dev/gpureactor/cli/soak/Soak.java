@@ -3,6 +3,7 @@ package dev.gpureactor.cli.soak;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.ReactorException;
@@ -57,8 +58,11 @@ import java.util.function.Consumer;
  * settle bound, or that settled while its joiner never woke, is a <em>lost wake</em>; a readback run
  * twice or an outcome delivered twice is a <em>duplicated wake</em>; a readback that finds the word
  * short of its target or the kernel's payload missing, or a WordNeverWritten warning for a word that
- * was written, is a <em>wrong wake</em>; a gated wait that its cancel, timeout or interrupt does not
- * end is <em>hung</em>. Stuck waits are cancelled to recover, and counted, so one fault does not
+ * was written, or a stage callback run on a parker thread, is a <em>wrong wake</em>; a gated wait
+ * that its cancel, timeout or interrupt does not end (for the caller whose limit or interrupt it
+ * was) is <em>hung</em>. Every joiner must answer: a gated future's extra joiners (mixed ways) and
+ * the first joiner's second join after its own timeout or interrupt are counted as observations,
+ * and must all see the future's one outcome. Stuck waits are cancelled to recover, and counted, so one fault does not
  * stop the run.
  *
  * <p>Everything random comes from the seed; thread timing does not, so a seed reproduces the plans
@@ -68,13 +72,37 @@ public final class Soak {
     private static final String FAIL_WHY = "soak: injected launch failure";
     private static final int MEAN_SEGMENT = 24;
     private static final double TERMINAL_SHARE = 0.5;
-    private static final double CANCEL_SHARE = 0.03, TIMEOUT_SHARE = 0.03, INTERRUPT_SHARE = 0.03;
+    private static final double CANCEL_SHARE = 0.03, TIMEOUT_SHARE = 0.03, INTERRUPT_SHARE = 0.03, READBACK_THROWS_SHARE = 0.02;
     private static final double PLATFORM_JOINER_SHARE = 0.03;
     private static final double SECOND_JOINER_SHARE = 0.1;
     private static final long SHORT_LIMIT_NANOS = 2_000_000;
     private static final Duration LONG_LIMIT = Duration.ofMinutes(10);
     private static final int SAMPLES = 20;
-    private static final Fate[] TERMINALS = {Fate.FAILED_STREAM, Fate.LOST_WORD, Fate.STORE_INTO_FAILURE};
+    private static final Fate[] TERMINALS = {Fate.FAILED_STREAM, Fate.LOST_WORD, Fate.STORE_INTO_FAILURE, Fate.PORT_THROWS};
+    /** How the extra joiners of a gated future wait: mixed, each with the long limit. */
+    private static final Way[] EXTRA_WAYS = {Way.JOIN, Way.GET, Way.STAGE, Way.JOIN_TIMED, Way.GET_TIMED};
+
+    /** The readback's injected failure: an observer must see this very exception as the failure. */
+    static final class InjectedReadbackFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        InjectedReadbackFailure() { super("soak: injected readback failure"); }
+    }
+
+    /** The port's injected unchecked failure (the word never arrives; every query throws this). */
+    static final class InjectedPortFailure extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        InjectedPortFailure() { super("soak: injected port failure"); }
+    }
+
+    /** A port whose query throws an unchecked exception; its park delegates (the word never arrives). */
+    private record ThrowingPort(CompletionPort inner) implements CompletionPort {
+        @Override public boolean query() { throw new InjectedPortFailure(); }
+        @Override public void block() { throw new InjectedPortFailure(); }
+        @Override public void arm() { inner.arm(); }
+        @Override public boolean park(long boundNanos) throws InterruptedException { return inner.park(boundNanos); }
+    }
 
     /** How a joiner waits. */
     enum Way {
@@ -91,40 +119,45 @@ public final class Soak {
     /** One future's draw: fate, way of waiting, reactor, payload token, joiner threads, limit, kernel time. */
     private record Plan(Fate fate, Way way, Arm arm, long token, int threads, boolean platform, long limitNanos, long workNanos) {}
 
-    /** What a joiner or callback saw: a value, a coded error, or something it should never see. */
-    private record Observed(Long value, ErrorCode code, String unexpected) {
-        static Observed value(Long v) { return new Observed(v, null, null); }
+    /**
+     * What a joiner or callback saw: a value, a coded error, the injected readback failure itself,
+     * or something it should never see. A caller's own timeout or interrupt ({@code get}'s
+     * {@link TimeoutException} / {@link InterruptedException}) is seen as the code it stands for.
+     */
+    private record Observed(Long value, ErrorCode code, boolean readbackThrew, String unexpected) {
+        static Observed value(Long v) { return new Observed(v, null, false, null); }
 
-        static Observed of(Throwable t, GpuFuture<?> f) {
+        static Observed of(Throwable t) {
             Throwable c = t;
-            // get() wraps a coded failure in ExecutionException, and a cancellation in CancellationException
-            // (Future's contract), each with the coded exception as its cause; a stage wraps in CompletionException.
+            // get() wraps a failure in ExecutionException, and a cancellation in CancellationException
+            // (Future's contract), each with the failure as its cause; join and a stage wrap in CompletionException.
             while ((c instanceof CompletionException || c instanceof ExecutionException || c instanceof CancellationException)
                     && c.getCause() != null) {
                 c = c.getCause();
             }
-            if (c instanceof ReactorException re) return new Observed(null, re.code(), null);
-            if (c instanceof InterruptedException || c instanceof TimeoutException) {
-                ErrorCode code = f.failureCode();
-                if (code != null) return new Observed(null, code, null);
-            }
-            return new Observed(null, null, c.toString());
+            if (c instanceof ReactorException re) return new Observed(null, re.code(), false, null);
+            if (c instanceof InjectedReadbackFailure) return new Observed(null, null, true, null);
+            if (c instanceof TimeoutException) return new Observed(null, ErrorCode.Timeout, false, null);
+            if (c instanceof InterruptedException) return new Observed(null, ErrorCode.Interrupted, false, null);
+            return new Observed(null, null, false, c.toString());
         }
 
         String bucket() {
             if (unexpected != null) return "unexpected";
+            if (readbackThrew) return "failed by its readback";
             if (code == null) return "completed";
             return switch (code) {
                 case Cancelled -> "cancelled";
-                case Timeout -> "timed out";
-                case Interrupted -> "interrupted";
+                case Timeout -> "caller timed out";
+                case Interrupted -> "caller interrupted";
                 default -> "failed " + code.name();
             };
         }
 
         @Override
         public String toString() {
-            return unexpected != null ? "unexpected " + unexpected : code != null ? code.tag() + " " + code.name() : "value " + value;
+            return unexpected != null ? "unexpected " + unexpected : readbackThrew ? "the readback's own exception"
+                    : code != null ? code.tag() + " " + code.name() : "value " + value;
         }
     }
 
@@ -141,8 +174,10 @@ public final class Soak {
         final CountDownLatch segment;
         final AtomicInteger readbacks = new AtomicInteger(), observations = new AtomicInteger();
         final AtomicReference<Observed> first = new AtomicReference<>();
+        /** What the first joiner saw of its own wait, ended by its limit or interrupt (TIMEOUT / INTERRUPT fates). */
+        volatile Observed own;
         volatile String disagreement;
-        volatile boolean wrongWake, recovered;
+        volatile boolean wrongWake, recovered, callbackOnParker;
         /** The slot's word when the readback ran (for the report on a lost word). */
         volatile long wordAtReadback = -1;
         /** Written by the stream's kernel, read by the readback: the payload → word → wake chain under test. */
@@ -163,7 +198,8 @@ public final class Soak {
             this.segment = segment;
         }
 
-        int expectedObservations() { return threads + (way == Way.ON_COMPLETE ? 1 : 0); }
+        /** Every joiner, the callback, and the first joiner's second join after its own wait ended. */
+        int expectedObservations() { return threads + (way == Way.ON_COMPLETE ? 1 : 0) + (fate.ownCode() != null ? 1 : 0); }
 
         void kernel() { payload = token; }
 
@@ -173,7 +209,20 @@ public final class Soak {
             if (fate != Fate.LOST_WORD && !signal.descriptor().isComplete()) wrongWake = true;
             long p = payload;
             if (p != token) wrongWake = true;
+            if (fate == Fate.READBACK_THROWS) throw new InjectedReadbackFailure();
             return p;
+        }
+
+        /** A stage callback ran here: it must not be a parker thread (it would stall its line). */
+        void callbackRan() {
+            if (Thread.currentThread().getName().startsWith("gar-parker")) callbackOnParker = true;
+        }
+
+        void recordOwn(Observed o) {
+            observations.incrementAndGet();
+            own = o;
+            if (gate != null) gate.countDown(); // only now may the late word arrive
+            segment.countDown();
         }
 
         void record(Observed o) {
@@ -347,11 +396,13 @@ public final class Soak {
         for (int i = 0; i < len; i++) {
             Fate f = i == len - 1 && terminal != null ? terminal : nonTerminal(rnd);
             Way way = way(f, rnd);
-            int threads = way == Way.ON_COMPLETE ? 0 : (!f.isGated() && rnd.nextDouble() < SECOND_JOINER_SHARE ? 2 : 1);
+            // Gated fates get up to two extra joiners of mixed ways: a cancel reaches them all, while
+            // the first joiner's own limit or interrupt must leave them waiting for the payload.
+            int threads = way == Way.ON_COMPLETE ? 0 : f.isGated() ? 1 + rnd.nextInt(3) : rnd.nextDouble() < SECOND_JOINER_SHARE ? 2 : 1;
             boolean platform = threads > 0 && rnd.nextDouble() < PLATFORM_JOINER_SHARE;
             long limit = f == Fate.TIMEOUT ? (long) (rnd.nextDouble() * SHORT_LIMIT_NANOS) : LONG_LIMIT.toNanos();
             plans.add(new Plan(f, way, arm(rnd), rnd.nextLong(), threads, platform, limit, work(rnd, meanWork)));
-            expected += threads + (way == Way.ON_COMPLETE ? 1 : 0);
+            expected += threads + (way == Way.ON_COMPLETE ? 1 : 0) + (f.ownCode() != null && threads > 0 ? 1 : 0);
         }
         CountDownLatch segment = new CountDownLatch(expected);
         List<Tracked> ts = new ArrayList<>(len);
@@ -363,13 +414,15 @@ public final class Soak {
                 workNanos += p.workNanos();
                 Duration d = Duration.ofNanos(p.workNanos());
                 t.signal = switch (t.fate) {
-                    case COMPLETE -> stream.compute(d, t::kernel).signal();
+                    case COMPLETE, READBACK_THROWS -> stream.compute(d, t::kernel).signal();
                     case CANCEL, TIMEOUT, INTERRUPT -> stream.hold(t.gate).compute(d, t::kernel).signal();
                     case FAILED_STREAM -> stream.compute(d, t::kernel).fail(FAIL_WHY).signal();
                     case LOST_WORD -> stream.compute(d, t::kernel).signalLost();
                     case STORE_INTO_FAILURE -> stream.compute(d, t::kernel).signalIntoFailure(FAIL_WHY);
+                    case PORT_THROWS -> stream.compute(d, t::kernel).signalLost();
                 };
-                t.future = t.arm.reactor().await(t.signal.descriptor(), t.signal.port(), t::readback);
+                CompletionPort port = t.fate == Fate.PORT_THROWS ? new ThrowingPort(t.signal.port()) : t.signal.port();
+                t.future = t.arm.reactor().await(t.signal.descriptor(), port, t::readback);
                 futures.increment();
                 byFate.get(t.fate).increment();
                 start(t);
@@ -400,6 +453,7 @@ public final class Soak {
         if (r < CANCEL_SHARE) return Fate.CANCEL;
         if (r < CANCEL_SHARE + TIMEOUT_SHARE) return Fate.TIMEOUT;
         if (r < CANCEL_SHARE + TIMEOUT_SHARE + INTERRUPT_SHARE) return Fate.INTERRUPT;
+        if (r < CANCEL_SHARE + TIMEOUT_SHARE + INTERRUPT_SHARE + READBACK_THROWS_SHARE) return Fate.READBACK_THROWS;
         return Fate.COMPLETE;
     }
 
@@ -437,11 +491,15 @@ public final class Soak {
     private void start(Tracked t) {
         ways.computeIfAbsent(t.way.label, k -> new LongAdder()).increment();
         if (t.way == Way.ON_COMPLETE) {
-            t.future.onComplete((v, ex) -> t.record(ex == null ? Observed.value(v) : Observed.of(ex, t.future)));
+            t.future.onComplete((v, ex) -> {
+                t.callbackRan();
+                t.record(ex == null ? Observed.value(v) : Observed.of(ex));
+            });
         }
         for (int j = 0; j < t.threads; j++) {
-            Way w = j == 0 ? t.way : Way.JOIN;
-            Runnable body = () -> join(t, w);
+            Way w = j == 0 ? t.way : t.fate.isGated() ? EXTRA_WAYS[(int) Math.floorMod(t.token + j, (long) EXTRA_WAYS.length)] : Way.JOIN;
+            boolean first = j == 0;
+            Runnable body = () -> join(t, w, first);
             Thread th = t.platform
                     ? Thread.ofPlatform().daemon(true).name("gar-soak-joiner").unstarted(body)
                     : t.arm.reactor().threadFactory().newThread(body);
@@ -451,23 +509,35 @@ public final class Soak {
         }
     }
 
-    private static void join(Tracked t, Way w) {
+    /**
+     * One joiner. The first joiner of a TIMEOUT or INTERRUPT fate sees its own wait end, then
+     * (interrupt flag cleared) joins again and must see what every other joiner sees.
+     */
+    private static void join(Tracked t, Way w, boolean first) {
+        if (first && t.fate.ownCode() != null) {
+            t.recordOwn(waitOnce(t, w, t.limitNanos));
+            Thread.interrupted();
+            t.record(waitOnce(t, Way.JOIN, LONG_LIMIT.toNanos()));
+        } else {
+            t.record(waitOnce(t, w, first ? t.limitNanos : LONG_LIMIT.toNanos()));
+        }
+    }
+
+    private static Observed waitOnce(Tracked t, Way w, long limitNanos) {
         GpuFuture<Long> f = t.future;
-        Observed o;
         try {
             Long v = switch (w) {
                 case JOIN -> f.join();
-                case JOIN_TIMED -> f.join(Duration.ofNanos(t.limitNanos));
+                case JOIN_TIMED -> f.join(Duration.ofNanos(limitNanos));
                 case GET -> f.get();
-                case GET_TIMED -> f.get(t.limitNanos, TimeUnit.NANOSECONDS);
-                case STAGE -> f.toCompletableFuture().get();
+                case GET_TIMED -> f.get(limitNanos, TimeUnit.NANOSECONDS);
+                case STAGE -> f.toCompletableFuture().whenComplete((v2, e2) -> t.callbackRan()).get();
                 case ON_COMPLETE -> throw new AssertionError("a callback, not a joiner");
             };
-            o = Observed.value(v);
+            return Observed.value(v);
         } catch (Throwable e) {
-            o = Observed.of(e, f);
+            return Observed.of(e);
         }
-        t.record(o);
     }
 
     /**
@@ -539,11 +609,17 @@ public final class Soak {
         String where = t.fate.label() + " on " + t.signal.descriptor() + " (" + t.arm.label() + ", " + t.way.label
                 + (t.platform ? ", platform thread" : "") + ")";
         Fate f = t.fate;
-        boolean right = f.expectedCode() == null ? o.value() != null && o.value() == t.token : o.code() == f.expectedCode();
+        boolean right = f == Fate.READBACK_THROWS ? o.readbackThrew()
+                : f.expectedCode() == null ? o.value() != null && o.value() == t.token : o.code() == f.expectedCode();
+        Observed own = t.own;
+        boolean ownRight = f.ownCode() == null || t.threads == 0 || own != null && own.code() == f.ownCode();
         if (!right) {
             mismatched.increment();
             sample("mismatch: " + where + ": observed " + o + ", expected "
-                    + (f.expectedCode() == null ? "its payload" : f.expectedCode().name()));
+                    + (f == Fate.READBACK_THROWS ? "the readback's own exception" : f.expectedCode() == null ? "its payload" : f.expectedCode().name()));
+        } else if (!ownRight) {
+            mismatched.increment();
+            sample("mismatch: " + where + ": the first joiner's own wait ended with " + own + ", expected " + f.ownCode().name());
         } else if (t.disagreement != null) {
             mismatched.increment();
             sample("mismatch: " + where + ": " + t.disagreement);
@@ -560,6 +636,10 @@ public final class Soak {
         if (t.wrongWake || (f.expectedCode() != null && rb != 0)) {
             wrong.increment();
             sample("wrong wake: " + where + ": readback ran with the word short of its target or the payload missing, or for a wait that must fail");
+        }
+        if (t.callbackOnParker) {
+            wrong.increment();
+            sample("wrong thread: " + where + ": a stage callback ran on a parker thread");
         }
         String key = t.signal.descriptor().toString();
         if (f == Fate.LOST_WORD) {
