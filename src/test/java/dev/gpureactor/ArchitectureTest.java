@@ -42,11 +42,13 @@ import org.junit.jupiter.api.Test;
  * loom    -> core, park
  * backend -> core, park
  * host    -> core, park
+ * bench   -> core, park, loom, backend, host, and HdrHistogram
  * cli     -> anything
  * </pre>
  *
- * Outside core, any JDK package but jdk.internal and sun.* is allowed; third-party libraries only in
- * cli. Also: core has no threads (no Thread subclass, no thread start, no executor) and no static
+ * Outside core, any JDK package but jdk.internal and sun.* is allowed (with the JDK's supported
+ * com.sun.net.httpserver and com.sun.management APIs); third-party libraries only in cli, and
+ * HdrHistogram in bench. Also: core has no threads (no Thread subclass, no thread start, no executor) and no static
  * mutable state but the documented exceptions.
  */
 class ArchitectureTest {
@@ -56,8 +58,11 @@ class ArchitectureTest {
             "park", Set.of("core"),
             "loom", Set.of("core", "park"),
             "backend", Set.of("core", "park"),
-            "host", Set.of("core", "park"));
+            "host", Set.of("core", "park"),
+            "bench", Set.of("core", "park", "loom", "backend", "host"));
     static final String ANYTHING = "cli";
+    /** The third-party libraries a layer other than cli may use, by package prefix. */
+    static final Map<String, Set<String>> LIBRARIES = Map.of("bench", Set.of("org/HdrHistogram/"));
 
     /** Static state in core that is mutable, with why it is allowed. */
     static final Map<String, String> DOCUMENTED_STATICS = Map.of(
@@ -121,7 +126,8 @@ class ArchitectureTest {
     }
 
     static boolean isJdk(String n) {
-        return n.startsWith("java/") || n.startsWith("javax/") || (n.startsWith("jdk/") && !n.startsWith("jdk/internal/"));
+        return n.startsWith("java/") || n.startsWith("javax/") || (n.startsWith("jdk/") && !n.startsWith("jdk/internal/"))
+                || n.startsWith("com/sun/net/httpserver/") || n.startsWith("com/sun/management/");
     }
 
     static String dotted(String internal) { return internal.replace('/', '.'); }
@@ -138,6 +144,7 @@ class ArchitectureTest {
             return to.startsWith("java/") ? null : "core uses the JDK's java.* only";
         }
         if (isJdk(to)) return null;
+        if (LIBRARIES.getOrDefault(layer, Set.of()).stream().anyMatch(to::startsWith)) return null;
         return "only cli may use a library outside the JDK";
     }
 
@@ -155,7 +162,7 @@ class ArchitectureTest {
         List<String> bad = new ArrayList<>();
         for (Parsed c : classes) {
             if (!MAY_USE.containsKey(c.layer()) && !c.layer().equals(ANYTHING)) {
-                bad.add(dotted(c.name()) + " is in no layer (expected dev.gpureactor.{core,park,loom,backend,host,cli}[.sub])");
+                bad.add(dotted(c.name()) + " is in no layer (expected dev.gpureactor.{core,park,loom,backend,host,bench,cli}[.sub])");
             }
         }
         if (!bad.isEmpty()) fail(String.join("\n", bad));
@@ -189,6 +196,13 @@ class ArchitectureTest {
         assertTrue(violation("loom", "dev/gpureactor/backend/sim/SimDevice") != null);
         assertTrue(violation("backend", "dev/gpureactor/host/Uring") != null);
         assertTrue(violation("host", "org/HdrHistogram/Histogram") != null);
+        assertEquals(null, violation("bench", "org/HdrHistogram/Histogram"));
+        assertEquals(null, violation("bench", "dev/gpureactor/loom/GpuReactor"));
+        assertEquals(null, violation("bench", "com/sun/net/httpserver/HttpServer"));
+        assertTrue(violation("bench", "dev/gpureactor/cli/Json") != null, "bench sits below cli");
+        assertTrue(violation("bench", "picocli/CommandLine") != null);
+        assertTrue(violation("core", "com/sun/management/OperatingSystemMXBean") != null);
+        assertTrue(violation("loom", "sun/misc/Unsafe") != null);
         assertTrue(violation("host", "dev/gpureactor/loom/GpuFuture") != null);
         assertEquals(null, violation("backend", "dev/gpureactor/backend/cuda/Cuda"), "a layer's sub-packages are the layer");
         assertEquals(null, violation("cli", "picocli/CommandLine"));

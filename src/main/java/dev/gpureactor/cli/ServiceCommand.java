@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.Console;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +84,7 @@ final class ServiceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintStream err = System.err;
+        PrintWriter err = spec.commandLine().getErr();
         ServiceBench.Settings settings;
         try {
             settings = settings();
@@ -156,13 +156,13 @@ final class ServiceCommand implements Callable<Integer> {
      * each cell's result line, so the log stays short.
      */
     private static final class ProgressLine {
-        private final PrintStream out;
+        private final PrintWriter out;
         private final boolean quiet;
         private final boolean terminal;
         private final long t0 = System.nanoTime();
         private int lastLength;
 
-        ProgressLine(PrintStream out, boolean quiet) {
+        ProgressLine(PrintWriter out, boolean quiet) {
             this.out = out;
             this.quiet = quiet;
             Console c = System.console();
@@ -174,7 +174,10 @@ final class ServiceCommand implements Callable<Integer> {
             String text = String.format(Locale.ROOT, "gar service: %4.0fs [%d/%d] %s", (System.nanoTime() - t0) / 1e9,
                     Math.min(done ? index : index + 1, total), total, what);
             if (!terminal) {
-                if (done) out.println(text);
+                if (done) {
+                    out.println(text);
+                    out.flush();
+                }
                 return;
             }
             out.print("\r" + text + " ".repeat(Math.max(0, lastLength - text.length())));

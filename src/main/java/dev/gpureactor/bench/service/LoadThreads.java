@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class LoadThreads implements AutoCloseable {
     static final String PREFIX = "gar-load-";
+    /** How long an idle load carrier lives: the pool is never shut down, its carriers retire (see {@link #close}). */
+    private static final long IDLE_SECONDS = 2;
 
     private final ForkJoinPool pool;
     private final Thread.Builder.OfVirtual builder;
@@ -33,13 +35,13 @@ final class LoadThreads implements AutoCloseable {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
             t.setName(PREFIX + t.getPoolIndex());
             return t;
-        }, null, true);
+        }, null, true, 0, carriers + 256, 1, p -> true, IDLE_SECONDS, TimeUnit.SECONDS);
         try {
             Constructor<?> c = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder").getDeclaredConstructor(Executor.class);
             c.setAccessible(true);
             return new LoadThreads(pool, (Thread.Builder.OfVirtual) c.newInstance(pool), null);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            pool.shutdown();
+            pool.shutdown(); // no virtual thread was ever scheduled on it
             return new LoadThreads(null, Thread.ofVirtual(), "the JDK's scheduler hook is closed (" + e.getClass().getSimpleName()
                     + "): the clients share the JDK's default scheduler, and their CPU is counted with the server's");
         }
@@ -55,14 +57,14 @@ final class LoadThreads implements AutoCloseable {
     /** Whether the clients have carriers of their own, or why not. */
     Optional<String> separate() { return Optional.ofNullable(whyShared); }
 
+    /**
+     * Lets the carriers retire once idle, without shutting the pool down: the JDK's I/O poller may
+     * still unpark a virtual thread of this pool after its last client ended (seen here after every
+     * client thread had been joined), and a shut-down pool rejects that continuation, which kills
+     * the process-wide poller thread and hangs every later socket read of every virtual thread.
+     */
     @Override
     public void close() {
-        if (pool == null) return;
-        pool.shutdown();
-        try {
-            pool.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // Nothing to stop: the carriers leave after IDLE_SECONDS without work.
     }
 }
