@@ -24,10 +24,12 @@ import java.util.concurrent.TimeUnit;
 /*
  * Implementation overview. A run is rounds x levels x modes cells, the modes of a level taking
  * turns in an order rotated each round, so that a drifting host load falls on all modes alike.
- * Each cell is built fresh and torn down: the simulated device (16 streams, 2 lines), the mode's
- * waiting (a reactor, or the JDK executor with a watcher or sleep polling), a JDK HttpServer on
- * 127.0.0.1 with the mode's executor, and N clients on the load generator's own carriers. The
- * clients connect first; then the warm-up runs, unmeasured; then the window, in one-second ticks
+ * Each mode's server side lives for the whole run, as a service's would: its simulated device
+ * (16 streams, 2 lines; the lines keep their readback points, so a reactor keeps its estimates)
+ * and its waiting (a reactor, or the JDK executor with a watcher or sleep polling). Each cell
+ * starts a JDK HttpServer on 127.0.0.1 with the mode's executor, and N clients on the load
+ * generator's own carriers; the warm-up profile alone uses a fresh server side. The clients
+ * connect first; then the warm-up runs, unmeasured; then the window, in one-second ticks
  * that swap the histograms (and feed the progress line and the warm-up profile); then the clients
  * stop after their request in flight, and the cell checks the ledger and the registrations.
  *
@@ -107,28 +109,59 @@ public final class ServiceBench {
         List<String> notes = new ArrayList<>();
         int total = s.rounds() * s.levels().size() * s.modes().size() + (s.profileSeconds() > 0 ? s.modes().size() : 0);
         int index = 0;
-        try (LoadThreads load = LoadThreads.open(s.loadCarriers())) {
-            load.separate().ifPresent(notes::add);
+        LoadThreads load = LoadThreads.open(s.loadCarriers());
+        load.separate().ifPresent(notes::add);
+        List<Rig> rigs = new ArrayList<>();
+        try {
+            for (Mode m : s.modes()) rigs.add(Rig.open(m, s.hook()));
             for (int round = 0; round < s.rounds(); round++) {
                 for (int li = 0; li < s.levels().size(); li++) {
                     int n = s.modes().size();
                     for (int k = 0; k < n; k++) {
-                        Mode mode = s.modes().get((k + round + li) % n);
-                        cells.add(cell(s, load, mode, s.levels().get(li), round + 1, s.warmup(), s.window(), false, index++, total, progress));
+                        int mi = (k + round + li) % n;
+                        cells.add(cell(s, load, s.modes().get(mi), rigs.get(mi), s.levels().get(li), round + 1, s.warmup(), s.window(),
+                                false, index++, total, progress));
                     }
                 }
             }
-            if (s.profileSeconds() > 0) {
-                for (Mode mode : s.modes()) {
-                    cells.add(cell(s, load, mode, s.profileClients(), 0, Duration.ZERO, Duration.ofSeconds(s.profileSeconds()), true,
+        } finally {
+            rigs.forEach(Rig::close);
+        }
+        if (s.profileSeconds() > 0) {
+            for (Mode mode : s.modes()) {
+                try (Rig fresh = Rig.open(mode, s.hook())) {
+                    cells.add(cell(s, load, mode, fresh, s.profileClients(), 0, Duration.ZERO, Duration.ofSeconds(s.profileSeconds()), true,
                             index++, total, progress));
                 }
             }
         }
+        load.close();
         return new ServiceRun(s, cells, notes);
     }
 
-    private static Cell cell(Settings s, LoadThreads load, Mode mode, int clients, int round, Duration warmup, Duration window,
+    /**
+     * A mode's server side for a whole run: its simulated device (whose lines and slots keep their
+     * readback points, so a reactor keeps its estimates across cells) and its way of waiting.
+     */
+    private record Rig(SimWork work, Waiting waiting) implements AutoCloseable {
+        static Rig open(Mode mode, Mode.BuilderHook hook) {
+            SimWork work = new SimWork();
+            try {
+                return new Rig(work, Waiting.open(mode, hook));
+            } catch (RuntimeException e) {
+                work.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            waiting.close();
+            work.close();
+        }
+    }
+
+    private static Cell cell(Settings s, LoadThreads load, Mode mode, Rig rig, int clients, int round, Duration warmup, Duration window,
                              boolean profile, int index, int total, Progress progress) throws InterruptedException, IOException {
         String what = (profile ? "warm-up profile" : "round " + round) + ", " + clients + " clients, " + mode.label();
         progress.at(index, total, what + ": connecting", false);
@@ -144,7 +177,10 @@ public final class ServiceBench {
         long answeredBefore, answeredAfter;
         Histogram wakeWindow = new Histogram(3), latencyWindow = new Histogram(3);
         List<Double> perSecond = new ArrayList<>();
-        try (SimWork work = new SimWork(); Waiting waiting = Waiting.open(mode, s.hook())) {
+        SimWork work = rig.work();
+        Waiting waiting = rig.waiting();
+        waiting.cellStarts();
+        try {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16_384);
             server.createContext(LoadClient.PATH, ex -> handle(ex, work, waiting, ledger, wake));
             server.setExecutor(waiting.executor());
@@ -181,6 +217,8 @@ public final class ServiceBench {
             } finally {
                 server.stop(0);
             }
+        } finally {
+            waiting.cellEnds();
         }
         double seconds = (after.wallNanos - before.wallNanos) / 1e9;
         long requests = answeredAfter - answeredBefore;

@@ -7,8 +7,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A mode, opened for one cell: the server's executor and how a handler waits for its job. Each
- * returns the payload it read after the wait; the handler stamps its wake right after.
+ * A mode, opened for a whole run (as a service runs for hours, its reactor keeps what it learned
+ * across levels and rounds): the server's executor and how a handler waits for its job. Each
+ * {@link #await} returns the payload it read after the wait; the handler stamps its wake right after.
  */
 sealed interface Waiting extends AutoCloseable {
     ExecutorService executor();
@@ -19,13 +20,19 @@ sealed interface Waiting extends AutoCloseable {
     /** Waits registered and not settled (0 when quiet). */
     long registrations();
 
+    /** A cell of this mode begins (its server is about to start). */
+    default void cellStarts() {}
+
+    /** A cell of this mode ended: every request was answered. */
+    default void cellEnds() {}
+
     @Override
     void close();
 
     static Waiting open(Mode mode, Mode.BuilderHook hook) {
         return switch (mode) {
             case Mode.Reactor r -> new OnReactor(r.builder(hook).build());
-            case Mode.Watcher w -> new OnWatcher(new ScanWatcher(w.interval().toNanos()), Executors.newVirtualThreadPerTaskExecutor());
+            case Mode.Watcher w -> new OnWatcher(w.interval().toNanos());
             case Mode.SleepPoll s -> new OnSleep(Executors.newVirtualThreadPerTaskExecutor());
         };
     }
@@ -49,8 +56,31 @@ sealed interface Waiting extends AutoCloseable {
         }
     }
 
-    /** The JDK executor and the hand-written watcher thread. */
-    record OnWatcher(ScanWatcher watcher, ExecutorService executor) implements Waiting {
+    /**
+     * The JDK executor and the hand-written watcher thread. The watcher runs only during this
+     * mode's cells (it ticks whether or not anything is pending, and would otherwise charge its
+     * ticks to the other modes' windows); it has nothing to learn, so a fresh one per cell is fair.
+     */
+    final class OnWatcher implements Waiting {
+        private final long intervalNanos;
+        private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        /** Written by the harness before the cell's server starts, read by its handlers (server start orders them). */
+        private volatile ScanWatcher watcher;
+
+        OnWatcher(long intervalNanos) { this.intervalNanos = intervalNanos; }
+
+        @Override
+        public ExecutorService executor() { return executor; }
+
+        @Override
+        public void cellStarts() { watcher = new ScanWatcher(intervalNanos); }
+
+        @Override
+        public void cellEnds() {
+            ScanWatcher w = watcher;
+            if (w != null) w.close();
+        }
+
         @Override
         public long await(Job job) {
             watcher.watch(job.signal.descriptor()).join();
@@ -58,12 +88,15 @@ sealed interface Waiting extends AutoCloseable {
         }
 
         @Override
-        public long registrations() { return watcher.registrations(); }
+        public long registrations() {
+            ScanWatcher w = watcher;
+            return w == null ? 0 : w.registrations();
+        }
 
         @Override
         public void close() {
             executor.close();
-            watcher.close();
+            cellEnds();
         }
     }
 
