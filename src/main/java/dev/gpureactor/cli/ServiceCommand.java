@@ -5,6 +5,7 @@ import dev.gpureactor.bench.service.Mode;
 import dev.gpureactor.bench.service.ServiceBench;
 import dev.gpureactor.bench.service.ServicePlot;
 import dev.gpureactor.bench.service.ServiceRun;
+import dev.gpureactor.cli.bench.WakeBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -105,7 +106,8 @@ final class ServiceCommand implements Callable<Integer> {
                     settings.levels().size(), settings.rounds(), settings.estimatedSeconds());
         }
         ProgressLine line = new ProgressLine(err, quiet);
-        ServiceRun run = ServiceBench.run(settings, line::at);
+        ServiceRun run = ServiceBench.run(settings, line::at,
+                new ServiceBench.Host(WakeBench.machine(), WakeBench.jdk(), WakeBench::loadAverage));
         line.finish();
         boolean jsonToStdout = "-".equals(json);
         if (!jsonToStdout) System.out.print(run.table());

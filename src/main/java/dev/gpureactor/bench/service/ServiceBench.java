@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /*
  * Implementation overview. A run is rounds x levels x modes cells, the modes of a level taking
@@ -96,8 +97,27 @@ public final class ServiceBench {
         Progress NONE = (i, t, l, d) -> { };
     }
 
-    /** Runs every cell (and the warm-up profiles) and returns the report. */
+    /**
+     * The machine a run is reported with: its description, the JDK, and the host's load average (read
+     * at the start and the end of the run). The command line passes {@code gar bench}'s.
+     */
+    public record Host(String machine, String jdk, Supplier<String> loadAverage) {
+        /** From the system properties alone, no load average. */
+        public static Host basic() {
+            return new Host(Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.arch") + ", "
+                    + System.getProperty("os.name") + " " + System.getProperty("os.version"),
+                    System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"), () -> "");
+        }
+    }
+
+    /** {@link #run(Settings, Progress, Host)} on a {@link Host#basic()} description. */
     public static ServiceRun run(Settings s, Progress progress) throws InterruptedException, IOException {
+        return run(s, progress, Host.basic());
+    }
+
+    /** Runs every cell (and the warm-up profiles) and returns the report. */
+    public static ServiceRun run(Settings s, Progress progress, Host host) throws InterruptedException, IOException {
+        String loadAtStart = host.loadAverage().get();
         // The JDK server's defaults would distort a keep-alive benchmark: Nagle's algorithm delays the
         // body written after the headers, and more than 200 idle connections get closed. Set before the
         // server's configuration class loads (a user running a real service sets them the same way).
@@ -136,7 +156,9 @@ public final class ServiceBench {
             }
         }
         load.close();
-        return new ServiceRun(s, cells, notes);
+        String loadAtEnd = host.loadAverage().get();
+        String hostLoad = loadAtStart.isEmpty() ? "unknown" : loadAtStart + " at start, " + loadAtEnd + " at end";
+        return new ServiceRun(s, cells, notes, host.machine(), host.jdk(), hostLoad);
     }
 
     /**
@@ -176,7 +198,7 @@ public final class ServiceBench {
         CpuSnapshot before, after;
         long answeredBefore, answeredAfter;
         Histogram wakeWindow = new Histogram(3), latencyWindow = new Histogram(3);
-        List<Double> perSecond = new ArrayList<>();
+        List<Histogram> perSecond = new ArrayList<>();
         SimWork work = rig.work();
         Waiting waiting = rig.waiting();
         waiting.cellStarts();
@@ -204,8 +226,6 @@ public final class ServiceBench {
                         profile ? perSecond : null);
                 after = CpuSnapshot.take();
                 answeredAfter = ledger.answered.sum();
-                wakeWindow.add(wake.getIntervalHistogram());
-                latencyWindow.add(latency.getIntervalHistogram());
                 on.set(false);
                 progress.at(index, total, what + ": stopping", false);
                 for (Thread t : threads) {
@@ -233,30 +253,36 @@ public final class ServiceBench {
         long notServer = Math.round((groupCores.get(CpuSnapshot.LOAD) + groupCores.get(CpuSnapshot.DEVICE)) * seconds * 1e9);
         double perReq = requests == 0 ? Double.NaN : process / 1e3 / requests;
         double serverPerReq = requests == 0 || load.separate().isPresent() ? Double.NaN : (process - notServer) / 1e3 / requests;
+        List<Double> p50s = perSecond.stream().map(h -> micros(h, 50)[0]).toList();
+        double warmupRatio = perSecond.size() < 8 ? Double.NaN
+                : micros(merged(perSecond.subList(0, 3)), 50)[0] / micros(merged(perSecond.subList(perSecond.size() - 5, perSecond.size())), 50)[0];
         Cell c = new Cell(mode.label(), clients, round, seconds, requests, requests / seconds,
                 micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, counts,
-                registrationsAfter, List.copyOf(perSecond));
+                registrationsAfter, p50s, warmupRatio);
         progress.at(index + 1, total, String.format(java.util.Locale.ROOT, "%s: %.0f rps, wake p50 %.0f us, lost %d, doubled %d, wrong %d",
                 what, c.rps(), c.wakeMicros()[0], counts.lost(), counts.doubled(), counts.wrong()), true);
         return c;
     }
 
-    /** Sleeps through {@code nanos} in one-second ticks, swapping the histograms into the totals (when given) each tick. */
+    /**
+     * Sleeps through {@code nanos} in one-second ticks; when totals are given, swaps the histograms
+     * into them at each tick and at the end (and keeps each second's wake histogram in {@code perSecond}).
+     */
     private static void tick(long start, long nanos, Progress progress, int index, int total, String what, Ledger ledger, Recorder wake,
-                             Recorder latency, Histogram wakeTotal, Histogram latencyTotal, List<Double> perSecond) throws InterruptedException {
+                             Recorder latency, Histogram wakeTotal, Histogram latencyTotal, List<Histogram> perSecond) throws InterruptedException {
         long end = start + nanos;
         long lastAnswered = ledger.answered.sum(), lastAt = start;
         for (long next = start + TimeUnit.SECONDS.toNanos(1); ; next += TimeUnit.SECONDS.toNanos(1)) {
             long until = Math.min(next, end);
             long left;
             while ((left = until - System.nanoTime()) > 0) TimeUnit.NANOSECONDS.sleep(left);
-            if (until == end) return;
             if (wakeTotal != null) {
                 Histogram w = wake.getIntervalHistogram();
                 wakeTotal.add(w);
                 latencyTotal.add(latency.getIntervalHistogram());
-                if (perSecond != null) perSecond.add(w.getTotalCount() == 0 ? Double.NaN : w.getValueAtPercentile(50) / 1e3);
+                if (perSecond != null) perSecond.add(w);
             }
+            if (until == end) return;
             long now = System.nanoTime(), answered = ledger.answered.sum();
             progress.at(index, total, String.format(java.util.Locale.ROOT, "%s %.0f/%.0f s, %.0f rps, failed %d, wrong %d", what,
                     (now - start) / 1e9, nanos / 1e9, (answered - lastAnswered) / ((now - lastAt) / 1e9), ledger.failed.sum(),
@@ -264,6 +290,12 @@ public final class ServiceBench {
             lastAnswered = answered;
             lastAt = now;
         }
+    }
+
+    private static Histogram merged(List<Histogram> hs) {
+        Histogram m = new Histogram(3);
+        hs.forEach(m::add);
+        return m;
     }
 
     private static double[] micros(Histogram h, double... percentiles) {

@@ -27,7 +27,8 @@ public final class ServicePlot {
         s.append(f("<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>%n", W, H));
         s.append(f("<text x=\"%d\" y=\"26\" font-size=\"17\" font-weight=\"bold\">gar service: throughput and wake tail against clients, per mode</text>%n", LEFT1));
         s.append(f("<text x=\"%d\" y=\"46\" fill=\"#444\" font-size=\"11\">%s</text>%n", LEFT1,
-                esc("gar service " + run.date() + "  |  " + run.machine() + "  |  medians of " + run.settings().rounds() + " round(s)")));
+                esc("gar service " + run.date() + "  |  " + run.machine() + "  |  host load " + run.load() + "  |  medians of "
+                        + run.settings().rounds() + " round(s)")));
         panel(s, LEFT1, "requests/s", false, levels, modes, sums, ServiceRun.Summary::rps);
         panel(s, LEFT2, "store \u2192 handler running, p99", true, levels, modes, sums, ServiceRun.Summary::wakeP99);
         int lx = LEFT1, ly = H - 22;

@@ -21,14 +21,17 @@ public final class ServiceRun {
     private final List<Cell> cells;
     private final List<String> notes;
     private final String date = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-    private final String machine = Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.arch") + ", "
-            + System.getProperty("os.name") + " " + System.getProperty("os.version");
-    private final String jdk = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");
+    private final String machine;
+    private final String jdk;
+    private final String load;
 
-    ServiceRun(ServiceBench.Settings settings, List<Cell> cells, List<String> notes) {
+    ServiceRun(ServiceBench.Settings settings, List<Cell> cells, List<String> notes, String machine, String jdk, String load) {
         this.settings = settings;
         this.cells = List.copyOf(cells);
         this.notes = List.copyOf(notes);
+        this.machine = machine;
+        this.jdk = jdk;
+        this.load = load;
     }
 
     public List<Cell> cells() { return cells; }
@@ -109,7 +112,7 @@ public final class ServiceRun {
     /** The report as text: the run, a table per level, the ratios and goals, the warm-up profile. */
     public String table() {
         StringBuilder b = new StringBuilder();
-        b.append(f("gar service  %s  |  %s  |  %s%n", date, machine, jdk));
+        b.append(f("gar service  %s  |  %s  |  %s  |  host load %s%n", date, machine, jdk, load));
         b.append(f("settings: %d round(s), warm-up %s, window %s per cell, at most %d requests per cell, %d load carriers%n",
                 settings.rounds(), seconds(settings.warmup().toNanos()), seconds(settings.window().toNanos()), settings.maxRequests(),
                 settings.loadCarriers()));
@@ -156,27 +159,18 @@ public final class ServiceRun {
             b.append(f("%nWarm-up profile at %d clients: wake p50 (us) in each second from a fresh server%n%-24s",
                     settings.profileClients(), "mode"));
             for (int i = 1; i <= settings.profileSeconds(); i++) b.append(f(" %6d", i));
-            b.append(f(" %s%n", "  first 3 s / last 5 s"));
+            b.append(f("  %s%n", "p50 of the first 3 s / of the last 5 s"));
             for (Mode m : settings.modes()) {
                 Optional<Cell> c = cells.stream().filter(x -> x.round() == 0 && x.mode().equals(m.label())).findFirst();
                 if (c.isEmpty()) continue;
                 List<Double> ps = c.get().wakeP50PerSecond();
                 b.append(f("%-24s", m.label()));
                 for (double v : ps) b.append(f(" %6.0f", v));
-                double ratio = warmupRatio(ps);
+                double ratio = c.get().warmupRatio();
                 b.append(f("  %s%n", Double.isNaN(ratio) ? "n/a" : f("%.2fx (%s <= 1.5)", ratio, ratio <= 1.5 ? "PASS" : "MISS")));
             }
         }
         return b.toString();
-    }
-
-    /** Median wake p50 of the first 3 seconds over that of the last 5 (issue 13 item 4), or NaN when too short. */
-    public static double warmupRatio(List<Double> perSecond) {
-        if (perSecond.size() < 8) return Double.NaN;
-        double[] first = perSecond.subList(0, 3).stream().mapToDouble(Double::doubleValue).filter(Double::isFinite).toArray();
-        double[] last = perSecond.subList(perSecond.size() - 5, perSecond.size()).stream().mapToDouble(Double::doubleValue)
-                .filter(Double::isFinite).toArray();
-        return first.length == 0 || last.length == 0 ? Double.NaN : median(first) / median(last);
     }
 
     /** The run as a JSON-ready tree of maps, lists, strings and numbers. */
@@ -185,6 +179,7 @@ public final class ServiceRun {
         root.put("date", date);
         root.put("machine", machine);
         root.put("jdk", jdk);
+        root.put("host_load", load);
         Map<String, Object> set = new LinkedHashMap<>();
         set.put("modes", settings.modes().stream().map(Mode::label).toList());
         set.put("clients", settings.levels());
@@ -202,8 +197,8 @@ public final class ServiceRun {
             m.put("clients", s.clients());
             m.put("rounds", s.rounds());
             m.put("rps", s.rps());
-            m.put("client_us", Map.of("p50", s.clientP50(), "p99", s.clientP99(), "p99.9", s.clientP999()));
-            m.put("wake_us", Map.of("p50", s.wakeP50(), "p90", s.wakeP90(), "p99", s.wakeP99()));
+            m.put("client_us", ordered("p50", s.clientP50(), "p99", s.clientP99(), "p99.9", s.clientP999()));
+            m.put("wake_us", ordered("p50", s.wakeP50(), "p90", s.wakeP90(), "p99", s.wakeP99()));
             m.put("server_cpu_us_per_request", s.serverCpuUsPerReq());
             m.put("process_cpu_us_per_request", s.processCpuUsPerReq());
             m.put("cpu_cores_by_group", s.groupCores());
@@ -227,18 +222,28 @@ public final class ServiceRun {
             m.put("process_cpu_us_per_request", c.processCpuUsPerReq());
             m.put("counts", counts(c.counts()));
             m.put("registrations_after", c.registrationsAfter());
-            if (!c.wakeP50PerSecond().isEmpty()) m.put("wake_p50_us_per_second", c.wakeP50PerSecond());
+            if (!c.wakeP50PerSecond().isEmpty()) {
+                m.put("wake_p50_us_per_second", c.wakeP50PerSecond());
+                m.put("warmup_first3s_over_last5s", c.warmupRatio());
+            }
             cs.add(m);
         }
         root.put("cells", cs);
         List<Object> gs = new ArrayList<>();
         for (Goal g : goals()) {
-            gs.add(Map.of("goal", g.name(), "clients", g.clients(), "ratio", g.ratio(), "limit", g.limit(), "pass", g.pass()));
+            gs.add(ordered("goal", g.name(), "clients", g.clients(), "ratio", g.ratio(), "limit", g.limit(), "pass", g.pass()));
         }
         root.put("judged_mode", judgedMode().orElse(""));
         root.put("goals", gs);
         root.put("correct", correct());
         return root;
+    }
+
+    /** A map in the order its keys are given ({@code key, value, key, value, ...}). */
+    private static Map<String, Object> ordered(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+        return m;
     }
 
     private static Map<String, Object> counts(Ledger.Counts c) {
@@ -256,6 +261,8 @@ public final class ServiceRun {
     public String date() { return date; }
 
     public String machine() { return machine; }
+
+    public String load() { return load; }
 
     private static double median(List<Cell> cs, ToDoubleFunction<Cell> f) {
         return median(cs.stream().mapToDouble(f).toArray());

@@ -47,15 +47,25 @@ class ServiceSmokeTest {
      * A second run in the same JVM still serves: closing the first run's load generator must not
      * leave the JDK's I/O poller to a continuation its pool rejects (that killed the poller thread
      * and hung every later socket read; seen before LoadThreads stopped shutting its pool down).
+     * The second run also takes a short warm-up profile: one wake p50 per second, and the ratio.
      */
     @Test
-    void a_second_run_in_the_same_jvm_still_serves() throws Exception {
+    void a_second_run_in_the_same_jvm_still_serves_and_profiles_the_warm_up() throws Exception {
         for (int i = 0; i < 2; i++) {
             ServiceBench.Settings s = new ServiceBench.Settings(Mode.parseList("watcher"), List.of(4), 1, Duration.ofMillis(200),
-                    Duration.ofMillis(500), 1_000_000, 2, 0, 4, Mode.BuilderHook.NONE);
+                    Duration.ofMillis(500), 1_000_000, 2, i == 0 ? 0 : 8, 4, Mode.BuilderHook.NONE);
             ServiceRun run = ServiceBench.run(s, ServiceBench.Progress.NONE);
             Cell c = run.cells().getFirst();
             assertTrue(c.requests() > 0 && c.counts().failed() == 0 && run.correct(), "run " + i + ": " + c.counts());
+            assertTrue(Double.isNaN(c.warmupRatio()) && c.wakeP50PerSecond().isEmpty(), "a measured cell has no profile");
+            if (i == 1) {
+                assertEquals(2, run.cells().size());
+                Cell profile = run.cells().getLast();
+                assertEquals(0, profile.round(), "the profile cell is not a round");
+                assertEquals(8, profile.wakeP50PerSecond().size(), profile.wakeP50PerSecond().toString());
+                assertTrue(Double.isFinite(profile.warmupRatio()) && profile.warmupRatio() > 0, "ratio " + profile.warmupRatio());
+                assertTrue(run.table().contains("Warm-up profile at 4 clients"), run.table());
+            }
             Thread.sleep(300); // past the moment the poller's late wake-up arrived
         }
     }
