@@ -5,6 +5,7 @@ import dev.gpureactor.loom.Scheduler;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,7 +38,7 @@ public sealed interface Mode {
     record Reactor(String label, Map<String, String> settings) implements Mode {
         public Reactor {
             Objects.requireNonNull(label, "label");
-            settings = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+            settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
         }
 
         /** A builder with this mode's settings applied; keys not in {@link #OPTIONS} go to {@code unknown}. */
@@ -83,7 +84,7 @@ public sealed interface Mode {
         m.put("parkSpin", (b, v) -> b.parkSpin(Durations.parse(v, "parkSpin")));
         m.put("scheduler", (b, v) -> b.scheduler(scheduler(v)));
         m.put("plan", GpuReactor.Builder::plan);
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     /**

@@ -15,11 +15,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /*
@@ -193,6 +195,7 @@ public final class ServiceBench {
         CountDownLatch connected = new CountDownLatch(clients);
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> threads = new ArrayList<>(clients);
+        AtomicBoolean on = new AtomicBoolean(true);
         long registrationsAfter;
         Ledger.Counts counts;
         CpuSnapshot before, after;
@@ -209,7 +212,6 @@ public final class ServiceBench {
             server.start();
             try {
                 InetSocketAddress address = server.getAddress();
-                java.util.concurrent.atomic.AtomicBoolean on = new java.util.concurrent.atomic.AtomicBoolean(true);
                 for (int i = 0; i < clients; i++) {
                     threads.add(load.start(new LoadClient(address, ledger, latency, connected, go, on::get)));
                 }
@@ -235,6 +237,8 @@ public final class ServiceBench {
                 while ((registrationsAfter = waiting.registrations()) != 0 && System.nanoTime() - settleEnd < 0) Thread.sleep(10);
                 counts = ledger.count();
             } finally {
+                on.set(false); // on a failure too: no client is left waiting to start, or requesting
+                go.countDown();
                 server.stop(0);
             }
         } finally {
@@ -259,7 +263,7 @@ public final class ServiceBench {
         Cell c = new Cell(mode.label(), clients, round, seconds, requests, requests / seconds,
                 micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, counts,
                 registrationsAfter, p50s, warmupRatio);
-        progress.at(index + 1, total, String.format(java.util.Locale.ROOT, "%s: %.0f rps, wake p50 %.0f us, lost %d, doubled %d, wrong %d",
+        progress.at(index + 1, total, String.format(Locale.ROOT, "%s: %.0f rps, wake p50 %.0f us, lost %d, doubled %d, wrong %d",
                 what, c.rps(), c.wakeMicros()[0], counts.lost(), counts.doubled(), counts.wrong()), true);
         return c;
     }
@@ -284,7 +288,7 @@ public final class ServiceBench {
             }
             if (until == end) return;
             long now = System.nanoTime(), answered = ledger.answered.sum();
-            progress.at(index, total, String.format(java.util.Locale.ROOT, "%s %.0f/%.0f s, %.0f rps, failed %d, wrong %d", what,
+            progress.at(index, total, String.format(Locale.ROOT, "%s %.0f/%.0f s, %.0f rps, failed %d, wrong %d", what,
                     (now - start) / 1e9, nanos / 1e9, (answered - lastAnswered) / ((now - lastAt) / 1e9), ledger.failed.sum(),
                     ledger.wrong.sum()), false);
             lastAnswered = answered;
