@@ -49,6 +49,11 @@ final class ServiceCommand implements Callable<Integer> {
             description = "Rounds; in each the modes of a level take turns in a rotated order; medians are reported (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--prewarm", defaultValue = "3s",
+            description = "Before the first round, each mode serves the first level this long, unrecorded, so that no mode pays for"
+                    + " the JIT compiling the shared code; 0: none (default: ${DEFAULT-VALUE}).")
+    String prewarm;
+
     @Option(names = "--warmup", defaultValue = "3s", description = "Unmeasured warm-up per cell (default: ${DEFAULT-VALUE}).")
     String warmup;
 
@@ -68,7 +73,8 @@ final class ServiceCommand implements Callable<Integer> {
     @Option(names = "--profile-clients", defaultValue = "512", description = "Clients of the warm-up profile run (default: ${DEFAULT-VALUE}).")
     int profileClients;
 
-    @Option(names = "--quick", description = "A smoke-sized run: 8 clients, 1 round, 0.5 s warm-up, 1.5 s window (options given explicitly win).")
+    @Option(names = "--quick",
+            description = "A smoke-sized run: 8 clients, 1 round, no pre-warm, 0.5 s warm-up, 1.5 s window (options given explicitly win).")
     boolean quick;
 
     @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write rps and wake p99 against clients, per mode, as SVG to FILE.")
@@ -132,9 +138,11 @@ final class ServiceCommand implements Callable<Integer> {
             if (!parsed.hasMatchedOption("--rounds")) rounds = 1;
             if (!parsed.hasMatchedOption("--warmup")) warmup = "0.5s";
             if (!parsed.hasMatchedOption("--window")) window = "1.5s";
+            if (!parsed.hasMatchedOption("--prewarm")) prewarm = "0";
         }
         int load = loadCarriers != null ? loadCarriers : Runtime.getRuntime().availableProcessors();
-        return new ServiceBench.Settings(Mode.parseList(modes), clients, rounds, Durations.parse(warmup, "--warmup"),
+        return new ServiceBench.Settings(Mode.parseList(modes), clients, rounds, Durations.parse(prewarm, "--prewarm"),
+                Durations.parse(warmup, "--warmup"),
                 Durations.parse(window, "--window"), maxRequests, load, warmupProfile ? PROFILE_SECONDS : 0, profileClients,
                 Mode.BuilderHook.NONE);
     }

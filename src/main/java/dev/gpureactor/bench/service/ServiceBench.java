@@ -49,6 +49,8 @@ public final class ServiceBench {
      * @param modes          the modes, in their first round's order
      * @param levels         client counts, in order
      * @param rounds         how often each (level, mode) cell runs; the report takes medians
+     * @param prewarm        before the first round, each mode runs this long at the first level, unrecorded, so that
+     *                       the JIT has compiled the shared code (server, clients) before any cell counts (0: none)
      * @param warmup         unmeasured time per cell after the clients connect
      * @param window         measured time per cell
      * @param maxRequests    requests per cell at most (warm-up included): the count bound
@@ -57,11 +59,12 @@ public final class ServiceBench {
      * @param profileClients the profile run's client count
      * @param hook           takes reactor settings that {@link Mode#OPTIONS} does not know
      */
-    public record Settings(List<Mode> modes, List<Integer> levels, int rounds, Duration warmup, Duration window, int maxRequests,
-                           int loadCarriers, int profileSeconds, int profileClients, Mode.BuilderHook hook) {
+    public record Settings(List<Mode> modes, List<Integer> levels, int rounds, Duration prewarm, Duration warmup, Duration window,
+                           int maxRequests, int loadCarriers, int profileSeconds, int profileClients, Mode.BuilderHook hook) {
         public Settings {
             modes = List.copyOf(modes);
             levels = List.copyOf(levels);
+            Objects.requireNonNull(prewarm, "prewarm");
             Objects.requireNonNull(warmup, "warmup");
             Objects.requireNonNull(window, "window");
             Objects.requireNonNull(hook, "hook");
@@ -69,6 +72,7 @@ public final class ServiceBench {
             if (levels.stream().anyMatch(n -> n < 1 || n > 65_536)) throw new IllegalArgumentException("client levels must be 1..65536");
             if (rounds < 1 || rounds > 100) throw new IllegalArgumentException("rounds must be 1..100");
             if (window.toMillis() < 100) throw new IllegalArgumentException("the window must be at least 100 ms");
+            if (!prewarm.isZero() && prewarm.toMillis() < 100) throw new IllegalArgumentException("the pre-warm must be 0 or at least 100 ms");
             if (maxRequests < 1) throw new IllegalArgumentException("maxRequests must be >= 1");
             if (loadCarriers < 1) throw new IllegalArgumentException("loadCarriers must be >= 1");
             if (profileSeconds < 0 || profileClients < 1) throw new IllegalArgumentException("bad warm-up profile settings");
@@ -77,7 +81,7 @@ public final class ServiceBench {
         /** Seconds the run takes, setup excluded. */
         public double estimatedSeconds() {
             double cell = (warmup.toNanos() + window.toNanos()) / 1e9;
-            return modes.size() * (levels.size() * rounds * cell + profileSeconds);
+            return modes.size() * (levels.size() * rounds * cell + profileSeconds + prewarm.toNanos() / 1e9);
         }
 
         /** Sockets open at once at the largest level, both ends being in this process. */
@@ -129,13 +133,20 @@ public final class ServiceBench {
         }
         List<Cell> cells = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        int total = s.rounds() * s.levels().size() * s.modes().size() + (s.profileSeconds() > 0 ? s.modes().size() : 0);
+        boolean prewarm = !s.prewarm().isZero();
+        int total = (s.rounds() * s.levels().size() + (prewarm ? 1 : 0)) * s.modes().size() + (s.profileSeconds() > 0 ? s.modes().size() : 0);
         int index = 0;
         LoadThreads load = LoadThreads.open(s.loadCarriers());
         load.separate().ifPresent(notes::add);
         List<Rig> rigs = new ArrayList<>();
         try {
             for (Mode m : s.modes()) rigs.add(Rig.open(m, s.hook()));
+            if (prewarm) {
+                for (int mi = 0; mi < s.modes().size(); mi++) {
+                    cell(s, load, s.modes().get(mi), rigs.get(mi), s.levels().getFirst(), 0, Duration.ZERO, s.prewarm(), false, index++,
+                            total, progress); // not recorded
+                }
+            }
             for (int round = 0; round < s.rounds(); round++) {
                 for (int li = 0; li < s.levels().size(); li++) {
                     int n = s.modes().size();
@@ -187,7 +198,8 @@ public final class ServiceBench {
 
     private static Cell cell(Settings s, LoadThreads load, Mode mode, Rig rig, int clients, int round, Duration warmup, Duration window,
                              boolean profile, int index, int total, Progress progress) throws InterruptedException, IOException {
-        String what = (profile ? "warm-up profile" : "round " + round) + ", " + clients + " clients, " + mode.label();
+        String what = (profile ? "warm-up profile" : round == 0 ? "pre-warm" : "round " + round) + ", " + clients + " clients, "
+                + mode.label();
         progress.at(index, total, what + ": connecting", false);
         Ledger ledger = new Ledger(s.maxRequests());
         Recorder wake = new Recorder(3);
