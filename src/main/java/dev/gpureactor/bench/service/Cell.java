@@ -13,6 +13,7 @@ import java.util.Map;
  * @param serverCpuUsPerReq   process CPU less the load generator's and the simulated device's threads, per request, µs;
  *                            NaN when the clients could not run on carriers of their own
  * @param groupCores          CPU by thread group over the window, in cores
+ * @param threadCores         the same by thread name less its trailing number (what the groups are made of), in cores
  * @param counts              the correctness counts of the whole cell (warm-up included)
  * @param registrationsAfter  the mode's unsettled registrations once every client had stopped (must be 0)
  * @param wakeP50PerSecond    with a warm-up profile: wake p50 (µs) in each second from the start; else empty
@@ -21,6 +22,7 @@ import java.util.Map;
  */
 public record Cell(String mode, int clients, int round, double seconds, long requests, double rps, double[] clientMicros,
                    double[] wakeMicros, double processCpuUsPerReq, double serverCpuUsPerReq, Map<String, Double> groupCores,
+                   Map<String, Double> threadCores,
                    Ledger.Counts counts, long registrationsAfter, List<Double> wakeP50PerSecond,
                    double warmupRatio) {
     /** Whether every request was answered once, with the right payload, and the registrations went back to 0. */

@@ -264,7 +264,11 @@ public final class ServiceBench {
                 CpuSnapshot.HTTP, CpuSnapshot.DEVICE, CpuSnapshot.LOAD, CpuSnapshot.OTHER)) {
             groupCores.put(g, 0.0);
         }
-        groups.forEach((name, nanos) -> groupCores.merge(CpuSnapshot.group(name), nanos / 1e9 / seconds, Double::sum));
+        Map<String, Double> threadCores = new LinkedHashMap<>();
+        groups.forEach((name, nanos) -> {
+            groupCores.merge(CpuSnapshot.group(name), nanos / 1e9 / seconds, Double::sum);
+            threadCores.put(name, nanos / 1e9 / seconds);
+        });
         long process = after.processNanos - before.processNanos;
         long notServer = Math.round((groupCores.get(CpuSnapshot.LOAD) + groupCores.get(CpuSnapshot.DEVICE)) * seconds * 1e9);
         double perReq = requests == 0 ? Double.NaN : process / 1e3 / requests;
@@ -273,7 +277,7 @@ public final class ServiceBench {
         double warmupRatio = perSecond.size() < 8 ? Double.NaN
                 : micros(merged(perSecond.subList(0, 3)), 50)[0] / micros(merged(perSecond.subList(perSecond.size() - 5, perSecond.size())), 50)[0];
         Cell c = new Cell(mode.label(), clients, round, seconds, requests, requests / seconds,
-                micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, counts,
+                micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, threadCores, counts,
                 registrationsAfter, p50s, warmupRatio);
         progress.at(index + 1, total, String.format(Locale.ROOT, "%s: %.0f rps, wake p50 %.0f us, lost %d, doubled %d, wrong %d",
                 what, c.rps(), c.wakeMicros()[0], counts.lost(), counts.doubled(), counts.wrong()), true);

@@ -220,6 +220,8 @@ public final class ServiceRun {
             m.put("wake_us", Arrays.stream(c.wakeMicros()).boxed().toList());
             m.put("server_cpu_us_per_request", c.serverCpuUsPerReq());
             m.put("process_cpu_us_per_request", c.processCpuUsPerReq());
+            m.put("cpu_cores_by_group", c.groupCores());
+            m.put("cpu_cores_by_thread_name", c.threadCores());
             m.put("counts", counts(c.counts()));
             m.put("registrations_after", c.registrationsAfter());
             if (!c.wakeP50PerSecond().isEmpty()) {
