@@ -1,5 +1,6 @@
 package dev.gpureactor.cli;
 
+import dev.gpureactor.bench.service.Durations;
 import dev.gpureactor.cli.bench.BenchRun;
 import dev.gpureactor.cli.bench.DeviceTiming;
 import dev.gpureactor.cli.bench.Jitter;
@@ -165,21 +166,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /** "100us", "1.5ms", "2s", "500ns", "0" → a duration. */
     static Duration duration(String text, String option) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        if (t.equals("0")) return Duration.ZERO;
-        String[][] units = {{"ns", "1"}, {"us", "1000"}, {"µs", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
-        for (String[] u : units) {
-            if (t.endsWith(u[0]) && !(u[0].equals("s") && (t.endsWith("ns") || t.endsWith("us") || t.endsWith("ms")))) {
-                try {
-                    double v = Double.parseDouble(t.substring(0, t.length() - u[0].length()).trim());
-                    if (v < 0 || Double.isNaN(v) || v > 3600e9) throw new NumberFormatException();
-                    return Duration.ofNanos(Math.round(v * Long.parseLong(u[1])));
-                } catch (NumberFormatException e) {
-                    break;
-                }
-            }
-        }
-        throw new IllegalArgumentException(option + ": \"" + text + "\" is not a duration like 100us, 1ms, 1.6s");
+        return Durations.parse(text, option);
     }
 
     /**

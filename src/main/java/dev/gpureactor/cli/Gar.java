@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "gar", mixinStandardHelpOptions = true, version = "gar 0.1.0",
         description = "gpu-async-reactor for the JVM: await GPU work from blocking Java code on virtual threads.",
-        subcommands = {DemoCommand.class, ProbeCommand.class, BenchCommand.class, SoakCommand.class, GpuBenchCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, ProbeCommand.class, BenchCommand.class, SoakCommand.class, ServiceCommand.class,
+                GpuBenchCommand.class, CommandLine.HelpCommand.class})
 public final class Gar implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

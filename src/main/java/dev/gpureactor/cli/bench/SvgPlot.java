@@ -1,5 +1,7 @@
 package dev.gpureactor.cli.bench;
 
+import dev.gpureactor.bench.service.ServicePlot;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -177,18 +179,6 @@ public final class SvgPlot {
 
     /** XML text escaping: the five predefined entities. */
     static String esc(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> b.append("&amp;");
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&apos;");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
+        return ServicePlot.esc(s);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gpureactor.cli.bench;
 
+import dev.gpureactor.bench.service.ThreadCpu;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.loom.GpuFuture;

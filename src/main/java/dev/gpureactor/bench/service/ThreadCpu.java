@@ -1,4 +1,4 @@
-package dev.gpureactor.cli.bench;
+package dev.gpureactor.bench.service;
 
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
@@ -13,14 +13,14 @@ import java.util.TreeMap;
  * carriers'. JIT and GC threads are not Java threads and are not counted.
  *
  * <p>Threads to leave out (the simulated device, the harness thread) are named by id. A thread
- * born inside the window counts from zero; one that died inside it is lost (the rig keeps its
- * threads alive for the whole window).
+ * born inside the window counts from zero; one that died inside it is lost (the benchmarks keep
+ * their threads alive for the whole window). Shared by {@code gar bench} and {@code gar service}.
  */
-record ThreadCpu(long wallNanos, Map<Long, Long> cpuNanos, Map<Long, String> names) {
+public record ThreadCpu(long wallNanos, Map<Long, Long> cpuNanos, Map<Long, String> names) {
     private static final com.sun.management.ThreadMXBean MX =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    static ThreadCpu take(Set<Long> excluded) {
+    public static ThreadCpu take(Set<Long> excluded) {
         long[] ids = MX.getAllThreadIds();
         long[] cpu = MX.getThreadCpuTime(ids);
         long wall = System.nanoTime();
@@ -41,7 +41,7 @@ record ThreadCpu(long wallNanos, Map<Long, Long> cpuNanos, Map<Long, String> nam
      * name without a trailing number ("gar-carrier-", "ForkJoinPool-1-worker-"), so the report can
      * say who burned the CPU.
      */
-    Map<String, Long> nanosByGroupSince(ThreadCpu before) {
+    public Map<String, Long> nanosByGroupSince(ThreadCpu before) {
         Map<String, Long> out = new TreeMap<>();
         for (var e : cpuNanos.entrySet()) {
             long d = e.getValue() - before.cpuNanos.getOrDefault(e.getKey(), 0L);

@@ -1,0 +1,70 @@
+package dev.gpureactor.bench.service;
+
+import java.lang.reflect.Constructor;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Where the load generator's virtual threads run: a {@link ForkJoinPool} of their own (async mode,
+ * as the JDK's scheduler), with carriers named {@code gar-load-N}, so that the clients' CPU is
+ * measured apart from the server's, whichever scheduler the server's mode uses. It takes the same
+ * route to the JDK's scheduler hook as the library's carrier pool (the package-private
+ * {@code VirtualThreadBuilder(Executor)}, open with {@code --add-opens java.base/java.lang}); where
+ * the hook is closed the clients run on the JDK's default scheduler and {@link #separate()} says so.
+ */
+final class LoadThreads implements AutoCloseable {
+    static final String PREFIX = "gar-load-";
+    /** How long an idle load carrier lives: the pool is never shut down, its carriers retire (see {@link #close}). */
+    private static final long IDLE_SECONDS = 2;
+
+    private final ForkJoinPool pool;
+    private final Thread.Builder.OfVirtual builder;
+    private final String whyShared;
+
+    private LoadThreads(ForkJoinPool pool, Thread.Builder.OfVirtual builder, String whyShared) {
+        this.pool = pool;
+        this.builder = builder;
+        this.whyShared = whyShared;
+    }
+
+    static LoadThreads open(int carriers) {
+        ForkJoinPool pool = new ForkJoinPool(carriers, p -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            t.setName(PREFIX + t.getPoolIndex());
+            return t;
+        }, null, true, 0, carriers + 256, 1, p -> true, IDLE_SECONDS, TimeUnit.SECONDS);
+        try {
+            Constructor<?> c = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder").getDeclaredConstructor(Executor.class);
+            c.setAccessible(true);
+            return new LoadThreads(pool, (Thread.Builder.OfVirtual) c.newInstance(pool), null);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            pool.shutdown(); // no virtual thread was ever scheduled on it
+            return new LoadThreads(null, Thread.ofVirtual(), "the JDK's scheduler hook is closed (" + e.getClass().getSimpleName()
+                    + "): the clients share the JDK's default scheduler, and their CPU is counted with the server's");
+        }
+    }
+
+    /** Starts {@code task} on a new virtual thread of the load generator (called by one thread: builders are not thread-safe). */
+    Thread start(Runnable task) {
+        Thread t = builder.unstarted(task);
+        t.start();
+        return t;
+    }
+
+    /** Whether the clients have carriers of their own, or why not. */
+    Optional<String> separate() { return Optional.ofNullable(whyShared); }
+
+    /**
+     * Lets the carriers retire once idle, without shutting the pool down: the JDK's I/O poller may
+     * still unpark a virtual thread of this pool after its last client ended (seen here after every
+     * client thread had been joined), and a shut-down pool rejects that continuation, which kills
+     * the process-wide poller thread and hangs every later socket read of every virtual thread.
+     */
+    @Override
+    public void close() {
+        // Nothing to stop: the carriers leave after IDLE_SECONDS without work.
+    }
+}

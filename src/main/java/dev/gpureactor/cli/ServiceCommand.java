@@ -1,0 +1,210 @@
+package dev.gpureactor.cli;
+
+import dev.gpureactor.json.Json;
+import dev.gpureactor.bench.service.Durations;
+import dev.gpureactor.bench.service.Mode;
+import dev.gpureactor.bench.service.ServiceBench;
+import dev.gpureactor.bench.service.ServicePlot;
+import dev.gpureactor.bench.service.ServiceRun;
+import dev.gpureactor.cli.bench.WakeBench;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.Console;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code gar service}: the service benchmark of issue 13 ({@link ServiceBench}): a JDK HttpServer
+ * on the loopback awaiting simulated GPU work in each mode, closed-loop keep-alive clients, the
+ * ratios against the watcher baseline and the goals judged on them. This class parses options,
+ * checks the file-descriptor limit, draws the progress line and writes the table, JSON and SVG.
+ */
+@Command(name = "service", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"The service benchmark: an HttpServer on 127.0.0.1 whose handlers await 0.5-5 ms of simulated GPU work"
+                + " (16 streams, 2 lines), closed-loop keep-alive clients, each mode in turn; goals judged on ratios against the watcher.",
+                "Modes: reactor[:key=value,...] (keys: carriers, hosting, idleSpin, parkSpin, scheduler, plan), reactor-jdk, watcher, sleep1."})
+final class ServiceCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--clients", split = ",", defaultValue = "16,64,512,4096",
+            description = "Client levels (default: ${DEFAULT-VALUE}).")
+    List<Integer> clients;
+
+    @Option(names = "--modes", defaultValue = "reactor,reactor-jdk,watcher,sleep1",
+            description = "Modes, comma-separated; a reactor mode's settings follow a colon, e.g."
+                    + " reactor,reactor:carriers=2,hosting=false,watcher (default: ${DEFAULT-VALUE}).")
+    String modes;
+
+    @Option(names = "--rounds", defaultValue = "2",
+            description = "Rounds; in each the modes of a level take turns in a rotated order; medians are reported (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--prewarm", defaultValue = "3s",
+            description = "Before the first round, each mode serves the first level this long, unrecorded, so that no mode pays for"
+                    + " the JIT compiling the shared code; 0: none (default: ${DEFAULT-VALUE}).")
+    String prewarm;
+
+    @Option(names = "--warmup", defaultValue = "3s", description = "Unmeasured warm-up per cell (default: ${DEFAULT-VALUE}).")
+    String warmup;
+
+    @Option(names = "--window", defaultValue = "10s", description = "Measured window per cell (default: ${DEFAULT-VALUE}).")
+    String window;
+
+    @Option(names = "--max-requests", defaultValue = "1000000",
+            description = "Requests per cell at most, warm-up included (default: ${DEFAULT-VALUE}).")
+    int maxRequests;
+
+    @Option(names = "--load-carriers", description = "Carrier threads of the load generator (default: the cores).")
+    Integer loadCarriers;
+
+    @Option(names = "--warmup-profile", description = "Also run each mode once from a fresh server for 20 s and print wake p50 per second.")
+    boolean warmupProfile;
+
+    @Option(names = "--profile-clients", defaultValue = "512", description = "Clients of the warm-up profile run (default: ${DEFAULT-VALUE}).")
+    int profileClients;
+
+    @Option(names = "--quick",
+            description = "A smoke-sized run: 8 clients, 1 round, no pre-warm, 0.5 s warm-up, 1.5 s window (options given explicitly win).")
+    boolean quick;
+
+    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write rps and wake p99 against clients, per mode, as SVG to FILE.")
+    Path plot;
+
+    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
+            description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
+    String json;
+
+    @Option(names = "--quiet", description = "No progress line.")
+    boolean quiet;
+
+    static final int PROFILE_SECONDS = 20;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        ServiceBench.Settings settings;
+        try {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
+            err.println("gar service: " + e.getMessage());
+            return 2;
+        }
+        OptionalLong limit = openFileLimit();
+        long need = settings.socketsNeeded() + 1000L;
+        if (limit.isPresent() && limit.getAsLong() < need) {
+            err.printf(Locale.ROOT, "gar service: %d clients need about %d file descriptors (a socket at each end), and the limit is %d."
+                    + " Raise it first (ulimit -n %d), or leave out the largest level (--clients).%n",
+                    settings.socketsNeeded() / 2, need, limit.getAsLong(), Math.max(need, 10_000));
+            return 2;
+        }
+        if (!quiet) {
+            err.printf(Locale.ROOT, "gar service: %d modes x %d levels x %d rounds, about %.0f s plus set-up%n", settings.modes().size(),
+                    settings.levels().size(), settings.rounds(), settings.estimatedSeconds());
+        }
+        ProgressLine line = new ProgressLine(err, quiet);
+        ServiceRun run = ServiceBench.run(settings, line::at,
+                new ServiceBench.Host(WakeBench.machine(), WakeBench.jdk(), WakeBench::loadAverage));
+        line.finish();
+        boolean jsonToStdout = "-".equals(json);
+        if (!jsonToStdout) System.out.print(run.table());
+        if (json != null) {
+            String text = Json.write(run.json());
+            if (jsonToStdout) System.out.println(text);
+            else Files.writeString(Path.of(json), text + "\n", StandardCharsets.UTF_8);
+        }
+        if (plot != null) {
+            Path parent = plot.toAbsolutePath().getParent();
+            if (parent != null) Files.createDirectories(parent);
+            Files.writeString(plot, ServicePlot.render(run), StandardCharsets.UTF_8);
+            if (!quiet) err.println("gar service: plot written to " + plot);
+        }
+        return run.correct() ? 0 : 1;
+    }
+
+    private ServiceBench.Settings settings() {
+        var parsed = spec.commandLine().getParseResult();
+        if (quick) {
+            if (!parsed.hasMatchedOption("--clients")) clients = List.of(8);
+            if (!parsed.hasMatchedOption("--rounds")) rounds = 1;
+            if (!parsed.hasMatchedOption("--warmup")) warmup = "0.5s";
+            if (!parsed.hasMatchedOption("--window")) window = "1.5s";
+            if (!parsed.hasMatchedOption("--prewarm")) prewarm = "0";
+        }
+        int load = loadCarriers != null ? loadCarriers : Runtime.getRuntime().availableProcessors();
+        return new ServiceBench.Settings(Mode.parseList(modes), clients, rounds, Durations.parse(prewarm, "--prewarm"),
+                Durations.parse(warmup, "--warmup"),
+                Durations.parse(window, "--window"), maxRequests, load, warmupProfile ? PROFILE_SECONDS : 0, profileClients,
+                Mode.BuilderHook.NONE);
+    }
+
+    /** The soft limit on open files, from /proc/self/limits (empty where there is none to read). */
+    static OptionalLong openFileLimit() {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/limits"))) {
+                if (!l.startsWith("Max open files")) continue;
+                String soft = l.substring("Max open files".length()).trim().split("\\s+")[0];
+                return soft.equals("unlimited") ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(soft));
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or unreadable: no check
+        }
+        return OptionalLong.empty();
+    }
+
+    /**
+     * Progress on stderr: one line redrawn in place on a terminal; elsewhere (a log, a pipe) only
+     * each cell's result line, so the log stays short.
+     */
+    private static final class ProgressLine {
+        private final PrintWriter out;
+        private final boolean quiet;
+        private final boolean terminal;
+        private final long t0 = System.nanoTime();
+        private int lastLength;
+
+        ProgressLine(PrintWriter out, boolean quiet) {
+            this.out = out;
+            this.quiet = quiet;
+            Console c = System.console();
+            this.terminal = c != null && c.isTerminal();
+        }
+
+        synchronized void at(int index, int total, String what, boolean done) {
+            if (quiet) return;
+            String text = String.format(Locale.ROOT, "gar service: %4.0fs [%d/%d] %s", (System.nanoTime() - t0) / 1e9,
+                    Math.min(done ? index : index + 1, total), total, what);
+            if (!terminal) {
+                if (done) {
+                    out.println(text);
+                    out.flush();
+                }
+                return;
+            }
+            out.print("\r" + text + " ".repeat(Math.max(0, lastLength - text.length())));
+            if (done) {
+                out.println();
+                lastLength = 0;
+            } else {
+                lastLength = text.length();
+            }
+            out.flush();
+        }
+
+        synchronized void finish() {
+            if (quiet || !terminal) return;
+            out.print("\r" + " ".repeat(lastLength) + "\r");
+            out.flush();
+        }
+    }
+}

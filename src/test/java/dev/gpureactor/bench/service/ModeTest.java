@@ -1,0 +1,56 @@
+package dev.gpureactor.bench.service;
+
+import dev.gpureactor.loom.GpuReactor;
+import dev.gpureactor.loom.Scheduler;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Modes from their text, and reactor settings reaching the builder. */
+class ModeTest {
+    @Test
+    void a_list_splits_between_modes_not_between_settings() {
+        List<Mode> ms = Mode.parseList("reactor,reactor:carriers=2,hosting=false,idleSpin=0,watcher,sleep1,reactor-jdk");
+        assertEquals(List.of("reactor", "reactor:carriers=2,hosting=false,idleSpin=0", "watcher", "sleep1", "reactor-jdk"),
+                ms.stream().map(Mode::label).toList());
+        Mode.Reactor r = assertInstanceOf(Mode.Reactor.class, ms.get(1));
+        assertEquals(Map.of("carriers", "2", "hosting", "false", "idleSpin", "0"), r.settings());
+        assertEquals(Map.of("scheduler", "jdk-default"), ((Mode.Reactor) ms.get(4)).settings());
+        assertEquals(Duration.ofNanos(100_000), assertInstanceOf(Mode.Watcher.class, ms.get(2)).interval());
+        assertInstanceOf(Mode.SleepPoll.class, ms.get(3));
+    }
+
+    @Test
+    void bad_modes_are_refused_with_a_reason() {
+        assertThrows(IllegalArgumentException.class, () -> Mode.parse("spin"));
+        assertThrows(IllegalArgumentException.class, () -> Mode.parse("watcher:interval=1ms"));
+        assertThrows(IllegalArgumentException.class, () -> Mode.parse("reactor:carriers"));
+        assertThrows(IllegalArgumentException.class, () -> Mode.parseList("watcher,watcher"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ((Mode.Reactor) Mode.parse("reactor:turbo=on")).builder(Mode.BuilderHook.NONE));
+        assertTrue(e.getMessage().contains("turbo") && e.getMessage().contains("carriers"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ((Mode.Reactor) Mode.parse("reactor:hosting=maybe")).builder(Mode.BuilderHook.NONE));
+    }
+
+    @Test
+    void settings_reach_the_builder_and_unknown_keys_the_hook() {
+        List<String> seen = new ArrayList<>();
+        Mode.BuilderHook hook = (b, k, v) -> seen.add(k + "=" + v);
+        Mode.Reactor r = (Mode.Reactor) Mode.parse("reactor:carriers=3,parkSpin=50us,newOption=x");
+        try (GpuReactor reactor = r.builder(hook).build()) {
+            assertEquals(3, reactor.carriers().orElseThrow().size());
+        }
+        assertEquals(List.of("newOption=x"), seen);
+        try (GpuReactor reactor = ((Mode.Reactor) Mode.parse("reactor-jdk")).builder(Mode.BuilderHook.NONE).build()) {
+            assertEquals(Scheduler.JDK_DEFAULT, reactor.schedulerResolution().running());
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.gpureactor.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code gar service} in process, as {@code main} runs it: a quick run writes its table, JSON and plot; bad options exit 2. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ServiceCommandTest {
+    @Test
+    void a_quick_run_writes_the_table_the_json_and_the_plot(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("service.json"), svg = dir.resolve("out/service.svg");
+        DemoCommandTest.Run r = DemoCommandTest.gar(null, null, "service", "--quick", "--modes", "reactor,watcher", "--warmup", "0.3s",
+                "--window", "1s", "--json", json.toString(), "--plot", svg.toString(), "--quiet");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("Goals of issue 13 for reactor"), r.out());
+        assertTrue(r.out().contains("Correctness: PASS"), r.out());
+        String j = Files.readString(json, StandardCharsets.UTF_8);
+        assertTrue(j.startsWith("{") && j.contains("\"correct\":true") && j.contains("\"judged_mode\":\"reactor\""), j);
+        var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(svg.toFile());
+        assertEquals("svg", doc.getDocumentElement().getTagName());
+        assertTrue(doc.getElementsByTagName("polyline").getLength() == 0 && doc.getElementsByTagName("circle").getLength() == 4,
+                "one level: a point per mode in each panel, no line");
+    }
+
+    @Test
+    void bad_options_exit_2_with_a_reason() {
+        DemoCommandTest.Run r = DemoCommandTest.gar(null, null, "service", "--modes", "reactor,spin", "--quiet");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("unknown mode") || r.out().contains("unknown mode"), r.out() + r.err());
+    }
+}
