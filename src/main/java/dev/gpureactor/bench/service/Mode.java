@@ -1,5 +1,6 @@
 package dev.gpureactor.bench.service;
 
+import dev.gpureactor.loom.CarrierPolicy;
 import dev.gpureactor.loom.GpuReactor;
 import dev.gpureactor.loom.Scheduler;
 
@@ -83,8 +84,14 @@ public sealed interface Mode {
         m.put("idleSpin", (b, v) -> b.idleSpin(Durations.parse(v, "idleSpin")));
         m.put("parkSpin", (b, v) -> b.parkSpin(Durations.parse(v, "parkSpin")));
         m.put("scheduler", (b, v) -> b.scheduler(scheduler(v)));
+        m.put("policy", (b, v) -> b.carrierPolicy(policy(v)));
         m.put("plan", GpuReactor.Builder::plan);
         return Collections.unmodifiableMap(m);
+    }
+
+    private static CarrierPolicy policy(String v) {
+        for (CarrierPolicy p : CarrierPolicy.values()) if (p.declaredName().equals(v)) return p;
+        throw new IllegalArgumentException("policy=" + v + ": expected one of fork-join, shared-fifo");
     }
 
     /**
