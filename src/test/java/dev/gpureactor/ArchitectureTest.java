@@ -52,13 +52,13 @@ import org.junit.jupiter.api.Test;
  * host                      -> core, park                 (never its sub-package)
  * host.uring                -> host, core, park
  * json                      -> the JDK's java.* only
- * cli.bench, cli.soak       -> the library's packages, json (never cli)
+ * bench, soak, demo        -> the library's packages, json (never cli)
  * bench.gpu, bench.service  -> the library's packages, json (measurement engines; never cli)
  * cli                       -> anything
  * </pre>
  *
  * Outside core and json, any JDK package but jdk.internal and sun.* is allowed; third-party libraries
- * only in cli and cli.bench (picocli, HdrHistogram: optional dependencies of the library). No package
+ * only in cli and bench (picocli, HdrHistogram: optional dependencies of the library). No package
  * cycle anywhere, cli included ({@link #no_package_cycles}). Also: core has no threads (no Thread
  * subclass, no thread start, no executor) and no static mutable state but the documented exceptions;
  * every package has a package-info.
@@ -87,15 +87,16 @@ class ArchitectureTest {
             Map.entry("host", Set.of("core", "park")),
             Map.entry("host/uring", Set.of("host", "core", "park")),
             Map.entry("json", Set.of()),
-            Map.entry("cli/bench", ENGINE),
-            Map.entry("cli/soak", ENGINE),
+            Map.entry("bench", ENGINE),
+            Map.entry("soak", ENGINE),
             Map.entry("bench/gpu", ENGINE),
-            Map.entry("bench/service", ENGINE));
+            Map.entry("bench/service", ENGINE),
+            Map.entry("demo", ENGINE));
     static final String ANYTHING = "cli";
     /** Packages that use the JDK's java.* alone. */
     static final Set<String> JAVA_ONLY = Set.of("core", "json");
     /** Packages that may use a library outside the JDK (the optional dependencies). */
-    static final Set<String> MAY_USE_LIBRARIES = Set.of("cli", "cli/bench", "bench/service");
+    static final Set<String> MAY_USE_LIBRARIES = Set.of("cli", "bench", "bench/service");
 
     /**
      * Package cycles that cannot be broken yet, each with why (a set of packages, as paths below
@@ -246,9 +247,10 @@ class ArchitectureTest {
         assertTrue(violation("backend", "dev/gpureactor/backend/cuda/CudaBackend") != null, "a sub-package is a layer of its own");
         assertEquals(null, violation("backend/cuda", "dev/gpureactor/backend/MappedPage"));
         assertTrue(violation("backend/cuda", "dev/gpureactor/backend/hip/HipRuntime") != null, "never a sibling");
-        assertTrue(violation("cli/bench", "dev/gpureactor/cli/Gar") != null, "an engine never uses the command line");
-        assertEquals(null, violation("cli/bench", "org/HdrHistogram/Histogram"));
-        assertTrue(violation("cli/soak", "picocli/CommandLine") != null);
+        assertTrue(violation("bench", "dev/gpureactor/cli/Gar") != null, "an engine never uses the command line");
+        assertTrue(violation("demo", "dev/gpureactor/cli/DemoCommand") != null);
+        assertEquals(null, violation("bench", "org/HdrHistogram/Histogram"));
+        assertTrue(violation("soak", "picocli/CommandLine") != null);
         assertTrue(violation("json", "dev/gpureactor/core/Slot") != null);
         assertTrue(violation("json", "jdk/jfr/Event") != null);
         assertEquals(null, violation("cli", "picocli/CommandLine"));

@@ -1,11 +1,5 @@
 package dev.gpureactor.bench;
 
-import dev.gpureactor.cli.bench.Cell;
-import dev.gpureactor.cli.bench.DeviceTiming;
-import dev.gpureactor.cli.bench.Jitter;
-import dev.gpureactor.cli.bench.Knobs;
-import dev.gpureactor.cli.bench.Strategy;
-import dev.gpureactor.cli.bench.WakeRig;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,13 +1,13 @@
 package dev.gpureactor.cli;
 
 import dev.gpureactor.bench.service.Durations;
-import dev.gpureactor.cli.bench.BenchRun;
-import dev.gpureactor.cli.bench.DeviceTiming;
-import dev.gpureactor.cli.bench.Jitter;
-import dev.gpureactor.cli.bench.Knobs;
-import dev.gpureactor.cli.bench.Strategy;
-import dev.gpureactor.cli.bench.SvgPlot;
-import dev.gpureactor.cli.bench.WakeBench;
+import dev.gpureactor.bench.BenchRun;
+import dev.gpureactor.bench.DeviceTiming;
+import dev.gpureactor.bench.Jitter;
+import dev.gpureactor.bench.Knobs;
+import dev.gpureactor.bench.Strategy;
+import dev.gpureactor.bench.SvgPlot;
+import dev.gpureactor.bench.WakeBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,5 +1,6 @@
 package dev.gpureactor.cli;
 
+import dev.gpureactor.demo.DemoDevice;
 import dev.gpureactor.backend.cuda.CudaDriver;
 import dev.gpureactor.backend.hip.HipRuntime;
 import dev.gpureactor.core.ErrorCode;
@@ -32,7 +33,7 @@ import java.util.function.IntSupplier;
  * The crate's FILL example on virtual threads: three waits on slots completing at 2, 4 and 6 ms,
  * a fourth virtual thread doing CPU work in slices meanwhile, and what each wait cost. The device
  * is a {@link DemoDevice}: the simulated one by default, or the CUDA / HIP binding
- * ({@link DriverDemoDevice}: a host function holds each stream for the work, no kernel runs).
+ * ({@code dev.gpureactor.demo.DriverDemoDevice}: a host function holds each stream for the work, no kernel runs).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Await GPU work (simulated unless --backend says cuda or hip) from virtual threads while CPU work fills the wait.")

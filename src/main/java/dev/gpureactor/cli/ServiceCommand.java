@@ -6,7 +6,7 @@ import dev.gpureactor.bench.service.Mode;
 import dev.gpureactor.bench.service.ServiceBench;
 import dev.gpureactor.bench.service.ServicePlot;
 import dev.gpureactor.bench.service.ServiceRun;
-import dev.gpureactor.cli.bench.WakeBench;
+import dev.gpureactor.bench.WakeBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,8 +1,8 @@
 package dev.gpureactor.cli;
 
-import dev.gpureactor.cli.soak.Soak;
-import dev.gpureactor.cli.soak.SoakConfig;
-import dev.gpureactor.cli.soak.SoakReport;
+import dev.gpureactor.soak.Soak;
+import dev.gpureactor.soak.SoakConfig;
+import dev.gpureactor.soak.SoakReport;
 import dev.gpureactor.core.WaitPlan;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

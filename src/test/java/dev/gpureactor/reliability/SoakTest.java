@@ -1,11 +1,11 @@
 package dev.gpureactor.reliability;
 
 import dev.gpureactor.cli.Gar;
-import dev.gpureactor.cli.soak.Fate;
-import dev.gpureactor.cli.soak.PinWatch;
-import dev.gpureactor.cli.soak.Soak;
-import dev.gpureactor.cli.soak.SoakConfig;
-import dev.gpureactor.cli.soak.SoakReport;
+import dev.gpureactor.soak.Fate;
+import dev.gpureactor.soak.PinWatch;
+import dev.gpureactor.soak.Soak;
+import dev.gpureactor.soak.SoakConfig;
+import dev.gpureactor.soak.SoakReport;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,6 @@
-package dev.gpureactor.cli;
+package dev.gpureactor.demo;
 
+import dev.gpureactor.backend.HostFunction;
 import dev.gpureactor.backend.DriverPort;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.cuda.CuStream;

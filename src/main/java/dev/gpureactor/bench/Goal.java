@@ -1,4 +1,4 @@
-package dev.gpureactor.cli.bench;
+package dev.gpureactor.bench;
 
 /**
  * One goal of the benchmarks, judged on numbers measured in the same run.

@@ -1,4 +1,4 @@
-package dev.gpureactor.cli;
+package dev.gpureactor.demo;
 
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
  * HIP each answer it their own way; the demo's FILL round and its many-waiters run are written
  * once, against this.
  */
-interface DemoDevice extends AutoCloseable {
+public interface DemoDevice extends AutoCloseable {
     /** The backends {@code --backend} accepts. */
     List<String> BACKENDS = List.of("sim", "cuda", "hip");
 

@@ -1,4 +1,4 @@
-package dev.gpureactor.cli.bench;
+package dev.gpureactor.bench;
 
 import org.HdrHistogram.Histogram;
 

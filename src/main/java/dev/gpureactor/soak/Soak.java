@@ -1,4 +1,4 @@
-package dev.gpureactor.cli.soak;
+package dev.gpureactor.soak;
 
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;

@@ -1,4 +1,4 @@
-package dev.gpureactor.cli.bench;
+package dev.gpureactor.bench;
 
 /**
  * Many futures waiting at once.

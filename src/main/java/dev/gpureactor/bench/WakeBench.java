@@ -1,4 +1,4 @@
-package dev.gpureactor.cli.bench;
+package dev.gpureactor.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;

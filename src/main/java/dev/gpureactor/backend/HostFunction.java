@@ -1,4 +1,4 @@
-package dev.gpureactor.cli;
+package dev.gpureactor.backend;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -18,7 +18,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * it) and nothing may escape it: an exception unwinding into the driver would end the JVM.
  */
 @SuppressWarnings("restricted") // FFM: one upcall stub, made once
-final class HostFunction {
+public final class HostFunction {
     private static final ConcurrentHashMap<Long, Runnable> BODIES = new ConcurrentHashMap<>();
     private static final AtomicLong IDS = new AtomicLong(1);
     private static volatile MemorySegment stub;
@@ -26,7 +26,7 @@ final class HostFunction {
     private HostFunction() {}
 
     /** The function pointer to pass with {@link #register}'s user data. */
-    static MemorySegment stub() {
+    public static MemorySegment stub() {
         MemorySegment s = stub;
         if (s != null) return s;
         synchronized (HostFunction.class) {
@@ -44,14 +44,14 @@ final class HostFunction {
     }
 
     /** Registers a body that runs once; returns the user data to launch it with. */
-    static MemorySegment register(Runnable body) {
+    public static MemorySegment register(Runnable body) {
         long id = IDS.getAndIncrement();
         BODIES.put(id, body);
         return MemorySegment.ofAddress(id);
     }
 
     /** Forgets a body whose launch failed. */
-    static void forget(MemorySegment userData) {
+    public static void forget(MemorySegment userData) {
         BODIES.remove(userData.address());
     }
 

@@ -1,4 +1,4 @@
-package dev.gpureactor.cli.soak;
+package dev.gpureactor.soak;
 
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;

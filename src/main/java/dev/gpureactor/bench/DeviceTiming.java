@@ -1,4 +1,4 @@
-package dev.gpureactor.cli.bench;
+package dev.gpureactor.bench;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
