@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The scheduler fallback of DESIGN.md, in a JVM that really lacks
+ * The scheduler fallback of docs/DESIGN.md, in a JVM that really lacks
  * {@code --add-opens java.base/java.lang=ALL-UNNAMED}: pom.xml keeps that flag in one property
  * ({@code gar.addOpens}) that only Surefire's own JVM gets, and passes the rest of the flags a
  * child JVM needs as {@code gar.test.classpath.jvmFlags}. The child runs {@link FallbackMain}.
