@@ -54,6 +54,7 @@ import org.junit.jupiter.api.Test;
  * json                      -> the JDK's java.* only
  * bench, soak, demo        -> the library's packages, json (never cli)
  * bench.gpu, bench.service  -> the library's packages, json (measurement engines; never cli)
+ * bench.scale              -> the library's packages, json, bench, bench.service (never cli)
  * cli                       -> anything
  * </pre>
  *
@@ -91,12 +92,14 @@ class ArchitectureTest {
             Map.entry("soak", ENGINE),
             Map.entry("bench/gpu", ENGINE),
             Map.entry("bench/service", ENGINE),
+            // issue 19's engine: reuses bench's Goal and many-futures phase, bench.service's ThreadCpu.
+            Map.entry("bench/scale", union(ENGINE, Set.of("bench", "bench/service"))),
             Map.entry("demo", ENGINE));
     static final String ANYTHING = "cli";
     /** Packages that use the JDK's java.* alone. */
     static final Set<String> JAVA_ONLY = Set.of("core", "json");
     /** Packages that may use a library outside the JDK (the optional dependencies). */
-    static final Set<String> MAY_USE_LIBRARIES = Set.of("cli", "bench", "bench/service");
+    static final Set<String> MAY_USE_LIBRARIES = Set.of("cli", "bench", "bench/service", "bench/scale");
 
     /**
      * Package cycles that cannot be broken yet, each with why (a set of packages, as paths below
