@@ -10,6 +10,7 @@ import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.loom.GpuReactor;
 import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 import java.io.IOException;
@@ -21,7 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
@@ -115,7 +116,7 @@ public final class ScaleBench {
         for (int n : s.waiters()) {
             many.add(ManyFutures.run(n, ScaleRun.WAITER_LINES, Knobs.DEFAULTS, p -> progress.accept("many waiters: " + p)));
         }
-        OptionalLong pinned = jfr == null ? OptionalLong.empty() : OptionalLong.of(pinnedEvents(jfr));
+        Optional<ScaleRun.Pinned> pinned = jfr == null ? Optional.empty() : Optional.of(pinnedEvents(jfr));
         return new ScaleRun(date, machine, jdk, s, lines, idle, fan, many, pinned);
     }
 
@@ -287,12 +288,26 @@ public final class ScaleBench {
         return rec;
     }
 
-    private static long pinnedEvents(Recording rec) throws IOException {
+    /** The pinning events' count, and where they happened (reason, then the first frames), most frequent first. */
+    private static ScaleRun.Pinned pinnedEvents(Recording rec) throws IOException {
         rec.stop();
         Path file = Files.createTempFile("gar-scale-", ".jfr");
         try {
             rec.dump(file);
-            return RecordingFile.readAllEvents(file).stream().filter(e -> e.getEventType().getName().equals("jdk.VirtualThreadPinned")).count();
+            Map<String, Long> where = new java.util.TreeMap<>();
+            long n = 0;
+            for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+                if (!e.getEventType().getName().equals("jdk.VirtualThreadPinned")) continue;
+                n++;
+                String reason = e.hasField("pinnedReason") ? e.getString("pinnedReason") : "?";
+                String frames = e.getStackTrace() == null ? "" : e.getStackTrace().getFrames().stream().limit(6)
+                        .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber())
+                        .reduce((a, b) -> a + " < " + b).orElse("");
+                where.merge(reason + " @ " + frames, 1L, Long::sum);
+            }
+            List<String> top = where.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(5)
+                    .map(en -> en.getValue() + "x " + en.getKey()).toList();
+            return new ScaleRun.Pinned(n, top);
         } finally {
             rec.close();
             Files.deleteIfExists(file);

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 
 /**
  * One {@code gar scale} run: each measure's cells and the goals of issue 19 judged on them.
@@ -18,7 +18,7 @@ import java.util.OptionalLong;
  * @param pinned jdk.VirtualThreadPinned events over the run; empty when JFR was off
  */
 public record ScaleRun(String date, String machine, String jdk, ScaleBench.Settings settings, List<LinesCell> lines,
-                       List<IdleCell> idle, FanOut fanOut, List<ManyResult> waiters, OptionalLong pinned) {
+                       List<IdleCell> idle, FanOut fanOut, List<ManyResult> waiters, Optional<Pinned> pinned) {
     /** Lines the many-waiters measure spreads its futures over. */
     public static final int WAITER_LINES = 8;
     static final double CORES_PER_BUSY_LINE_MAX = 0.15, P50_RATIO_MAX = 2, THREADS_PER_LINE_MAX = 2;
@@ -63,6 +63,13 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
         boolean correct() { return issued == completed && registrationsLeft == 0; }
     }
 
+    /** JFR's jdk.VirtualThreadPinned events over the run: how many, and the most frequent places (reason @ frames). */
+    public record Pinned(long events, List<String> where) {
+        public Pinned {
+            where = List.copyOf(where);
+        }
+    }
+
     /** Every wait of every measure completed and nothing was left registered. */
     public boolean correct() {
         return lines.stream().allMatch(LinesCell::correct) && idle.stream().allMatch(IdleCell::correct) && fanOut.correct()
@@ -105,8 +112,8 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
             out.add(new Goal("completions-per-s", "completions per second, all woken at once", at, m.completionsPerSecond(), "/s",
                     COMPLETIONS_PER_S_MIN, false, String.format(Locale.ROOT, "%.1f ms to wake all", m.wakeAllMillis())));
         }
-        pinned.ifPresent(n -> out.add(new Goal("no-pinning", "jdk.VirtualThreadPinned events over the run (JFR, threshold 0)", "whole run",
-                n, "events", 0, true, "JFR")));
+        pinned.ifPresent(p -> out.add(new Goal("no-pinning", "jdk.VirtualThreadPinned events over the run (JFR, threshold 0)", "whole run",
+                p.events(), "events", 0, true, "JFR")));
         return out;
     }
 
@@ -134,7 +141,8 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
             b.append(String.format(Locale.ROOT, "%8d waiters: %.0f B per future, %.0f B per virtual thread, all woken in %.1f ms = %.3f M/s%n",
                     m.futures(), m.bytesPerFuture(), m.bytesPerVirtualThread(), m.wakeAllMillis(), m.completionsPerSecond() / 1e6));
         }
-        b.append("\nPinning: ").append(pinned.isPresent() ? pinned.getAsLong() + " jdk.VirtualThreadPinned events" : "not recorded (--no-jfr)");
+        b.append("\nPinning: ").append(pinned.isPresent() ? pinned.get().events() + " jdk.VirtualThreadPinned events" : "not recorded (--no-jfr)");
+        pinned.ifPresent(p -> p.where().forEach(w -> b.append("\n  ").append(w)));
         b.append("\n\nGoals of issue 19\n");
         for (Goal g : goals()) {
             b.append(String.format(Locale.ROOT, "  %-4s %-18s %-20s %12.4g %-6s (goal %s %.4g)%s  %s%n", g.pass() ? "PASS" : "MISS", g.id(), g.at(),
@@ -206,7 +214,8 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
             ws.add(o);
         }
         m.put("many_waiters", ws);
-        m.put("pinned_events", pinned.isPresent() ? pinned.getAsLong() : null);
+        m.put("pinned_events", pinned.map(Pinned::events).orElse(null));
+        m.put("pinned_where", pinned.map(Pinned::where).orElse(List.of()));
         List<Object> gs = new ArrayList<>();
         for (Goal g : goals()) {
             Map<String, Object> o = new LinkedHashMap<>();
