@@ -120,7 +120,9 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
     public String table() {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "gar scale  %s  %s  %s%n%n", date, machine, jdk));
-        b.append("Many lines (8 busy slots each; CPU in cores over the window; wake = store stamp -> waiter running)\n");
+        b.append("Many lines (8 busy slots each; CPU in cores over the window; wake = store stamp -> waiter running; carriers: ")
+                .append(lines.isEmpty() ? "-" : lines.getFirst().carriers() == 0 ? "0, the JDK's scheduler: run through ./gar"
+                        : String.valueOf(lines.getFirst().carriers())).append(")\n");
         b.append(String.format(Locale.ROOT, "%6s %6s %9s %10s %10s %10s %9s %9s %8s %9s %9s%n", "wait", "lines", "waiting", "wait/line",
                 "parker/ln", "stats/ln", "p50 us", "p99 us", "parkers", "wakes", "complete"));
         for (LinesCell c : lines) {
