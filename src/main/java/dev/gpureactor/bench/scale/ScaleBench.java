@@ -71,8 +71,9 @@ public final class ScaleBench {
             idleLines = List.copyOf(idleLines);
             waiters = List.copyOf(waiters);
             if (lineCounts.stream().anyMatch(n -> n < 1) || idleLines.stream().anyMatch(n -> n < 1) || fanOut < 1 || fanOutRounds < 1
-                    || waiters.stream().anyMatch(n -> n < 1) || waits.stream().anyMatch(d -> d.isNegative())) {
-                throw new IllegalArgumentException("counts must be >= 1 and waits >= 0");
+                    || waiters.stream().anyMatch(n -> n < 1) || waits.stream().anyMatch(d -> d.isNegative())
+                    || !window.isPositive() || !idleWindow.isPositive() || warmup.isNegative()) {
+                throw new IllegalArgumentException("counts must be >= 1, waits and the warm-up >= 0, windows > 0");
             }
         }
 
@@ -277,7 +278,7 @@ public final class ScaleBench {
     /** The nearest-rank percentile of sorted {@code v}; 0 when empty. */
     static long percentile(long[] v, double q) {
         if (v.length == 0) return 0;
-        return v[Math.min(v.length - 1, (int) Math.ceil(q * v.length) - 1 < 0 ? 0 : (int) Math.ceil(q * v.length) - 1)];
+        return v[Math.min(v.length - 1, Math.max(0, (int) Math.ceil(q * v.length) - 1))];
     }
 
     private static Recording pinnedRecording() {
