@@ -52,8 +52,9 @@ import org.junit.jupiter.api.Test;
  * host                      -> core, park                 (never its sub-package)
  * host.uring                -> host, core, park
  * json                      -> the JDK's java.* only
- * bench, soak, demo        -> the library's packages, json (never cli)
+ * bench, soak, demo        -> the library's packages, json (never cli); bench also bench.service
  * bench.gpu, bench.service  -> the library's packages, json (measurement engines; never cli)
+ * bench.scale              -> the library's packages, json, bench, bench.service (never cli)
  * cli                       -> anything
  * </pre>
  *
@@ -87,16 +88,19 @@ class ArchitectureTest {
             Map.entry("host", Set.of("core", "park")),
             Map.entry("host/uring", Set.of("host", "core", "park")),
             Map.entry("json", Set.of()),
-            Map.entry("bench", ENGINE),
+            // gar bench shares bench.service's ThreadCpu and plot helpers (bench.service never uses bench).
+            Map.entry("bench", union(ENGINE, Set.of("bench/service"))),
             Map.entry("soak", ENGINE),
             Map.entry("bench/gpu", ENGINE),
             Map.entry("bench/service", ENGINE),
+            // issue 19's engine: reuses bench's Goal and many-futures phase, bench.service's ThreadCpu.
+            Map.entry("bench/scale", union(ENGINE, Set.of("bench", "bench/service"))),
             Map.entry("demo", ENGINE));
     static final String ANYTHING = "cli";
     /** Packages that use the JDK's java.* alone. */
     static final Set<String> JAVA_ONLY = Set.of("core", "json");
     /** Packages that may use a library outside the JDK (the optional dependencies). */
-    static final Set<String> MAY_USE_LIBRARIES = Set.of("cli", "bench", "bench/service");
+    static final Set<String> MAY_USE_LIBRARIES = Set.of("cli", "bench", "bench/service", "bench/scale");
 
     /**
      * Package cycles that cannot be broken yet, each with why (a set of packages, as paths below

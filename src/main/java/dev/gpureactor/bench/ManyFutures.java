@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  * <ol>
  *   <li>Baseline: {@code n} virtual threads on the reactor's carriers, each parked plainly
  *       ({@code LockSupport.park}); heap after GC, minus the heap before them.
- *   <li>Futures: {@code n} virtual threads, each awaiting its own descriptor (slot {@code i mod 32}
- *       of four lines, target {@code i / 32 + 1}) and joining it; heap after GC, minus the heap
+ *   <li>Futures: {@code n} virtual threads, each awaiting its own descriptor (slot {@code i mod 8*lines}
+ *       of the lines (four by default), target {@code i / 32 + 1}) and joining it; heap after GC, minus the heap
  *       before them. The difference of the two, per future, is what a waiting future costs beyond
  *       its virtual thread: the future, its descriptor and port, the joiner node, the parker's
  *       index entry, and the deeper stack of {@code join}.
@@ -32,6 +32,7 @@ import java.util.function.Consumer;
  * </ol>
  */
 public final class ManyFutures {
+    /** Lines of the default run ({@code gar bench}); {@code gar scale} asks for eight. */
     private static final int LINES = 4;
     private static final Duration GUARD = Duration.ofSeconds(120);
 
@@ -39,6 +40,12 @@ public final class ManyFutures {
 
     /** Runs the three phases with {@code n} futures; {@code progress} hears each phase's name. */
     public static ManyResult run(int n, Knobs knobs, Consumer<String> progress) throws InterruptedException {
+        return run(n, LINES, knobs, progress);
+    }
+
+    /** As {@link #run(int, Knobs, Consumer)}, the futures spread over {@code lines} lines (8 slots each). */
+    public static ManyResult run(int n, int lines, Knobs knobs, Consumer<String> progress) throws InterruptedException {
+        if (lines < 1) throw new IllegalArgumentException("lines must be >= 1: " + lines);
         if (n < 1) throw new IllegalArgumentException("futures must be >= 1: " + n);
         GpuReactor.Builder b = GpuReactor.builder();
         knobs.idleSpinNanos().ifPresent(v -> b.idleSpin(Duration.ofNanos(v)));
@@ -51,19 +58,19 @@ public final class ManyFutures {
             // thread's stack chunk is larger than a compiled one, and would skew the difference.
             for (int i = 0; i < 3; i++) {
                 baselinePhase(r, Math.min(n, 20_000), false);
-                futuresPhase(r, Math.min(n, 20_000), null);
+                futuresPhase(r, Math.min(n, 20_000), lines, null);
             }
             progress.accept("baseline: " + n + " parked virtual threads");
             long[] base = baselinePhase(r, n, true);
             progress.accept(n + " waiting futures");
             long[] fut = new long[3];
-            futuresPhase(r, n, fut);
+            futuresPhase(r, n, lines, fut);
             long quietBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (r.registrations() != 0 && System.nanoTime() - quietBy < 0) Thread.sleep(5);
             double perVt = (double) (base[1] - base[0]) / n;
             double perFuture = (double) ((fut[1] - fut[0]) - (base[1] - base[0])) / n;
             double wakeMs = fut[2] / 1e6;
-            return new ManyResult(n, LINES, perVt, perFuture, wakeMs, n / (fut[2] / 1e9), r.registrations());
+            return new ManyResult(n, lines, perVt, perFuture, wakeMs, n / (fut[2] / 1e9), r.registrations());
         }
     }
 
@@ -89,11 +96,11 @@ public final class ManyFutures {
     }
 
     /** Runs n joiners to completion; with {@code out}, fills {heap before, heap while waiting, wake-all nanos}. */
-    private static void futuresPhase(GpuReactor r, int n, long[] out) throws InterruptedException {
-        CompletionLine[] lines = new CompletionLine[LINES];
-        for (int i = 0; i < LINES; i++) lines[i] = CompletionLine.allocate();
+    private static void futuresPhase(GpuReactor r, int n, int lineCount, long[] out) throws InterruptedException {
+        CompletionLine[] lines = new CompletionLine[lineCount];
+        for (int i = 0; i < lineCount; i++) lines[i] = CompletionLine.allocate();
         try {
-            int slots = LINES * CompletionLine.WORDS;
+            int slots = lineCount * CompletionLine.WORDS;
             Thread[] ts = new Thread[n];
             CountDownLatch started = new CountDownLatch(n);
             CountDownLatch done = new CountDownLatch(n);

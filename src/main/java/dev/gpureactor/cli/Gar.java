@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "gar", mixinStandardHelpOptions = true, version = "gar 0.1.0",
         description = "gpu-async-reactor for the JVM: await GPU work from blocking Java code on virtual threads.",
-        subcommands = {DemoCommand.class, ProbeCommand.class, BenchCommand.class, SoakCommand.class, ServiceCommand.class,
+        subcommands = {DemoCommand.class, ProbeCommand.class, BenchCommand.class, SoakCommand.class, ServiceCommand.class, ScaleCommand.class,
                 GpuBenchCommand.class, CommandLine.HelpCommand.class})
 public final class Gar implements Runnable {
     @CommandLine.Spec

@@ -1,0 +1,113 @@
+package dev.gpureactor.cli;
+
+import dev.gpureactor.bench.WakeBench;
+import dev.gpureactor.bench.scale.ScaleBench;
+import dev.gpureactor.bench.scale.ScaleRun;
+import dev.gpureactor.bench.service.Durations;
+import dev.gpureactor.json.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code gar scale}: the scale benchmark of issue 19 ({@link ScaleBench}). This class parses options
+ * (a {@code --quick} preset, explicit options winning), prints progress, and writes the table or JSON.
+ */
+@Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"The scale benchmark (issue 19) on the simulated device: many lines x 8 busy slots, idle lines, one store"
+                + " fanning out to many waiters, many waiters over 8 lines, and JFR pinning events; goals judged in the same run."})
+final class ScaleCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--lines", split = ",", description = "Line counts of the many-lines measure (default: 1,2,4,8).")
+    List<Integer> lines;
+
+    @Option(names = "--waits", split = ",", description = "Steady wait lengths of the many-lines measure (default: 1ms,10ms).")
+    List<String> waits;
+
+    @Option(names = "--warmup", description = "Unmeasured time before each many-lines window (default: 1s).")
+    String warmup;
+
+    @Option(names = "--window", description = "Each many-lines window (default: 3s).")
+    String window;
+
+    @Option(names = "--idle-lines", split = ",", description = "Idle line counts (default: 1,8).")
+    List<Integer> idleLines;
+
+    @Option(names = "--idle-window", description = "Each idle window; the issue's figure is over 60s, the default 10s bounds the run (default: 10s).")
+    String idleWindow;
+
+    @Option(names = "--fan-out", description = "Virtual threads one store completes (default: 1000).")
+    Integer fanOut;
+
+    @Option(names = "--fan-out-rounds", description = "Measured fan-out rounds, after 3 unmeasured (default: 50).")
+    Integer fanOutRounds;
+
+    @Option(names = "--waiters", split = ",", description = "Waiting virtual threads of the many-waiters measure (default: 10000,100000).")
+    List<Integer> waiters;
+
+    @Option(names = "--no-jfr", description = "Do not record jdk.VirtualThreadPinned with JFR.")
+    boolean noJfr;
+
+    @Option(names = "--quick", description = "A smoke-sized run: lines 1,2 at 1ms, 0.5 s windows, 5 fan-out rounds, 10000 waiters"
+            + " (options given explicitly win).")
+    boolean quick;
+
+    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
+            description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
+    String json;
+
+    @Option(names = "--quiet", description = "No progress lines.")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        ScaleBench.Settings s;
+        try {
+            s = settings();
+        } catch (IllegalArgumentException e) {
+            err.println("gar scale: " + e.getMessage());
+            return 2;
+        }
+        long t0 = System.nanoTime();
+        if (!quiet) err.printf(Locale.ROOT, "gar scale: about %.0f s plus set-up%n", s.estimatedSeconds());
+        ScaleRun run = ScaleBench.run(s, what -> {
+            if (!quiet) {
+                err.printf(Locale.ROOT, "gar scale: %4.0fs %s%n", (System.nanoTime() - t0) / 1e9, what);
+                err.flush();
+            }
+        }, WakeBench.machine(), WakeBench.jdk());
+        boolean toStdout = "-".equals(json);
+        if (!toStdout) System.out.print(run.table());
+        if (json != null) {
+            String text = Json.write(run.json());
+            if (toStdout) System.out.println(text);
+            else Files.writeString(Path.of(json), text + "\n", StandardCharsets.UTF_8);
+        }
+        return run.correct() ? 0 : 1;
+    }
+
+    private ScaleBench.Settings settings() {
+        ScaleBench.Settings d = quick ? ScaleBench.Settings.quick() : ScaleBench.Settings.defaults();
+        List<Duration> w = waits == null ? d.waits() : waits.stream().map(t -> Durations.parse(t, "--waits")).toList();
+        return new ScaleBench.Settings(lines != null ? lines : d.lineCounts(), w,
+                warmup != null ? Durations.parse(warmup, "--warmup") : d.warmup(),
+                window != null ? Durations.parse(window, "--window") : d.window(),
+                idleLines != null ? idleLines : d.idleLines(),
+                idleWindow != null ? Durations.parse(idleWindow, "--idle-window") : d.idleWindow(),
+                fanOut != null ? fanOut : d.fanOut(), fanOutRounds != null ? fanOutRounds : d.fanOutRounds(),
+                waiters != null ? waiters : d.waiters(), !noJfr);
+    }
+}
