@@ -146,6 +146,13 @@ final class LineWatch {
      * thread can run at once. With a backlog ({@code backlogged}: woken virtual threads queue for a
      * carrier and none is idle) it would only wait in the queue, and the spinning takes a core from
      * the carriers: so sleep to the wake itself and park without spinning.
+     *
+     * <p>A spin pays only where the store is likely to land inside it: for a <b>sharp</b> point, whose
+     * recent spread (largest − smallest of its kept samples, uncapped) is within the spin window, or
+     * a cold one (no spread yet). A <b>diffuse</b> point (spread past the window: 0.5–5 ms work of one
+     * shape) would burn the whole window after nearly every wake and rarely catch the store, and with
+     * several such waits on a line some wait is always near its prediction, so the parker would spin
+     * almost all the time: it parks in slices from its wake instead.
      */
     static Turn decide(long now, long wakeAt, long spreadNanos, long nextBackstop, long allowanceNanos, long marginNanos,
                        long spinWindowNanos, long parkNanos, boolean backlogged) {
@@ -155,7 +162,8 @@ final class LineWatch {
         long sleepTo = wakeAt - early;
         if (sleepTo - now > 0) return new Turn.Sleep(Math.min(sleepTo, nextBackstop));
         long bound = Math.min(parkNanos, Math.max(1, nextBackstop - now));
-        long spin = backlogged ? 0 : Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, spreadNanos) - now));
+        boolean sharp = spreadNanos <= spinWindowNanos; // cold (0) counts as sharp: today's spin
+        long spin = backlogged || !sharp ? 0 : Math.max(0, Math.min(bound, wakeAt + spinWindowNanos - now));
         return new Turn.Park(bound, spin);
     }
 
