@@ -111,7 +111,7 @@ public final class GpuFuture<T> implements Future<T> {
     final long startNanos;
     /** When the parker should be awake for this wait: start + the estimate's sleep (= start when cold). */
     final long wakeAtNanos;
-    /** How far past its wake the parker watches this wait at least: the point's recent spread (0 when cold). */
+    /** The point's recent spread (largest − smallest kept sample; 0 when cold): says whether a spin past the wake pays. */
     final long spreadNanos;
     final Object pointKey;
 

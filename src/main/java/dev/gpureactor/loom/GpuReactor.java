@@ -196,9 +196,9 @@ public final class GpuReactor implements AutoCloseable {
         if (plan.predict().isPresent()) {
             PointEstimate e = points.estimate(pointKey);
             sleep = e.sleepNanos(plan.predict().get()).orElse(0);
-            // Watch past the wake for as long as completions have recently strayed past the
-            // prediction, up to a tenth of it (so a jittery point costs at most ~10 % of a core).
-            spread = Math.min(e.spreadNanos(), e.predictedNanos().orElse(0) / 10);
+            // The point's recent spread, uncapped: the turn spins past the wake only for a sharp point
+            // (LineWatch.decide, "when speed pays").
+            spread = e.spreadNanos();
         }
         GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, spread, pointKey);
         if (closed) {

@@ -131,7 +131,7 @@ final class LineWatch {
         GpuFuture<?> first = earliestHead(); // waiting > 0: a slot has a head
         long nextBackstop = nextBackstop();
         Turn t = decide(clock.nanos(), first.wakeAtNanos, first.spreadNanos, nextBackstop, oversleep.allowanceNanos(),
-                marginNanos, spinWindowNanos, plan.parkNanos(), backlogged);
+                marginNanos, spinWindowNanos, plan.parkNanos(), backlogged, first.wakeAtNanos - first.startNanos);
         sleepToBackstop = t instanceof Turn.Sleep s && s.at() == nextBackstop && nextBackstop - first.wakeAtNanos < 0;
         return t;
     }
@@ -146,16 +146,26 @@ final class LineWatch {
      * thread can run at once. With a backlog ({@code backlogged}: woken virtual threads queue for a
      * carrier and none is idle) it would only wait in the queue, and the spinning takes a core from
      * the carriers: so sleep to the wake itself and park without spinning.
+     *
+     * <p>A spin pays only where the store is likely to land inside it, so it covers the point's whole
+     * recent spread (largest − smallest of its kept samples) or nothing: a <b>sharp</b> point, whose
+     * spread is within the spin window or a tenth of the wait's sleep ({@code sleptNanos}, so a
+     * jittery long wait spins at most ~10 % of it), spins past its wake for the larger of window and
+     * spread, as does a cold one (no spread yet). A <b>diffuse</b> point (spread past both: 0.5–5 ms
+     * work of one shape) would burn the spin after nearly every wake and rarely catch the store, and
+     * with several such waits on a line some wait is always near its prediction, so the parker would
+     * spin almost all the time: it parks in slices from its wake instead.
      */
     static Turn decide(long now, long wakeAt, long spreadNanos, long nextBackstop, long allowanceNanos, long marginNanos,
-                       long spinWindowNanos, long parkNanos, boolean backlogged) {
+                       long spinWindowNanos, long parkNanos, boolean backlogged, long sleptNanos) {
         // The margin is there for the OS's lateness; when the measured lateness outgrows it, wake
         // earlier by the excess (not when backlogged: an early wake buys nothing then).
         long early = backlogged ? 0 : Math.max(0, allowanceNanos - marginNanos);
         long sleepTo = wakeAt - early;
         if (sleepTo - now > 0) return new Turn.Sleep(Math.min(sleepTo, nextBackstop));
         long bound = Math.min(parkNanos, Math.max(1, nextBackstop - now));
-        long spin = backlogged ? 0 : Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, spreadNanos) - now));
+        boolean sharp = spreadNanos <= Math.max(spinWindowNanos, sleptNanos / 10); // cold (0) counts as sharp
+        long spin = backlogged || !sharp ? 0 : Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, spreadNanos) - now));
         return new Turn.Park(bound, spin);
     }
 
