@@ -294,6 +294,11 @@ public final class Soak {
             for (Arm a : arms) a.reactor().close();
         }
         long elapsed = System.nanoTime() - t0;
+        java.util.Optional<ClosePhase.Result> close = java.util.Optional.empty();
+        if (config.closeWaits() > 0 && stopped.isEmpty()) {
+            close = java.util.Optional.of(ClosePhase.run(config.closeWaits(), config.carriers(), config.seed()));
+            progress.accept("close phase: " + close.get().detail());
+        }
         PinWatch.Pins pinned = pins.stop();
         lines.closeAll();
         for (Map.Entry<String, Integer> e : lostWordWarnings.entrySet()) { // a warning no lost word asked for
@@ -312,7 +317,7 @@ public final class Soak {
                 sums(outcomes), sums(ways), platformJoiners.sum(),
                 new SoakReport.Wakes(lost.sum(), duplicated.sum(), wrong.sum(), mismatched.sum(), hung.sum(), samples),
                 new SoakReport.LostWords(lostWordsExpected.sum(), lostWordsSeen.sum()), registrationsLeft,
-                new SoakReport.Parkers(started, died, parkerDiedWarnings.sum()), pinned, heap, lines.account());
+                new SoakReport.Parkers(started, died, parkerDiedWarnings.sum()), pinned, heap, lines.account(), close);
     }
 
     private void addArm(String kind, ExecutorKind k, WaitPlan plan, double weight, List<String> labels) {
