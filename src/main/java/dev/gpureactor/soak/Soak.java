@@ -52,7 +52,9 @@ import java.util.function.Consumer;
  * fault half the time (failed stream, lost word, store into failure), and the next segment starts
  * on a new stream only once all waits of the last one settled, so no word of a new stream can reach
  * an old target. After each round: the device closes, the registration count must return to 0, the
- * oldest line is closed and replaced, and the heap is measured after a full GC.
+ * oldest line is closed and replaced, and the heap is measured after a full GC. After the last
+ * round, unless {@link SoakConfig#closeWaits()} is 0, {@link ClosePhase} closes a reactor of its own
+ * under load; its result is one more invariant of the report.
  *
  * <p><b>What counts as what.</b> A future whose device finished but that stays unsettled for the
  * settle bound, or that settled while its joiner never woke, is a <em>lost wake</em>; a readback run
