@@ -15,7 +15,8 @@ import java.util.concurrent.Callable;
         description = {"Soak the reactor with faults on the simulated device: futures across several lines and all 8 slots,"
                 + " random fates (cancel, timeout, interrupt, failed stream, lost word, store into failure), random waits;"
                 + " then check and print the invariants (one terminal state each, the expected one; no lost, duplicated or"
-                + " wrong wake; registrations back to 0; no parker died; no carrier pinned (JFR); heap stable; off-heap returned).",
+                + " wrong wake; registrations back to 0; no parker died; no carrier pinned (JFR); heap stable; off-heap returned);"
+                + " then close a reactor under load (every joiner answered, no live thread stranded, carriers leave).",
                 "Exit status: 0 when every invariant held, 1 when one did not, 2 on bad options."})
 final class SoakCommand implements Callable<Integer> {
     @Option(names = "--futures", description = "Futures in all, split over the rounds (default: ${DEFAULT-VALUE}).", defaultValue = "20000")
@@ -44,6 +45,10 @@ final class SoakCommand implements Callable<Integer> {
             defaultValue = "10000")
     long settleMs;
 
+    @Option(names = "--close-waits", description = "Waits in flight when the close phase closes its reactor under load, after the rounds; 0 skips it (default: ${DEFAULT-VALUE}).",
+            defaultValue = "2000")
+    int closeWaits;
+
     @Option(names = "--json", description = "Print the report as JSON (progress goes to stderr).")
     boolean json;
 
@@ -51,7 +56,7 @@ final class SoakCommand implements Callable<Integer> {
     public Integer call() {
         SoakConfig c = SoakConfig.defaults(seed != null ? seed : System.nanoTime())
                 .withFutures(futures).withSeconds(seconds).withRounds(rounds).withLines(lines)
-                .withSettle(Duration.ofMillis(settleMs));
+                .withSettle(Duration.ofMillis(settleMs)).withCloseWaits(closeWaits);
         if (carriers != null) c = c.withCarriers(carriers);
         if (plan != null) c = c.withPlan(WaitPlan.parse(plan));
         SoakReport r = Soak.run(c, line -> (json ? System.err : System.out).println(line));

@@ -89,6 +89,12 @@ public final class GpuReactor implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong warningsRaised = new AtomicLong();
     private volatile boolean closed;
+    /**
+     * Negative control only ({@code AwaitCloseNegativeControl}): a registrar that does not re-read
+     * {@code closed} after its parker is in the map, the one line that pairs {@link #await} with
+     * {@link #close}. Set before any thread uses this reactor; never in production.
+     */
+    boolean controlSkipsClosedRecheck;
 
     private GpuReactor(Builder b) {
         this.warningSink = b.warningSink;
@@ -223,7 +229,7 @@ public final class GpuReactor implements AutoCloseable {
             LineParker parker = parkerFor(d.line());
             f.onWithdraw(() -> parker.remove(f));
             parker.registerAndRecheck(f);
-            if (closed) { // close() may have taken its snapshot of the parkers before this one was made: see close()
+            if (!controlSkipsClosedRecheck && closed) { // close() may have taken its snapshot of the parkers before this one was made: see close()
                 parkers.remove(d.line(), parker);
                 parker.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
             }

@@ -52,7 +52,9 @@ import java.util.function.Consumer;
  * fault half the time (failed stream, lost word, store into failure), and the next segment starts
  * on a new stream only once all waits of the last one settled, so no word of a new stream can reach
  * an old target. After each round: the device closes, the registration count must return to 0, the
- * oldest line is closed and replaced, and the heap is measured after a full GC.
+ * oldest line is closed and replaced, and the heap is measured after a full GC. After the last
+ * round, unless {@link SoakConfig#closeWaits()} is 0, {@link ClosePhase} closes a reactor of its own
+ * under load; its result is one more invariant of the report.
  *
  * <p><b>What counts as what.</b> A future whose device finished but that stays unsettled for the
  * settle bound, or that settled while its joiner never woke, is a <em>lost wake</em>; a readback run
@@ -294,6 +296,11 @@ public final class Soak {
             for (Arm a : arms) a.reactor().close();
         }
         long elapsed = System.nanoTime() - t0;
+        java.util.Optional<ClosePhase.Result> close = java.util.Optional.empty();
+        if (config.closeWaits() > 0 && stopped.isEmpty()) {
+            close = java.util.Optional.of(ClosePhase.run(config.closeWaits(), config.carriers(), config.seed()));
+            progress.accept("close phase: " + close.get().detail());
+        }
         PinWatch.Pins pinned = pins.stop();
         lines.closeAll();
         for (Map.Entry<String, Integer> e : lostWordWarnings.entrySet()) { // a warning no lost word asked for
@@ -312,7 +319,7 @@ public final class Soak {
                 sums(outcomes), sums(ways), platformJoiners.sum(),
                 new SoakReport.Wakes(lost.sum(), duplicated.sum(), wrong.sum(), mismatched.sum(), hung.sum(), samples),
                 new SoakReport.LostWords(lostWordsExpected.sum(), lostWordsSeen.sum()), registrationsLeft,
-                new SoakReport.Parkers(started, died, parkerDiedWarnings.sum()), pinned, heap, lines.account());
+                new SoakReport.Parkers(started, died, parkerDiedWarnings.sum()), pinned, heap, lines.account(), close);
     }
 
     private void addArm(String kind, ExecutorKind k, WaitPlan plan, double weight, List<String> labels) {

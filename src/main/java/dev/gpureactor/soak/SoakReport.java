@@ -32,12 +32,13 @@ import java.util.stream.Collectors;
  * @param pins            JFR jdk.VirtualThreadPinned events during the rounds
  * @param heapAfterGc     heap used after a full GC at the end of each round, in bytes
  * @param offHeap         the lines' off-heap account
+ * @param close           the close phase ({@link ClosePhase}), when it ran
  */
 public record SoakReport(SoakConfig config, String host, List<String> reactors, long elapsedNanos, int roundsRun,
                          String stopped, long futures, long observed, Map<Fate, Long> injected, Map<String, Long> outcomes,
                          Map<String, Long> waits, long platformJoiners, Wakes wakes, LostWords lostWords,
                          long registrationsLeft, Parkers parkers, PinWatch.Pins pins, List<Long> heapAfterGc,
-                         OffHeap offHeap) {
+                         OffHeap offHeap, java.util.Optional<ClosePhase.Result> close) {
     /** Heap growth below this is noise whatever the spread (the JIT and JFR allocate as they go). */
     public static final long HEAP_FLOOR_BYTES = 2L << 20;
     /** Rounds the heap trend needs: the first is warm-up, the rest are fitted. */
@@ -158,6 +159,9 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
                 "%d lines made, %d freed; %d bytes allocated, %d freed; %d of %d reads after close coded LineClosed%s".formatted(
                         offHeap.linesMade(), offHeap.linesFreed(), offHeap.bytesMade(), offHeap.bytesFreed(), offHeap.codedReads(),
                         offHeap.linesChecked(), offHeap.faults().isEmpty() ? "" : "; " + String.join("; ", offHeap.faults()))));
+        close.ifPresent(c -> out.add(new Invariant(
+                "close under load: every joiner answered (value or coded ShutDown), no live thread stranded, carriers left, executor terminated",
+                verdict(c.ok()), c.detail())));
         return out;
     }
 
@@ -251,6 +255,20 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
         m.put("offHeapBytesFreed", offHeap.bytesFreed());
         m.put("linesMade", offHeap.linesMade());
         m.put("linesFreed", offHeap.linesFreed());
+        close.ifPresent(c -> {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("waits", c.waits());
+            o.put("inFlightAtClose", c.inFlightAtClose());
+            o.put("values", c.values());
+            o.put("shutDown", c.shutDown());
+            o.put("wrong", c.wrong());
+            o.put("unanswered", c.unanswered());
+            o.put("closeMillis", c.closeNanos() / 1e6);
+            o.put("liveThreads", c.liveThreads());
+            o.put("carriersLeft", c.carriersLeft());
+            o.put("executorTerminated", c.executorTerminated());
+            m.put("closeUnderLoad", o);
+        });
         List<Object> inv = new ArrayList<>();
         for (Invariant i : invariants()) {
             Map<String, Object> o = new LinkedHashMap<>();

@@ -4,16 +4,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -30,32 +21,11 @@ class CloseUnderLoadTest {
     @ParameterizedTest
     @EnumSource(CarrierPolicy.class)
     void closing_the_reactor_under_load_answers_every_request_and_the_jvm_exits(CarrierPolicy policy) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String flags = System.getProperty("gar.test.classpath.jvmFlags", "--enable-native-access=ALL-UNNAMED").trim();
-        if (!flags.isEmpty()) cmd.addAll(Arrays.asList(flags.split("\\s+")));
-        cmd.addAll(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Xshare:auto", "-cp",
-                System.getProperty("java.class.path"), CloseUnderLoadMain.class.getName(), policy.name()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().remove("JAVA_TOOL_OPTIONS");
-        Process p = pb.start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
-            try (InputStream in = p.getInputStream()) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "(output unreadable: " + e + ")";
-            }
-        });
-        boolean exited = p.waitFor(240, TimeUnit.SECONDS);
-        if (!exited) p.destroyForcibly();
-        String output = out.get(30, TimeUnit.SECONDS);
-        assertTrue(exited, "the child JVM did not exit by itself:\n" + output);
-        assertEquals(0, p.exitValue(), output);
-        Map<String, String> facts = new LinkedHashMap<>();
-        for (String line : output.split("\\R")) {
-            int eq = line.indexOf('=');
-            if (eq > 0) facts.put(line.substring(0, eq), line.substring(eq + 1));
-        }
+        ChildJvm child = ChildJvm.run(CloseUnderLoadMain.class, 240, policy.name());
+        String output = child.output();
+        Map<String, String> facts = child.facts();
+        assertTrue(child.exited(), "the child JVM did not exit by itself:\n" + output);
+        assertEquals(0, child.exitValue(), output);
         assertTrue(output.contains("\ndone"), output);
         assertTrue(Long.parseLong(facts.get("values")) > 0, "the load ran: " + output);
         assertEquals("0", facts.get("wrong"), output);
