@@ -63,6 +63,8 @@ public final class GpuReactor implements AutoCloseable {
     private final Declared.Resolved<Scheduler> scheduler;
     private final WaitPlan plan;
     private final WaitPlan.FlagWait parkerPlan;
+    /** The plan's text, computed once: each wait carries it for the JFR wait event. */
+    private final String planLabel;
     private final PointTable<Object> points = new PointTable<>();
     private final Clock clock = Clock.system();
     private final CarrierPool pool;
@@ -102,6 +104,7 @@ public final class GpuReactor implements AutoCloseable {
         kind.warning().ifPresent(this::warn);
         scheduler.warning().ifPresent(this::warn);
         this.plan = b.plan;
+        this.planLabel = b.plan.label();
         this.parkerPlan = b.plan instanceof WaitPlan.FlagWait f ? f
                 : new WaitPlan.FlagWait(100_000, 1_000_000, b.plan.predict());
         WordWait.Probe park = WordWait.probe();
@@ -200,7 +203,7 @@ public final class GpuReactor implements AutoCloseable {
             // prediction, up to a tenth of it (so a jittery point costs at most ~10 % of a core).
             spread = Math.min(e.spreadNanos(), e.predictedNanos().orElse(0) / 10);
         }
-        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, spread, pointKey);
+        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, spread, pointKey, planLabel);
         if (closed) {
             f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
             return f;
