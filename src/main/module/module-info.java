@@ -28,7 +28,7 @@ module dev.gpureactor {
     // reads it from the class path (pom.xml: --add-reads dev.gpureactor=ALL-UNNAMED, main compile only).
     requires static info.picocli;
     requires jdk.jfr; // loom: the dev.gpureactor.* JFR events (the soak's pin watch uses it too)
-    requires java.management; // loom: the parkers' thread CPU time (RunStats.parkerCpuNanos)
+    requires java.management; // loom: the parkers' thread CPU time (RunStats.parkerCpuNanos), the reactor's MXBean
     requires static jdk.management;
     // The service benchmark's server (bench.service) and the close-under-load test.
     requires static jdk.httpserver;

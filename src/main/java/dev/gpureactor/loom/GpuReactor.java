@@ -91,8 +91,16 @@ public final class GpuReactor implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong warningsRaised = new AtomicLong();
     private volatile boolean closed;
+    /** The reactor's name: its JMX bean's {@code name} key. */
+    private final String name;
+    /**
+     * The JMX bean, or null (off, or refused). Written once by {@link Builder#build} before the
+     * reactor is returned, so any thread that was handed the reactor sees it.
+     */
+    private ReactorBean bean;
 
     private GpuReactor(Builder b) {
+        this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
         this.warningSink = b.warningSink;
         HostCaps caps = b.caps != null ? b.caps : probe();
         if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
@@ -333,6 +341,31 @@ public final class GpuReactor implements AutoCloseable {
 
     public RunStats stats() { return counters.snapshot(pool); }
 
+    /**
+     * This reactor's name ({@link Builder#name}, else {@code reactor-<hex>}). Its JMX bean, if any, is
+     * {@link #jmxName()}, whose {@code name} key may carry a {@code -2}, {@code -3}… suffix where two
+     * reactors share a name.
+     */
+    public String name() { return name; }
+
+    /** The object name of this reactor's {@link GpuReactorMXBean}, while it is registered. */
+    public Optional<javax.management.ObjectName> jmxName() {
+        ReactorBean b = bean;
+        return b == null || closed ? Optional.empty() : Optional.of(b.objectName());
+    }
+
+    public boolean isClosed() { return closed; }
+
+    /** Lines with a parker now (JMX). */
+    int lines() { return parkers.size(); }
+
+    /** Lines whose parker is live (JMX). */
+    int liveParkers() {
+        int n = 0;
+        for (LineParker p : parkers.values()) if (p.isLive()) n++;
+        return n;
+    }
+
     /** Waits registered with a parker and not yet settled. */
     public long registrations() { return counters.registrations(); }
 
@@ -381,6 +414,7 @@ public final class GpuReactor implements AutoCloseable {
         parkers.clear();
         for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
         if (pool != null) pool.close();
+        if (bean != null) bean.unregister();
     }
 
     /** Settings, all optional. */
@@ -399,8 +433,24 @@ public final class GpuReactor implements AutoCloseable {
         private HostCaps caps;
         private Consumer<Warning> warningSink;
         private Supplier<Sleeper> deadlineSleeper;
+        private String name;
+        private boolean jmx = true;
 
         private Builder() {}
+
+        /** The reactor's name, shown in its JMX bean's object name and in {@link GpuReactor#name()}. */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) throw new ReactorException(ErrorCode.InvalidArgument, "name", "\"" + name + "\"", "a non-blank name");
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Whether the reactor registers a {@link GpuReactorMXBean} with the platform MBean server
+         * ({@code dev.gpureactor:type=GpuReactor,name=<name>}); on by default, unregistered on close.
+         */
+        public Builder jmx(boolean on) { this.jmx = on; return this; }
 
         /**
          * Where the parkers' deadline sleeps go under {@link ExecutorKind#IO_URING}: a factory called
@@ -464,7 +514,11 @@ public final class GpuReactor implements AutoCloseable {
 
         public Builder warnings(Consumer<Warning> sink) { this.warningSink = Objects.requireNonNull(sink, "sink"); return this; }
 
-        public GpuReactor build() { return new GpuReactor(this); }
+        public GpuReactor build() {
+            GpuReactor r = new GpuReactor(this);
+            if (jmx) r.bean = ReactorBean.register(r, r.name, r::warn); // after construction: the bean reads a whole reactor
+            return r;
+        }
 
         private static long nonNegative(String name, Duration d) {
             Objects.requireNonNull(d, name);
