@@ -21,7 +21,7 @@ final class BacklogEvent extends Event {
     private static final EventType TYPE = EventType.getEventType(BacklogEvent.class);
 
     @Label("Line") @Description("The line whose parker saw the flip") String line;
-    @Label("Admitted") @Description("Virtual threads admitted to the carriers") int admitted;
+    @Label("Admitted") @Description("Virtual threads admitted to the carriers, read just after the flip (it may already have fallen)") int admitted;
     @Label("Carriers") int carriers;
 
     static void emit(String line, CarrierPool pool) {
