@@ -22,13 +22,13 @@ module dev.gpureactor {
     exports dev.gpureactor.host;
     exports dev.gpureactor.host.uring;
 
-    // The command line's and its engines' own needs (picocli, the soak's JFR pin watch, the bench's
+    // The command line's and its engines' own needs (picocli, the bench's
     // thread CPU times): optional, resolved only where gar runs. A JDK module that the exported packages
     // need at run time is a plain `requires` instead. HdrHistogram has no module name: the bench engine
     // reads it from the class path (pom.xml: --add-reads dev.gpureactor=ALL-UNNAMED, main compile only).
     requires static info.picocli;
-    requires static jdk.jfr;
-    requires java.management; // loom: the parkers' thread CPU time (RunStats.parkerCpuNanos)
+    requires jdk.jfr; // loom: the dev.gpureactor.* JFR events (the soak's pin watch uses it too)
+    requires java.management; // loom: the parkers' thread CPU time (RunStats.parkerCpuNanos), the reactor's MXBean
     requires static jdk.management;
     // The service benchmark's server (bench.service) and the close-under-load test.
     requires static jdk.httpserver;

@@ -17,7 +17,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.ParseException;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +64,17 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--carriers", description = "Carrier threads (default: cores - 1, at least 1: a core is left to the parkers).")
     Integer carriers;
 
+    @Option(names = "--jfr", paramLabel = "FILE",
+            description = "Write a JFR recording of the run to FILE (the JDK's default events and every dev.gpureactor event, the per-wait one included); read it with: jfr print --events 'dev.gpureactor.*' FILE")
+    Path jfr;
+
+    /**
+     * The library's JFR events (declared package-private in {@code dev.gpureactor.loom}; named here as
+     * a recording names them). docs/JFR.md describes each and its default.
+     */
+    static final List<String> JFR_EVENTS = List.of("dev.gpureactor.Wait", "dev.gpureactor.ParkerLate",
+            "dev.gpureactor.HostingRelief", "dev.gpureactor.PortFailure", "dev.gpureactor.CarrierBacklog");
+
     @Spec
     CommandSpec spec;
 
@@ -80,14 +98,54 @@ final class DemoCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
+        Recording recording = jfr == null ? null : startRecording();
         try (device; GpuReactor reactor = b.build(); GpuExecutorService exec = reactor.newExecutor()) {
             System.out.printf("gar demo: executor %s, scheduler %s, plan %s%n", reactor.kindResolution().label(),
                     reactor.schedulerResolution().label(), p.label());
+            System.out.println(machine());
             device.description().forEach(System.out::println);
             runFill(reactor, device, exec);
             if (waiters > 0) runMany(reactor, device, exec, waiters);
+        } finally {
+            if (recording != null) {
+                recording.stop();
+                recording.dump(jfr);
+                recording.close();
+                System.out.println("JFR recording: " + jfr + "  (jfr print --events 'dev.gpureactor.*' " + jfr + ")");
+            }
         }
         return 0;
+    }
+
+    /** A recording of the JDK's default events and every event of the library's, started now. */
+    private static Recording startRecording() throws IOException, ParseException {
+        Recording r = new Recording(Configuration.getConfiguration("default"));
+        r.setName("gar demo");
+        for (String e : JFR_EVENTS) r.enable(e);
+        r.start();
+        return r;
+    }
+
+    /**
+     * The machine the numbers come from, and (one line) why its wakes are not docs/BENCHMARKS.md's:
+     * there the parker's core is idle, here the FILL round's CPU thread shares the cores with it.
+     */
+    static String machine() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        return "machine: " + cpuModel() + " (" + System.getProperty("os.arch") + "), " + cores + " cores, "
+                + System.getProperty("java.vm.name") + " " + Runtime.version() + "\n"
+                + "  wakes below run beside the round's CPU-bound virtual thread, which shares these " + cores
+                + " cores with the parker; docs/BENCHMARKS.md measures wakes with the cores otherwise idle, so expect later ones here";
+    }
+
+    /** The CPU's model name (Linux: /proc/cpuinfo), or "unknown CPU". */
+    private static String cpuModel() {
+        try (var lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            return lines.filter(l -> l.startsWith("model name") || l.startsWith("Model"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst().orElse("unknown CPU");
+        } catch (IOException | UncheckedIOException e) {
+            return "unknown CPU";
+        }
     }
 
     private static String hint(String backend, ReactorException e) {

@@ -249,7 +249,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public int liveThreads() { return (int) (ctl.get() >>> LIVE_SHIFT & TASK_MASK); }
 
     /** Admitted tasks not yet run, the running ones included. */
-    private int admitted() { return (int) (ctl.get() & TASK_MASK); }
+    int admitted() { return (int) (ctl.get() & TASK_MASK); }
 
     /**
      * Approximately how many tasks (woken virtual threads, callbacks) wait for a carrier: the

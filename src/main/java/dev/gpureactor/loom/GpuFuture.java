@@ -114,6 +114,15 @@ public final class GpuFuture<T> implements Future<T> {
     /** The point's recent spread (largest − smallest kept sample; 0 when cold): says whether a spin past the wake pays. */
     final long spreadNanos;
     final Object pointKey;
+    /** The reactor's plan label, for the JFR wait event; null for futures made outside a reactor. */
+    final String planLabel;
+    /**
+     * When the word was seen reached (JFR only: set by the signaller before its CAS only while the
+     * wait event is enabled, else 0); read after the acquire load that saw {@code READY}. Two
+     * signallers race only to write about the same instant, and a long write does not tear on the
+     * 64-bit JVMs this library runs on.
+     */
+    private long seenNanos;
 
     private volatile int state;
     private T value;
@@ -152,7 +161,13 @@ public final class GpuFuture<T> implements Future<T> {
 
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
               Executor callbacks, long startNanos, long wakeAtNanos, long spreadNanos, Object pointKey) {
+        this(id, descriptor, port, readback, callbacks, startNanos, wakeAtNanos, spreadNanos, pointKey, null);
+    }
+
+    GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
+              Executor callbacks, long startNanos, long wakeAtNanos, long spreadNanos, Object pointKey, String planLabel) {
         this.id = id;
+        this.planLabel = planLabel;
         this.wakeAtNanos = wakeAtNanos;
         this.spreadNanos = spreadNanos;
         this.descriptor = descriptor;
@@ -196,6 +211,7 @@ public final class GpuFuture<T> implements Future<T> {
         if (readback == null) {
             return settle(PENDING, COMPLETED, null, null);
         }
+        if (WaitEvent.enabled()) seenNanos = System.nanoTime(); // JFR: seen → running, measured by the resolver
         if (!STATE.compareAndSet(this, PENDING, READY)) return false;
         wakeJoiners();
         CompletableFuture<T> s = stage;
@@ -225,6 +241,7 @@ public final class GpuFuture<T> implements Future<T> {
         STATE.setVolatile(this, to);
         wakeJoiners();
         publishToStage();
+        if (WaitEvent.enabled()) WaitEvent.commit(this, outcome(to), code(t), 0, System.nanoTime());
         return true;
     }
 
@@ -471,10 +488,16 @@ public final class GpuFuture<T> implements Future<T> {
             }
             Thread.currentThread().interrupt(); // decided meanwhile: report it, keep the flag
         } catch (ReactorException e) {
-            fail(e);
+            if (fail(e) && e.code() != ErrorCode.LineClosed) portFailedEvent(e);
         } catch (Throwable e) {
-            fail(portFailed(e));
+            ReactorException coded = portFailed(e);
+            if (fail(coded)) portFailedEvent(coded);
         }
+    }
+
+    /** JFR: the port this thread queried failed this wait (a parker reports its own port failures). */
+    private void portFailedEvent(ReactorException e) {
+        PortFailureEvent.emit(descriptor.line().name(), descriptor.slot().index(), 1, e);
     }
 
     /** A throwable a port threw, as the coded failure that ends the wait. */
@@ -520,6 +543,7 @@ public final class GpuFuture<T> implements Future<T> {
     private void resolve() {
         if (!STATE.compareAndSet(this, READY, RESOLVING)) return;
         resolver = Thread.currentThread();
+        long seen = seenNanos, running = seen != 0 ? System.nanoTime() : 0; // JFR only: 0 while the event is off
         T v = null;
         Throwable t = null;
         try {
@@ -532,6 +556,21 @@ public final class GpuFuture<T> implements Future<T> {
         STATE.setVolatile(this, t == null ? COMPLETED : FAILED); // volatile: see settle
         wakeJoiners();
         publishToStage();
+        if (WaitEvent.enabled()) WaitEvent.commit(this, t == null ? "COMPLETED" : "FAILED", code(t), seen, running != 0 ? running : System.nanoTime());
+    }
+
+    /** The JFR outcome name of terminal state {@code s}. */
+    private static String outcome(int s) {
+        return switch (s) {
+            case COMPLETED -> "COMPLETED";
+            case CANCELLED -> "CANCELLED";
+            default -> "FAILED";
+        };
+    }
+
+    /** The JFR code of a failure: the coded one's name, else empty. */
+    private static String code(Throwable t) {
+        return t instanceof ReactorException re ? re.code().name() : "";
     }
 
     // ---- Future ----

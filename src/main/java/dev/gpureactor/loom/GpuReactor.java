@@ -63,6 +63,8 @@ public final class GpuReactor implements AutoCloseable {
     private final Declared.Resolved<Scheduler> scheduler;
     private final WaitPlan plan;
     private final WaitPlan.FlagWait parkerPlan;
+    /** The plan's text, computed once: each wait carries it for the JFR wait event. */
+    private final String planLabel;
     private final PointTable<Object> points = new PointTable<>();
     private final Clock clock = Clock.system();
     private final CarrierPool pool;
@@ -96,7 +98,16 @@ public final class GpuReactor implements AutoCloseable {
      */
     boolean controlSkipsClosedRecheck;
 
+    /** The reactor's name: its JMX bean's {@code name} key. */
+    private final String name;
+    /**
+     * The JMX bean, or null (off, or refused). Written once by {@link Builder#build} before the
+     * reactor is returned, so any thread that was handed the reactor sees it.
+     */
+    private ReactorBean bean;
+
     private GpuReactor(Builder b) {
+        this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
         this.warningSink = b.warningSink;
         HostCaps caps = b.caps != null ? b.caps : probe();
         if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
@@ -108,6 +119,7 @@ public final class GpuReactor implements AutoCloseable {
         kind.warning().ifPresent(this::warn);
         scheduler.warning().ifPresent(this::warn);
         this.plan = b.plan;
+        this.planLabel = b.plan.label();
         this.parkerPlan = b.plan instanceof WaitPlan.FlagWait f ? f
                 : new WaitPlan.FlagWait(100_000, 1_000_000, b.plan.predict());
         WordWait.Probe park = WordWait.probe();
@@ -206,7 +218,7 @@ public final class GpuReactor implements AutoCloseable {
             // (LineWatch.decide, "when speed pays").
             spread = e.spreadNanos();
         }
-        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, spread, pointKey);
+        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, spread, pointKey, planLabel);
         if (closed) {
             f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
             return f;
@@ -336,6 +348,31 @@ public final class GpuReactor implements AutoCloseable {
 
     public RunStats stats() { return counters.snapshot(pool); }
 
+    /**
+     * This reactor's name ({@link Builder#name}, else {@code reactor-<hex>}). Its JMX bean, if any, is
+     * {@link #jmxName()}, whose {@code name} key may carry a {@code -2}, {@code -3}… suffix where two
+     * reactors share a name.
+     */
+    public String name() { return name; }
+
+    /** The object name of this reactor's {@link GpuReactorMXBean}, while it is registered. */
+    public Optional<javax.management.ObjectName> jmxName() {
+        ReactorBean b = bean;
+        return b == null || closed ? Optional.empty() : Optional.of(b.objectName());
+    }
+
+    public boolean isClosed() { return closed; }
+
+    /** Lines with a parker now (JMX). */
+    int lines() { return parkers.size(); }
+
+    /** Lines whose parker is live (JMX). */
+    int liveParkers() {
+        int n = 0;
+        for (LineParker p : parkers.values()) if (p.isLive()) n++;
+        return n;
+    }
+
     /** Waits registered with a parker and not yet settled. */
     public long registrations() { return counters.registrations(); }
 
@@ -384,6 +421,7 @@ public final class GpuReactor implements AutoCloseable {
         parkers.clear();
         for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
         if (pool != null) pool.close();
+        if (bean != null) bean.unregister();
     }
 
     /** Settings, all optional. */
@@ -402,8 +440,24 @@ public final class GpuReactor implements AutoCloseable {
         private HostCaps caps;
         private Consumer<Warning> warningSink;
         private Supplier<Sleeper> deadlineSleeper;
+        private String name;
+        private boolean jmx = true;
 
         private Builder() {}
+
+        /** The reactor's name, shown in its JMX bean's object name and in {@link GpuReactor#name()}. */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) throw new ReactorException(ErrorCode.InvalidArgument, "name", "\"" + name + "\"", "a non-blank name");
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Whether the reactor registers a {@link GpuReactorMXBean} with the platform MBean server
+         * ({@code dev.gpureactor:type=GpuReactor,name=<name>}); on by default, unregistered on close.
+         */
+        public Builder jmx(boolean on) { this.jmx = on; return this; }
 
         /**
          * Where the parkers' deadline sleeps go under {@link ExecutorKind#IO_URING}: a factory called
@@ -467,7 +521,11 @@ public final class GpuReactor implements AutoCloseable {
 
         public Builder warnings(Consumer<Warning> sink) { this.warningSink = Objects.requireNonNull(sink, "sink"); return this; }
 
-        public GpuReactor build() { return new GpuReactor(this); }
+        public GpuReactor build() {
+            GpuReactor r = new GpuReactor(this);
+            if (jmx) r.bean = ReactorBean.register(r, r.name, r::warn); // after construction: the bean reads a whole reactor
+            return r;
+        }
 
         private static long nonNegative(String name, Duration d) {
             Objects.requireNonNull(d, name);

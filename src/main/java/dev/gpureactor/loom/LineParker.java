@@ -293,6 +293,7 @@ final class LineParker implements Runnable {
      */
     private ReactorException loop(ParkerThread me) {
         boolean afterSleep = false;
+        boolean wasBacklogged = false; // JFR: the backlog event is sampled where this turns true
         while (true) {
             ReactorException c = closing;
             if (c != null) {
@@ -308,6 +309,8 @@ final class LineParker implements Runnable {
                 if (hook != null) hook.run();
                 // With a backlog the parker neither spins nor hosts: its core is the carriers'.
                 boolean backlogged = carriers != null && carriers.backlogged();
+                if (backlogged && !wasBacklogged) BacklogEvent.emit(line.name(), carriers); // sampled at the flip
+                wasBacklogged = backlogged;
                 if (hostPool != null && !backlogged) me.openCapture(hostPool);
                 Turn next;
                 try {
@@ -441,6 +444,7 @@ final class LineParker implements Runnable {
         // A thread hosts only while one stands by, and only a relief takes it, so it is there; a
         // new thread is the fallback should that ever not hold (never a loop left unowned).
         ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
+        ReliefEvent.emit(line.name(), s != null);
         if (s == null) {
             s = new ParkerThread(this, "gar-parker-" + line.name());
             thread = s;
@@ -543,7 +547,11 @@ final class LineParker implements Runnable {
             long left = at - clock.nanos();
             if (left > 0) LockSupport.parkNanos(this, left);
         }
-        if (timed) watch.afterTimedSleep(at, clock.nanos());
+        if (timed) {
+            long woke = clock.nanos();
+            watch.afterTimedSleep(at, woke);
+            ParkerLateEvent.check(line.name(), at, woke, watch.waiting());
+        }
         SLEEPING.setVolatile(this, false);
         return timed;
     }

@@ -233,10 +233,10 @@ final class LineWatch {
                 try {
                     done = head.port().query();
                 } catch (ReactorException e) {
-                    failSlot(s, e);
+                    portFailed(s, e);
                     break;
                 } catch (RuntimeException e) {
-                    failSlot(s, new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), e.getMessage()));
+                    portFailed(s, new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), e.getMessage()));
                     break;
                 }
                 if (!done) break;
@@ -251,6 +251,12 @@ final class LineWatch {
                 }
             }
         }
+    }
+
+    /** The port failed slot {@code s}: its waits fail with {@code e} (and JFR hears of it). */
+    private void portFailed(int s, ReactorException e) {
+        PortFailureEvent.emit(line.name(), s, slots[s].size(), e);
+        failSlot(s, e);
     }
 
     private void failSlot(int s, ReactorException e) {

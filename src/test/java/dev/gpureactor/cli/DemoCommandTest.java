@@ -157,4 +157,27 @@ class DemoCommandTest {
         assertEquals(2, r.code(), r.out() + r.err());
         assertTrue(r.err().contains("GAR-0022 InvalidArgument: backend = metal is invalid; expected sim, cuda, hip"), r.err());
     }
+
+    @Test
+    void the_demo_states_its_machine_and_why_its_wakes_differ() {
+        Run r = gar(null, null, "demo");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(Pattern.compile("machine: .+ \\(" + Pattern.quote(System.getProperty("os.arch")) + "\\), "
+                + Runtime.getRuntime().availableProcessors() + " cores").matcher(r.out()).find(), r.out());
+        assertTrue(r.out().contains("shares these " + Runtime.getRuntime().availableProcessors() + " cores with the parker"), r.out());
+    }
+
+    @Test
+    void demo_jfr_writes_a_recording_with_the_waits(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = dir.resolve("demo.jfr");
+        Run r = gar(null, null, "demo", "--jfr", file.toString());
+        assertEquals(0, r.code(), r.err());
+        assertThreeWaits(r, "store at");
+        assertTrue(r.out().contains("JFR recording: " + file), r.out());
+        var waits = jdk.jfr.consumer.RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.gpureactor.Wait")).toList();
+        // 41 FILL rounds of three waits, each with a readback: every one recorded, completed.
+        assertEquals(3 * (DemoCommand.WARM_UP_ROUNDS + 1), waits.size());
+        assertTrue(waits.stream().allMatch(e -> e.getString("outcome").equals("COMPLETED")), () -> waits.toString());
+    }
 }
