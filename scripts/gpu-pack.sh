@@ -39,7 +39,14 @@ mvn -B -q -ntp dependency:copy -Dartifact="$console" -DoutputDirectory="$out/lib
 cp target/gar.jar "$out/gar.jar"
 cp -r target/test-classes "$out/test-classes"
 cp target/native/*.so "$out/native/"
-cp target/classes/native/*/libgarpark.so "$out/native/" 2>/dev/null || echo "gpu-pack: no libgarpark.so built (no C compiler?); the probe will say so there"
+# The park library for each architecture built (the jar carries them too), each in its own folder: one
+# glob into one folder made the second copy fail and the message below lie.
+park_found=0
+for d in target/classes/native/linux-*; do
+  [ -f "$d/libgarpark.so" ] || continue
+  mkdir -p "$out/native/$(basename "$d")" && cp "$d/libgarpark.so" "$out/native/$(basename "$d")/" && park_found=1
+done
+[ "$park_found" = 1 ] || echo "gpu-pack: no libgarpark.so built (no C compiler?); the probe will say so there"
 
 # Modules: the fixed set, plus what jdeps finds in the jar, the tests and the launcher.
 fixed="java.base,jdk.unsupported,java.management,jdk.management,jdk.jfr"
