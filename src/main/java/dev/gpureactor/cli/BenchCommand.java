@@ -74,7 +74,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--margin-us", description = "margin_us of the deadline plan (default: the library's, 100).")
     Long marginUs;
 
-    @Option(names = "--carriers", description = "Carrier threads (default: the library's, cores - 1, at least 1).")
+    @Option(names = "--carriers", description = "Carrier threads (default: the library's: one per core under its default fork-join policy).")
     Integer carriers;
 
     @Option(names = "--jitter", defaultValue = "pollers",

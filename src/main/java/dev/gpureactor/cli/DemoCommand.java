@@ -61,7 +61,7 @@ final class DemoCommand implements Callable<Integer> {
             defaultValue = "0")
     int waiters;
 
-    @Option(names = "--carriers", description = "Carrier threads (default: cores - 1, at least 1: a core is left to the parkers).")
+    @Option(names = "--carriers", description = "Carrier threads (default: the library's: one per core under its default fork-join policy).")
     Integer carriers;
 
     @Option(names = "--jfr", paramLabel = "FILE",

@@ -68,7 +68,18 @@ final class ForkJoinCarriers implements Carriers {
 
     @Override
     public void push(Runnable task) {
-        forkJoin.execute(new Run(pool, task)); // from a carrier: its own queue; from elsewhere: a submission queue
+        Run run = new Run(pool, task);
+        // Called on one of our carriers itself (no virtual thread mounted), the task is the thread that
+        // just left it: a yield, or a park that found its permit. Pushed to this carrier's own queue it
+        // would run again at once, ahead of every thread woken from outside (the parkers' wakes, the
+        // JDK's unparker): gar demo's CPU-bound thread, yielding every 10 us, held the woken joiners back
+        // for milliseconds. As the JDK's own scheduler does (VirtualThread.afterYield), it goes behind
+        // the submissions when this carrier has nothing else queued.
+        if (Thread.currentThread() instanceof Carrier c && c.getPool() == forkJoin && c.getQueuedTaskCount() == 0) {
+            forkJoin.externalSubmit(run);
+        } else {
+            forkJoin.execute(run); // from a virtual thread on a carrier: its own queue; from elsewhere: a submission queue
+        }
     }
 
     @Override
