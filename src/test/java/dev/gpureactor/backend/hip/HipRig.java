@@ -47,6 +47,12 @@ final class HipRig implements AutoCloseable {
         return new HipRig("standin", HipRuntime.load(lib), new StandinHooks(lib));
     }
 
+    /**
+     * The real runtime with a device; a JUnit assumption (with the reason) where there is none. Why a
+     * skip and not a failure: no AMD GPU is on any machine this project builds on. The same test body runs
+     * on the stand-in runtime in every build; the real runtime without a device is tested, never skipped
+     * in CI, by HipRealRuntimeTest.
+     */
     static HipRig real() {
         Optional<String> why = realUnavailable();
         assumeTrue(why.isEmpty(), why.orElse(""));
