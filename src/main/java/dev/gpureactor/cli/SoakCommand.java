@@ -32,7 +32,7 @@ final class SoakCommand implements Callable<Integer> {
     @Option(names = "--lines", description = "Completion lines, 8 slots each (default: ${DEFAULT-VALUE}).", defaultValue = "4")
     int lines;
 
-    @Option(names = "--carriers", description = "Carrier threads per reactor (default: the library's: one per core under its default fork-join policy).")
+    @Option(names = "--carriers", description = "Carrier threads per reactor (default: cores - 1, at least 1).")
     Integer carriers;
 
     @Option(names = "--seed", description = "Seed of every random choice (default: from the clock, printed).")

@@ -155,7 +155,8 @@ public final class GpuReactor implements AutoCloseable {
     public static Builder builder() { return new Builder(); }
 
     /**
-     * The carrier pool's default size: one less than the cores, at least one. The parkers are
+     * The default size of a {@link CarrierPolicy#SHARED_FIFO} pool (the policy's default is
+     * {@link #defaultCarriers(CarrierPolicy)}): one less than the cores, at least one. The parkers are
      * platform threads too, and they must run the moment their timer fires or a store lands: with
      * as many carriers as cores, CPU work on the carriers kept a parker off the CPU long enough that
      * 7 % of the FILL demo's waits on 2 cores woke over 1 ms late, against 1.7 % with one carrier
