@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A {@link CompletionPort} over one driver stream and one word of a {@link MappedPage} (the shared
- * body of the CUDA and HIP ports).
+ * A {@link CompletionPort} over one driver stream and one word of a {@link MappedLine} (the whole
+ * body of the CUDA and HIP ports, which only name it: {@code CudaPort}, {@code HipPort}).
  *
  * <ul>
  *   <li>{@link #query()}: the stream's status query, the <em>error authority</em>: done, pending,
@@ -29,28 +29,41 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A null-stream handle names a stream only through the current context, so the port makes the
  * line's domain current around its calls on such a stream (any thread may wait on a port).
+ *
+ * @param <S> the vendor's stream handle
  */
-public abstract class DriverPort implements CompletionPort {
+public abstract class DriverPort<S extends DriverStream> implements CompletionPort {
     /** The longest sleep of a query-mode park. */
     public static final long QUERY_PARK_STEP_NANOS = 50_000;
 
     private final LineDriver driver;
     private final MappedPage page; // null: query mode without a line
-    private final long stream;
+    private final S stream;
     private final MemoryDescriptor descriptor; // null without a line
     private final WordPark park;
     private final boolean flagMode;
     private final AtomicBoolean armed = new AtomicBoolean();
 
     /**
-     * @param flagMode whether the device stores into the word; {@code false} is query mode
+     * A port on {@code line}'s word {@code slot} reaching {@code target}; it queries instead of waiting
+     * on the word when the line's device takes no store ({@link MappedLine#stores()}).
      */
-    protected DriverPort(LineDriver driver, MappedPage page, long stream, Slot slot, long target,
-                         WordPark park, boolean flagMode) {
+    protected DriverPort(MappedLine<S, ?> line, S stream, Slot slot, long target, WordPark park) {
+        this(line.page().driver(), line.page(), stream, Objects.requireNonNull(slot, "slot"), target, park,
+                line.stores().usable());
+    }
+
+    /** A port without a line: status by query, wait by the driver's synchronize, {@code arm} does nothing. */
+    protected DriverPort(LineDriver driver, S stream) {
+        this(driver, null, stream, null, 0, WordPark.spinThenPark(), false);
+    }
+
+    private DriverPort(LineDriver driver, MappedPage page, S stream, Slot slot, long target, WordPark park,
+                       boolean flagMode) {
         this.driver = Objects.requireNonNull(driver, "driver");
         this.page = page;
-        this.stream = stream;
-        this.descriptor = page == null ? null : new MemoryDescriptor(page.line(), Objects.requireNonNull(slot, "slot"), target);
+        this.stream = Objects.requireNonNull(stream, "stream");
+        this.descriptor = page == null ? null : new MemoryDescriptor(page.line(), slot, target);
         this.park = Objects.requireNonNull(park, "park");
         this.flagMode = flagMode && page != null;
     }
@@ -74,7 +87,7 @@ public abstract class DriverPort implements CompletionPort {
     public void arm() {
         if (!flagMode || !armed.compareAndSet(false, true)) return;
         try {
-            page.enqueueStore(stream, descriptor.slot(), descriptor.target());
+            page.enqueueStore(stream.handle(), descriptor.slot(), descriptor.target());
         } catch (RuntimeException e) {
             armed.set(false);
             throw e;
@@ -98,8 +111,11 @@ public abstract class DriverPort implements CompletionPort {
     /** The word this port waits on: empty without a line. */
     public Optional<MemoryDescriptor> descriptor() { return Optional.ofNullable(descriptor); }
 
+    /** The stream whose status this port queries and whose store it arms. */
+    public S stream() { return stream; }
+
     /** The raw stream handle. */
-    public long streamHandle() { return stream; }
+    public long streamHandle() { return stream.handle(); }
 
     /** {@code flag} (the crate's recommended plan) when the device stores into the word, else {@code poll}. */
     public WaitPlan recommendedPlan() {
@@ -107,12 +123,13 @@ public abstract class DriverPort implements CompletionPort {
     }
 
     private int inDomain(boolean query) {
-        if (page == null || !driver.implicitStream(stream)) {
-            return query ? driver.queryStatus(stream) : driver.synchronizeStatus(stream);
+        long handle = stream.handle();
+        if (page == null || !driver.implicitStream(handle)) {
+            return query ? driver.queryStatus(handle) : driver.synchronizeStatus(handle);
         }
         long token = driver.enter(page.domain());
         try {
-            return query ? driver.queryStatus(stream) : driver.synchronizeStatus(stream);
+            return query ? driver.queryStatus(handle) : driver.synchronizeStatus(handle);
         } finally {
             driver.exit(page.domain(), token);
         }
@@ -120,7 +137,7 @@ public abstract class DriverPort implements CompletionPort {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[stream 0x" + Long.toHexString(stream)
+        return getClass().getSimpleName() + "[" + stream
                 + (descriptor == null ? ", query only" : ", " + descriptor + (flagMode ? "" : ", query mode")) + "]";
     }
 }

@@ -1,12 +1,17 @@
 package dev.gpureactor.demo;
 
-import dev.gpureactor.backend.HostFunction;
 import dev.gpureactor.backend.DriverPort;
+import dev.gpureactor.backend.DriverStream;
+import dev.gpureactor.backend.HostFunction;
 import dev.gpureactor.backend.LineOptions;
+import dev.gpureactor.backend.LineVendor;
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.cuda.CuStream;
 import dev.gpureactor.backend.cuda.CudaDriver;
 import dev.gpureactor.backend.cuda.CudaKernels;
+import dev.gpureactor.backend.cuda.CudaPort;
 import dev.gpureactor.backend.cuda.StreamMemOps;
+import dev.gpureactor.backend.hip.HipPort;
 import dev.gpureactor.backend.hip.HipRuntime;
 import dev.gpureactor.backend.hip.HipStream;
 import dev.gpureactor.core.CompletionLine;
@@ -41,55 +46,49 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
  * fresh mapped page for their payloads. {@link #close()} synchronizes every stream, retires it from
  * its line and destroys it, closes the lines, frees the pages, and gives back what {@code open} took
  * (CUDA: the primary context it made current; HIP: the thread's device).
+ *
+ * @param <S> the binding's stream handle
+ * @param <P> the binding's port
  */
 @SuppressWarnings("restricted") // FFM: the payload page the driver allocated is given its size here
-abstract class DriverDemoDevice implements DemoDevice {
+abstract class DriverDemoDevice<S extends DriverStream, P extends DriverPort<S>> implements DemoDevice {
     /** Each stream's payload byte sits in its own 64 bytes of the payload page. */
     private static final long PAYLOAD_STRIDE = 64;
     private static final long PAGE = 4096;
 
-    /** A backend's mapped line, seen the same way for CUDA and HIP. */
-    interface Line {
-        DriverPort port(long stream, Slot slot, long target);
-
-        boolean retire(long stream);
-
-        void close();
-    }
-
-    private record Group(Line line, List<Long> streams) {}
+    private record Group<S extends DriverStream, P extends DriverPort<S>>(MappedLine<S, P> line, List<S> streams) {}
 
     private final String backend;
+    private final LineVendor<S, P> vendor;
     private final List<String> description;
     protected final Consumer<Warning> warnings;
-    private final List<Group> groups = new ArrayList<>();
+    private final List<Group<S, P>> groups = new ArrayList<>();
     private final List<Long> pages = new ArrayList<>();
 
-    DriverDemoDevice(String backend, List<String> description, Consumer<Warning> warnings) {
+    DriverDemoDevice(String backend, LineVendor<S, P> vendor, List<String> description, Consumer<Warning> warnings) {
         this.backend = backend;
+        this.vendor = vendor;
         this.description = List.copyOf(description);
         this.warnings = warnings;
     }
 
     // ------------------------------------------------------------------ what each binding supplies
 
-    abstract Line newLine();
-
-    abstract long createStream();
+    abstract S createStream();
 
     /** Waits for the stream's work; a failed stream's status is ignored (close goes on). */
-    abstract void synchronize(long stream);
+    abstract void synchronize(S stream);
 
-    abstract void destroyStream(long stream);
+    abstract void destroyStream(S stream);
 
     /** Queues a host function (the upcall stub with {@code userData}) on the stream. */
-    abstract void launchHostFunction(long stream, MemorySegment userData);
+    abstract void launchHostFunction(S stream, MemorySegment userData);
 
     /** Queues device work of {@code nanos} before the host function that notes when it ended; none by default. */
-    void launchWork(long stream, long nanos) {}
+    void launchWork(S stream, long nanos) {}
 
     /** Queues a one-byte device-side write of {@code value} to {@code deviceAddress}. */
-    abstract void memsetByte(long stream, long deviceAddress, byte value);
+    abstract void memsetByte(S stream, long deviceAddress, byte value);
 
     /** Mapped, page-locked host memory; returns the host address. */
     abstract long allocMapped(long bytes);
@@ -120,27 +119,27 @@ abstract class DriverDemoDevice implements DemoDevice {
         long device = devicePointer(host);
         List<DemoDevice.Stream> out = new ArrayList<>(n);
         for (int first = 0; first < n; first += CompletionLine.WORDS) {
-            Group g = new Group(newLine(), new ArrayList<>());
+            Group<S, P> g = new Group<>(MappedLine.create(vendor, LineOptions.defaults().withWarnings(warnings)), new ArrayList<>());
             groups.add(g);
             for (int k = first; k < Math.min(n, first + CompletionLine.WORDS); k++) {
-                long s = createStream();
+                S s = createStream();
                 g.streams().add(s);
-                out.add(new DriverStream(g.line(), s, Slot.of(k - first),
+                out.add(new StreamOnLine(g.line(), s, Slot.of(k - first),
                         payloads.asSlice(k * PAYLOAD_STRIDE, 1), device + k * PAYLOAD_STRIDE));
             }
         }
         return out;
     }
 
-    private final class DriverStream implements DemoDevice.Stream {
-        private final Line line;
-        private final long stream;
+    private final class StreamOnLine implements DemoDevice.Stream {
+        private final MappedLine<S, P> line;
+        private final S stream;
         private final Slot slot;
         private final MemorySegment payloadHost;
         private final long payloadDevice;
         private long seq;
 
-        DriverStream(Line line, long stream, Slot slot, MemorySegment payloadHost, long payloadDevice) {
+        StreamOnLine(MappedLine<S, P> line, S stream, Slot slot, MemorySegment payloadHost, long payloadDevice) {
             this.line = line;
             this.stream = stream;
             this.slot = slot;
@@ -156,7 +155,7 @@ abstract class DriverDemoDevice implements DemoDevice {
             AtomicLong done = new AtomicLong();
             hold(work, done);
             memsetByte(stream, payloadDevice, (byte) payload);
-            DriverPort port = store();
+            P port = store();
             return new Signal(port.descriptor().orElseThrow(), port,
                     () -> Byte.toUnsignedInt(payloadHost.get(JAVA_BYTE, 0)), done::get);
         }
@@ -164,7 +163,7 @@ abstract class DriverDemoDevice implements DemoDevice {
         @Override
         public synchronized Signal signal(Duration work) {
             hold(work, new AtomicLong());
-            DriverPort port = store();
+            P port = store();
             return new Signal(port.descriptor().orElseThrow(), port, null, null);
         }
 
@@ -188,8 +187,8 @@ abstract class DriverDemoDevice implements DemoDevice {
             }
         }
 
-        private DriverPort store() {
-            DriverPort port = line.port(stream, slot, ++seq);
+        private P store() {
+            P port = line.port(stream, slot, ++seq);
             port.arm(); // the write-value, right behind the payload write
             return port;
         }
@@ -201,9 +200,9 @@ abstract class DriverDemoDevice implements DemoDevice {
     @Override
     public synchronized void close() {
         List<RuntimeException> failures = new ArrayList<>();
-        for (Group g : groups) for (long s : g.streams()) attempt(failures, () -> synchronize(s));
-        for (Group g : groups) {
-            for (long s : g.streams()) {
+        for (Group<S, P> g : groups) for (S s : g.streams()) attempt(failures, () -> synchronize(s));
+        for (Group<S, P> g : groups) {
+            for (S s : g.streams()) {
                 attempt(failures, () -> {
                     // A stream the line cannot retire (it failed) stays alive: the line then leaks its
                     // page with LineLeaked rather than query a destroyed stream.
@@ -250,9 +249,9 @@ abstract class DriverDemoDevice implements DemoDevice {
      * The CUDA driver named by {@code gar.cuda.library} (default {@code libcuda.so.1}), device 0,
      * its primary context made current on the calling thread (the thread that queues the work).
      */
-    static DriverDemoDevice cuda(Consumer<Warning> warnings) {
+    static DriverDemoDevice<CuStream, CudaPort> cuda(Consumer<Warning> warnings) {
         CudaDriver cuda = CudaDriver.load();
-        cuda.require(both(dev.gpureactor.backend.cuda.MappedLine.REQUIRED, CUDA_CALLS));
+        cuda.require(both(CudaDriver.LINE_FUNCTIONS, CUDA_CALLS));
         cuda.ensureInitialized();
         int dev = cuda.device(0);
         StreamMemOps memOps = StreamMemOps.read(cuda, dev);
@@ -288,7 +287,7 @@ abstract class DriverDemoDevice implements DemoDevice {
         return new Cuda(cuda, dev, previous, kernels, description, warnings);
     }
 
-    private static final class Cuda extends DriverDemoDevice {
+    private static final class Cuda extends DriverDemoDevice<CuStream, CudaPort> {
         private final CudaDriver cuda;
         private final int device;
         private final long previousContext;
@@ -296,7 +295,7 @@ abstract class DriverDemoDevice implements DemoDevice {
 
         Cuda(CudaDriver cuda, int device, long previousContext, CudaKernels kernels, List<String> description,
              Consumer<Warning> warnings) {
-            super("cuda", description, warnings);
+            super("cuda", cuda, description, warnings);
             this.cuda = cuda;
             this.device = device;
             this.previousContext = previousContext;
@@ -304,40 +303,28 @@ abstract class DriverDemoDevice implements DemoDevice {
         }
 
         @Override
-        void launchWork(long stream, long nanos) {
-            if (kernels != null) kernels.spin(CuStream.ofRaw(stream), nanos);
+        void launchWork(CuStream stream, long nanos) {
+            if (kernels != null) kernels.spin(stream, nanos);
+        }
+
+        @Override CuStream createStream() { return CuStream.ofRaw(cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING)); }
+
+        @Override void synchronize(CuStream stream) { cuda.cuStreamSynchronize(stream.segment()); }
+
+        @Override void destroyStream(CuStream stream) { cuda.streamDestroy(stream.handle()); }
+
+        @Override
+        void launchHostFunction(CuStream stream, MemorySegment userData) {
+            cuda.check("cuLaunchHostFunc", cuda.cuLaunchHostFunc(stream.segment(), HostFunction.stub(), userData));
         }
 
         @Override
-        Line newLine() {
-            var line = dev.gpureactor.backend.cuda.MappedLine.create(cuda, LineOptions.defaults().withWarnings(warnings));
-            return new Line() {
-                @Override public DriverPort port(long stream, Slot slot, long target) { return line.port(CuStream.ofRaw(stream), slot, target); }
-
-                @Override public boolean retire(long stream) { return line.retire(CuStream.ofRaw(stream)); }
-
-                @Override public void close() { line.close(); }
-            };
-        }
-
-        @Override long createStream() { return cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING); }
-
-        @Override void synchronize(long stream) { cuda.cuStreamSynchronize(MemorySegment.ofAddress(stream)); }
-
-        @Override void destroyStream(long stream) { cuda.streamDestroy(stream); }
-
-        @Override
-        void launchHostFunction(long stream, MemorySegment userData) {
-            cuda.check("cuLaunchHostFunc", cuda.cuLaunchHostFunc(MemorySegment.ofAddress(stream), HostFunction.stub(), userData));
-        }
-
-        @Override
-        void memsetByte(long stream, long deviceAddress, byte value) {
+        void memsetByte(CuStream stream, long deviceAddress, byte value) {
             if (kernels != null) {
-                kernels.writeByte(CuStream.ofRaw(stream), deviceAddress, value);
+                kernels.writeByte(stream, deviceAddress, value);
                 return;
             }
-            cuda.check("cuMemsetD8Async", cuda.cuMemsetD8Async(deviceAddress, value, 1, MemorySegment.ofAddress(stream)));
+            cuda.check("cuMemsetD8Async", cuda.cuMemsetD8Async(deviceAddress, value, 1, stream.segment()));
         }
 
         @Override String memsetCall() { return kernels != null ? "gar_write_byte" : "cuMemsetD8Async"; }
@@ -376,9 +363,9 @@ abstract class DriverDemoDevice implements DemoDevice {
             "hipStreamDestroy", "hipLaunchHostFunc", "hipMemsetD8Async");
 
     /** The HIP runtime named by {@code gar.hip.library} (default {@code libamdhip64.so}), device 0 made current. */
-    static DriverDemoDevice hip(Consumer<Warning> warnings) {
+    static DriverDemoDevice<HipStream, HipPort> hip(Consumer<Warning> warnings) {
         HipRuntime hip = HipRuntime.load();
-        hip.require(both(dev.gpureactor.backend.hip.MappedLine.REQUIRED, HIP_CALLS));
+        hip.require(both(HipRuntime.LINE_FUNCTIONS, HIP_CALLS));
         int previous = hip.currentDevice();
         hip.setDevice(0);
         List<String> description;
@@ -395,42 +382,30 @@ abstract class DriverDemoDevice implements DemoDevice {
         return new Hip(hip, previous, description, warnings);
     }
 
-    private static final class Hip extends DriverDemoDevice {
+    private static final class Hip extends DriverDemoDevice<HipStream, HipPort> {
         private final HipRuntime hip;
         private final int previousDevice;
 
         Hip(HipRuntime hip, int previousDevice, List<String> description, Consumer<Warning> warnings) {
-            super("hip", description, warnings);
+            super("hip", hip, description, warnings);
             this.hip = hip;
             this.previousDevice = previousDevice;
         }
 
-        @Override
-        Line newLine() {
-            var line = dev.gpureactor.backend.hip.MappedLine.create(hip, LineOptions.defaults().withWarnings(warnings));
-            return new Line() {
-                @Override public DriverPort port(long stream, Slot slot, long target) { return line.port(HipStream.ofRaw(stream), slot, target); }
+        @Override HipStream createStream() { return HipStream.ofRaw(hip.streamCreate()); }
 
-                @Override public boolean retire(long stream) { return line.retire(HipStream.ofRaw(stream)); }
+        @Override void synchronize(HipStream stream) { hip.hipStreamSynchronize(stream.segment()); }
 
-                @Override public void close() { line.close(); }
-            };
-        }
-
-        @Override long createStream() { return hip.streamCreate(); }
-
-        @Override void synchronize(long stream) { hip.hipStreamSynchronize(MemorySegment.ofAddress(stream)); }
-
-        @Override void destroyStream(long stream) { hip.streamDestroy(stream); }
+        @Override void destroyStream(HipStream stream) { hip.streamDestroy(stream.handle()); }
 
         @Override
-        void launchHostFunction(long stream, MemorySegment userData) {
-            hip.check("hipLaunchHostFunc", hip.hipLaunchHostFunc(MemorySegment.ofAddress(stream), HostFunction.stub(), userData));
+        void launchHostFunction(HipStream stream, MemorySegment userData) {
+            hip.check("hipLaunchHostFunc", hip.hipLaunchHostFunc(stream.segment(), HostFunction.stub(), userData));
         }
 
         @Override
-        void memsetByte(long stream, long deviceAddress, byte value) {
-            hip.check("hipMemsetD8Async", hip.hipMemsetD8Async(MemorySegment.ofAddress(deviceAddress), value, 1, MemorySegment.ofAddress(stream)));
+        void memsetByte(HipStream stream, long deviceAddress, byte value) {
+            hip.check("hipMemsetD8Async", hip.hipMemsetD8Async(MemorySegment.ofAddress(deviceAddress), value, 1, stream.segment()));
         }
 
         @Override String memsetCall() { return "hipMemsetD8Async"; }

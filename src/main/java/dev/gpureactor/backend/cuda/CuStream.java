@@ -1,5 +1,7 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.DriverStream;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -11,11 +13,11 @@ import java.lang.foreign.MemorySegment;
  * CU_STREAM_PER_THREAD} (2) is refused for stores ({@code InvalidArgument}): it names a different
  * stream on every thread, so no other thread could wait for it. The driver dereferences it, so a bogus handle faults inside the driver,
  * not in Java. A stream that was given a store must stay alive until the line is closed (or the line
- * has {@linkplain MappedLine#retire retired} it).
+ * has {@linkplain dev.gpureactor.backend.MappedLine#retire retired} it).
  *
  * @param handle the {@code CUstream} pointer value
  */
-public record CuStream(long handle) {
+public record CuStream(long handle) implements DriverStream {
     /** The NULL stream of the current context: handle 0. */
     public static final CuStream NULL = new CuStream(0);
 
@@ -27,11 +29,6 @@ public record CuStream(long handle) {
     /** A stream from a {@code CUstream} pointer segment, e.g. one FFM code received from {@code cuStreamCreate}. */
     public static CuStream of(MemorySegment stream) {
         return ofRaw(stream.address());
-    }
-
-    /** The handle as a pointer segment, for FFM calls. */
-    public MemorySegment segment() {
-        return MemorySegment.ofAddress(handle);
     }
 
     /** Whether the handle names a stream only through the current context (0, legacy, per-thread). */

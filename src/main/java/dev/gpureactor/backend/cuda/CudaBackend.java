@@ -44,7 +44,7 @@ public final class CudaBackend {
         } catch (ReactorException e) {
             why = "the library loaded but the driver cannot run: " + e.getMessage();
         }
-        List<String> lacking = MappedLine.REQUIRED.stream().filter(driver.missing()::contains).toList();
+        List<String> lacking = CudaDriver.LINE_FUNCTIONS.stream().filter(driver.missing()::contains).toList();
         if (!lacking.isEmpty()) why += "; no lines (missing " + String.join(", ", lacking) + "): query plan only";
         return new BackendReport("cuda", library, true, why, devices);
     }

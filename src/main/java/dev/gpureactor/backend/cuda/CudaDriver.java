@@ -37,6 +37,12 @@ import dev.gpureactor.backend.cuda.ffi.cuStreamSynchronize_fn;
 import dev.gpureactor.backend.cuda.ffi.cuStreamWriteValue64_v2_fn;
 import dev.gpureactor.backend.cuda.ffi.cuda_ffi_h;
 import dev.gpureactor.backend.DriverBinding;
+import dev.gpureactor.backend.LineDriver;
+import dev.gpureactor.backend.LineVendor;
+import dev.gpureactor.backend.MappedLine;
+import dev.gpureactor.backend.StoreSupport;
+import dev.gpureactor.backend.WordPark;
+import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
@@ -76,8 +82,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Each raw method ({@code cuX(...)}) returns the {@code CUresult}; the helpers below them turn a
  * nonzero status into a coded {@link ErrorCode#Backend} error with the driver's error name and text.
+ *
+ * <p>It is the CUDA {@link LineVendor}: {@code MappedLine.create(cuda)} makes a line of the current
+ * context's device, whose ports are {@link CudaPort}s.
  */
-public final class CudaDriver {
+public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
     /** The system property naming the library (path or loader name). */
     public static final String LIBRARY_PROPERTY = "gar.cuda.library";
     /** The driver's loader name. */
@@ -116,6 +125,19 @@ public final class CudaDriver {
     public static final int CU_CTX_SCHED_SPIN = cuda_ffi_h.CU_CTX_SCHED_SPIN();
     public static final int CU_CTX_SCHED_YIELD = cuda_ffi_h.CU_CTX_SCHED_YIELD();
     public static final int CU_CTX_SCHED_BLOCKING_SYNC = cuda_ffi_h.CU_CTX_SCHED_BLOCKING_SYNC();
+
+    /**
+     * Every entry point a line needs. A driver without one of them cannot make lines ({@link
+     * MappedLine#create} fails with {@code NativeUnavailable} naming it), though {@link CudaPort#queryOnly}
+     * still works.
+     */
+    public static final List<String> LINE_FUNCTIONS = List.of(
+            "cuInit", "cuGetErrorName", "cuGetErrorString", "cuCtxGetDevice", "cuDevicePrimaryCtxRetain",
+            "cuDevicePrimaryCtxRelease_v2", "cuCtxPushCurrent_v2", "cuCtxPopCurrent_v2", "cuDeviceGetAttribute",
+            "cuMemHostAlloc", "cuMemHostGetDevicePointer_v2", "cuMemFreeHost", "cuStreamGetCtx", "cuStreamQuery",
+            "cuStreamSynchronize", "cuStreamWriteValue64_v2");
+    /** Every entry point a port without a line needs ({@link CudaPort#queryOnly}). */
+    public static final List<String> QUERY_FUNCTIONS = List.of("cuStreamQuery", "cuStreamSynchronize", "cuGetErrorName", "cuGetErrorString");
 
     private static final Map<String, FunctionDescriptor> FUNCTIONS;
 
@@ -579,6 +601,28 @@ public final class CudaDriver {
 
     public void memFreeHost(long host) {
         check("cuMemFreeHost", cuMemFreeHost(MemorySegment.ofAddress(host)));
+    }
+
+    // ------------------------------------------------------------------ the CUDA line vendor
+
+    /** Checks {@link #LINE_FUNCTIONS}, runs {@code cuInit(0)} once: the table of a line. */
+    @Override
+    public LineDriver lineDriver() {
+        require(LINE_FUNCTIONS);
+        ensureInitialized();
+        return new CudaLines(this);
+    }
+
+    /** The device's stream-memory-ops attributes ({@link StreamMemOps}). */
+    @Override
+    public StoreSupport storeSupport(int device) {
+        StreamMemOps m = StreamMemOps.read(this, device);
+        return new StoreSupport(m.usable(), m.detail());
+    }
+
+    @Override
+    public CudaPort port(MappedLine<CuStream, CudaPort> line, CuStream stream, Slot slot, long target, WordPark park) {
+        return new CudaPort(line, stream, slot, target, park);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.gpureactor.backend.cuda;
 
 import dev.gpureactor.backend.DriverPort;
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.WordPark;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.Slot;
@@ -8,7 +9,8 @@ import dev.gpureactor.core.Slot;
 import java.util.Objects;
 
 /**
- * A {@link CompletionPort} over one CUDA stream and one word of a {@link MappedLine}.
+ * A {@link CompletionPort} over one CUDA stream and one word of a {@link MappedLine}: the {@link
+ * DriverPort} body under the CUDA name.
  *
  * <ul>
  *   <li>{@link #query()}: {@code cuStreamQuery}, the error authority: {@code CUDA_SUCCESS} done,
@@ -25,23 +27,18 @@ import java.util.Objects;
  * <p>On a device without stream memory operations (or from {@link #queryOnly}) the port runs in
  * query mode: see {@link DriverPort}.
  */
-public final class CudaPort extends DriverPort {
-    private final CuStream stream;
-
+public final class CudaPort extends DriverPort<CuStream> {
     /** A port on {@code line}'s word {@code slot} reaching {@code target}, parking with the line's park. */
-    public CudaPort(MappedLine line, CuStream stream, Slot slot, long target) {
+    public CudaPort(MappedLine<CuStream, CudaPort> line, CuStream stream, Slot slot, long target) {
         this(line, stream, slot, target, line.page().options().park());
     }
 
-    public CudaPort(MappedLine line, CuStream stream, Slot slot, long target, WordPark park) {
-        super(line.page().driver(), line.page(), Objects.requireNonNull(stream, "stream").handle(), slot, target,
-                park, line.memOps().usable());
-        this.stream = stream;
+    public CudaPort(MappedLine<CuStream, CudaPort> line, CuStream stream, Slot slot, long target, WordPark park) {
+        super(line, stream, slot, target, park);
     }
 
     private CudaPort(CudaDriver driver, CuStream stream) {
-        super(new CudaLines(driver), null, stream.handle(), null, 0, WordPark.spinThenPark(), false);
-        this.stream = stream;
+        super(new CudaLines(driver), stream);
     }
 
     /**
@@ -52,9 +49,7 @@ public final class CudaPort extends DriverPort {
     public static CudaPort queryOnly(CudaDriver driver, CuStream stream) {
         Objects.requireNonNull(driver, "driver");
         Objects.requireNonNull(stream, "stream");
-        driver.require(java.util.List.of("cuStreamQuery", "cuStreamSynchronize", "cuGetErrorName", "cuGetErrorString"));
+        driver.require(CudaDriver.QUERY_FUNCTIONS);
         return new CudaPort(driver, stream);
     }
-
-    public CuStream stream() { return stream; }
 }

@@ -1,8 +1,8 @@
 /**
  * The CUDA backend: the driver API ({@code libcuda.so.1}) bound by hand through FFM
  * ({@link dev.gpureactor.backend.cuda.CudaDriver}, resolved at run time), a
- * {@link dev.gpureactor.backend.cuda.MappedLine} that streams store into with
- * {@code cuStreamWriteValue64}, the {@link dev.gpureactor.backend.cuda.CudaPort} whose
+ * {@link dev.gpureactor.backend.MappedLine} vendor (streams store into its lines with
+ * {@code cuStreamWriteValue64}), the {@link dev.gpureactor.backend.cuda.CudaPort} whose
  * {@code cuStreamQuery} is the error authority, raw stream handles from any other binding
  * ({@link dev.gpureactor.backend.cuda.CuStream}), and the probe {@code gar probe} lists
  * ({@link dev.gpureactor.backend.cuda.CudaBackend}). See {@code docs/CUDA.md}.

@@ -22,10 +22,10 @@ public final class HipBackend {
         } catch (ReactorException e) {
             return new BackendReport("hip", library, false, e.getMessage(), List.of());
         }
-        boolean writes = hip.missing().stream().noneMatch(MappedLine.REQUIRED::contains);
+        boolean writes = hip.missing().stream().noneMatch(HipRuntime.LINE_FUNCTIONS::contains);
         String memOps = writes
-                ? "hipStreamWriteValue64 present (HIP has no device attribute for it; ROCm marks it beta)"
-                : "missing " + String.join(", ", hip.missing().stream().filter(MappedLine.REQUIRED::contains).toList());
+                ? HipRuntime.STORES
+                : "missing " + String.join(", ", hip.missing().stream().filter(HipRuntime.LINE_FUNCTIONS::contains).toList());
         List<DeviceReport> devices = new ArrayList<>();
         String why;
         try {

@@ -25,6 +25,12 @@ import dev.gpureactor.backend.hip.ffi.hipStreamSynchronize_fn;
 import dev.gpureactor.backend.hip.ffi.hipStreamWriteValue64_fn;
 import dev.gpureactor.backend.hip.ffi.hip_ffi_h;
 import dev.gpureactor.backend.DriverBinding;
+import dev.gpureactor.backend.LineDriver;
+import dev.gpureactor.backend.LineVendor;
+import dev.gpureactor.backend.MappedLine;
+import dev.gpureactor.backend.StoreSupport;
+import dev.gpureactor.backend.WordPark;
+import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
@@ -52,8 +58,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>The library comes from the system property {@value #LIBRARY_PROPERTY} (default {@value
  * #DEFAULT_LIBRARY}); a missing library or symbol is {@link ErrorCode#NativeUnavailable}.
+ *
+ * <p>It is the HIP {@link LineVendor}: {@code MappedLine.create(hip)} makes a line of the current
+ * device, whose ports are {@link HipPort}s.
  */
-public final class HipRuntime {
+public final class HipRuntime implements LineVendor<HipStream, HipPort> {
     public static final String LIBRARY_PROPERTY = "gar.hip.library";
     public static final String DEFAULT_LIBRARY = "libamdhip64.so";
 
@@ -73,6 +82,16 @@ public final class HipRuntime {
     /** Fine-grained: stays coherent while kernels run (system-scope stores are visible to the host). */
     public static final int hipHostMallocCoherent = hip_ffi_h.hipHostMallocCoherent();
     public static final int hipHostMallocNonCoherent = hip_ffi_h.hipHostMallocNonCoherent();
+
+    /** Every entry point a line needs ({@link MappedLine#create} names the missing ones). */
+    public static final List<String> LINE_FUNCTIONS = List.of(
+            "hipGetErrorName", "hipGetErrorString", "hipGetDevice", "hipSetDevice", "hipDevicePrimaryCtxRetain",
+            "hipDevicePrimaryCtxRelease", "hipHostMalloc", "hipHostGetDevicePointer", "hipHostFree",
+            "hipStreamGetDevice", "hipStreamQuery", "hipStreamSynchronize", "hipStreamWriteValue64");
+    /** Every entry point a port without a line needs ({@link HipPort#queryOnly}). */
+    public static final List<String> QUERY_FUNCTIONS = List.of("hipStreamQuery", "hipStreamSynchronize", "hipGetErrorName", "hipGetErrorString");
+    /** What {@link #storeSupport} says: HIP has no device attribute for the store. */
+    static final String STORES = "hipStreamWriteValue64 present (HIP has no device attribute for it; ROCm marks it beta)";
 
     private static final Map<String, FunctionDescriptor> FUNCTIONS;
 
@@ -387,6 +406,26 @@ public final class HipRuntime {
 
     public void hostFree(long host) {
         check("hipHostFree", hipHostFree(MemorySegment.ofAddress(host)));
+    }
+
+    // ------------------------------------------------------------------ the HIP line vendor
+
+    /** Checks {@link #LINE_FUNCTIONS}: the table of a line (the runtime initializes itself). */
+    @Override
+    public LineDriver lineDriver() {
+        require(LINE_FUNCTIONS);
+        return new HipLines(this);
+    }
+
+    /** Every device whose runtime has {@code hipStreamWriteValue64} (checked by {@link #lineDriver}) takes it. */
+    @Override
+    public StoreSupport storeSupport(int device) {
+        return new StoreSupport(true, STORES);
+    }
+
+    @Override
+    public HipPort port(MappedLine<HipStream, HipPort> line, HipStream stream, Slot slot, long target, WordPark park) {
+        return new HipPort(line, stream, slot, target, park);
     }
 
     @Override

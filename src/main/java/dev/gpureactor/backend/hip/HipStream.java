@@ -1,13 +1,15 @@
 package dev.gpureactor.backend.hip;
 
+import dev.gpureactor.backend.DriverStream;
+
 import java.lang.foreign.MemorySegment;
 
 /**
  * A raw {@code hipStream_t} handle; 0 is the null stream of the calling thread's current device.
  * The handle must be a live stream (the runtime dereferences it), and a stream that was given a
- * store must stay alive until the line is closed or has {@linkplain MappedLine#retire retired} it.
+ * store must stay alive until the line is closed or has {@linkplain dev.gpureactor.backend.MappedLine#retire retired} it.
  */
-public record HipStream(long handle) {
+public record HipStream(long handle) implements DriverStream {
     public static final HipStream NULL = new HipStream(0);
 
     public static HipStream ofRaw(long handle) {
@@ -16,10 +18,6 @@ public record HipStream(long handle) {
 
     public static HipStream of(MemorySegment stream) {
         return ofRaw(stream.address());
-    }
-
-    public MemorySegment segment() {
-        return MemorySegment.ofAddress(handle);
     }
 
     public boolean isNull() { return handle == 0; }

@@ -1,7 +1,7 @@
 /**
  * The HIP backend: the HIP runtime ({@code libamdhip64.so}) bound by hand through FFM
  * ({@link dev.gpureactor.backend.hip.HipRuntime}, resolved at run time), a
- * {@link dev.gpureactor.backend.hip.MappedLine} that streams store into, the
+ * {@link dev.gpureactor.backend.MappedLine} vendor (streams store into its lines), the
  * {@link dev.gpureactor.backend.hip.HipPort} whose {@code hipStreamQuery} is the error authority, raw
  * stream handles ({@link dev.gpureactor.backend.hip.HipStream}), and the probe {@code gar probe} lists
  * ({@link dev.gpureactor.backend.hip.HipBackend}). Tested against a stand-in driver; see

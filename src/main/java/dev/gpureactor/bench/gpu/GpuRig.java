@@ -1,10 +1,10 @@
 package dev.gpureactor.bench.gpu;
 
 import dev.gpureactor.backend.LineOptions;
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.cuda.CuStream;
 import dev.gpureactor.backend.cuda.CudaDriver;
 import dev.gpureactor.backend.cuda.CudaPort;
-import dev.gpureactor.backend.cuda.MappedLine;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
@@ -51,7 +51,7 @@ public final class GpuRig implements AutoCloseable {
     private final long previousContext;
     private final long primary;
     private final CuStream stream;
-    private final MappedLine line;
+    private final MappedLine<CuStream, CudaPort> line;
     private final long goHost;
     private final long goDevice;
     private final MemorySegment go;
@@ -65,7 +65,7 @@ public final class GpuRig implements AutoCloseable {
 
     private GpuRig(CudaDriver cuda) {
         this.cuda = cuda;
-        List<String> need = new ArrayList<>(MappedLine.REQUIRED);
+        List<String> need = new ArrayList<>(CudaDriver.LINE_FUNCTIONS);
         need.addAll(CALLS);
         cuda.require(need);
         cuda.ensureInitialized();
@@ -77,13 +77,13 @@ public final class GpuRig implements AutoCloseable {
         previousContext = cuda.currentContext();
         primary = cuda.primaryContextRetain(device);
         CuStream s = null;
-        MappedLine l = null;
+        MappedLine<CuStream, CudaPort> l = null;
         long page = 0;
         try {
             cuda.setCurrent(primary);
             s = CuStream.ofRaw(cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING));
             l = MappedLine.create(cuda, LineOptions.defaults().withWarnings(warnings::add));
-            if (!l.memOps().usable()) throw new ReactorException(ErrorCode.NoStreamMemOps, "cuda", device, l.memOps().detail());
+            if (!l.stores().usable()) throw new ReactorException(ErrorCode.NoStreamMemOps, "cuda", device, l.stores().detail());
             page = cuda.memHostAlloc(PAGE, CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE);
         } catch (RuntimeException e) {
             if (l != null) l.close();
@@ -100,7 +100,7 @@ public final class GpuRig implements AutoCloseable {
         goDevice = cuda.memHostDevicePointer(page);
         int version = cuda.driverVersion();
         description = cuda.library() + ", driver " + version / 1000 + "." + version % 1000 / 10
-                + ", device 0 (" + cuda.deviceName(device) + "), " + line.memOps().detail();
+                + ", device 0 (" + cuda.deviceName(device) + "), " + line.stores().detail();
     }
 
     /** The driver named by {@code gar.cuda.library} (default {@code libcuda.so.1}). */
@@ -118,7 +118,7 @@ public final class GpuRig implements AutoCloseable {
     /** How a synchronizing thread waits: the primary context's scheduling flag, or why it has the default. */
     public String blockingSync() { return blockingSync; }
 
-    public MappedLine line() { return line; }
+    public MappedLine<CuStream, CudaPort> line() { return line; }
 
     public CuStream stream() { return stream; }
 

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
@@ -51,7 +52,7 @@ class CudaFaultTest {
     void aFailingKernelFailsTheWaitWithTheDriversErrorName() throws Exception {
         try (CudaRig rig = CudaRig.standin()) {
             List<Warning> sink = new CopyOnWriteArrayList<>();
-            MappedLine line = MappedLine.create(rig.cuda, LineOptions.defaults().withWarnings(sink::add).withSettleTimeout(Duration.ofSeconds(5)));
+            var line = MappedLine.create(rig.cuda, LineOptions.defaults().withWarnings(sink::add).withSettleTimeout(Duration.ofSeconds(5)));
             CuStream s = rig.stream();
             rig.hooks.launchFail(s.handle(), 2_000);
             CudaPort port = line.port(s, Slot.of(0), 1);
@@ -122,9 +123,9 @@ class CudaFaultTest {
         try (CudaRig rig = CudaRig.standin()) {
             rig.hooks.set("attr_122", 0);
             List<Warning> sink = new ArrayList<>();
-            MappedLine line = MappedLine.create(rig.cuda, LineOptions.defaults().withWarnings(sink::add));
-            assertFalse(line.memOps().usable());
-            assertEquals(CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, line.memOps().answeredBy());
+            var line = MappedLine.create(rig.cuda, LineOptions.defaults().withWarnings(sink::add));
+            assertFalse(line.stores().usable());
+            assertEquals(CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, StreamMemOps.read(rig.cuda, line.device()).answeredBy());
             assertEquals(1, line.warnings().size());
             Warning w = line.warnings().getFirst();
             assertEquals(ErrorCode.NoStreamMemOps, w.code());
@@ -182,7 +183,7 @@ class CudaFaultTest {
             assertTrue(e.getMessage().contains("cuMemHostAlloc"), e.getMessage());
             assertEquals(refs, rig.hooks.primaryRefs(0), "the retained primary context was released");
             assertEquals(0, rig.hooks.counter("host_alloc"));
-            try (MappedLine again = MappedLine.create(rig.cuda)) {
+            try (var again = MappedLine.create(rig.cuda)) {
                 assertEquals(refs + 1, rig.hooks.primaryRefs(0));
                 assertFalse(again.isFreed());
             }
@@ -194,7 +195,7 @@ class CudaFaultTest {
     void aStreamThatNeverSettlesLeaksThePageInsteadOfFreeingIt() throws Exception {
         try (CudaRig rig = CudaRig.standin()) {
             List<Warning> sink = new CopyOnWriteArrayList<>();
-            MappedLine line = MappedLine.create(rig.cuda,
+            var line = MappedLine.create(rig.cuda,
                     LineOptions.defaults().withSettleTimeout(Duration.ofMillis(200)).withWarnings(sink::add));
             CuStream s = rig.stream();
             rig.hooks.launchHang(s.handle());
@@ -224,7 +225,7 @@ class CudaFaultTest {
 
     @Test
     void thePerThreadStreamIsRefusedForStores() {
-        try (CudaRig rig = CudaRig.standin(); MappedLine line = MappedLine.create(rig.cuda)) {
+        try (CudaRig rig = CudaRig.standin(); var line = MappedLine.create(rig.cuda)) {
             ReactorException e = assertThrows(ReactorException.class,
                     () -> line.enqueueStore(CuStream.ofRaw(CudaDriver.CU_STREAM_PER_THREAD), Slot.of(0), 1));
             assertEquals(ErrorCode.InvalidArgument, e.code());
@@ -248,7 +249,7 @@ class CudaFaultTest {
         String before = System.getProperty(CudaDriver.LIBRARY_PROPERTY);
         System.setProperty(CudaDriver.LIBRARY_PROPERTY, path);
         try {
-            ReactorException viaProperty = assertThrows(ReactorException.class, MappedLine::create);
+            ReactorException viaProperty = assertThrows(ReactorException.class, () -> MappedLine.create(CudaDriver.load()));
             assertEquals(ErrorCode.NativeUnavailable, viaProperty.code());
             assertTrue(viaProperty.getMessage().contains(path), viaProperty.getMessage());
         } finally {

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
@@ -28,7 +29,7 @@ class CudaKernelTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void aSpinKernelRunsBeforeTheStoreBehindIt(String kind) {
-        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda); CudaKernels k = CudaKernels.load(rig.cuda)) {
+        try (CudaRig rig = CudaRig.open(kind); var line = MappedLine.create(rig.cuda); CudaKernels k = CudaKernels.load(rig.cuda)) {
             CuStream s = rig.stream();
             k.spin(s, 2_000_000);
             line.enqueueStore(s, Slot.of(4), 7);
@@ -45,7 +46,7 @@ class CudaKernelTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void theWriteKernelsPayloadIsSeenWithTheStore(String kind) {
-        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda); CudaKernels k = CudaKernels.load(rig.cuda)) {
+        try (CudaRig rig = CudaRig.open(kind); var line = MappedLine.create(rig.cuda); CudaKernels k = CudaKernels.load(rig.cuda)) {
             CuStream s = rig.stream();
             long host = rig.mappedPage(4096);
             long device = rig.cuda.memHostDevicePointer(host);

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.SharedWatch;
@@ -61,19 +62,19 @@ class CudaLineTest {
         try (CudaRig rig = CudaRig.open(kind)) {
             long refs = rig.standinOnly() ? rig.hooks.primaryRefs(0) : -1;
             List<Warning> sink = new ArrayList<>();
-            MappedLine line = MappedLine.create(rig.cuda, LineOptions.defaults().withWarnings(sink::add));
+            var line = MappedLine.create(rig.cuda, LineOptions.defaults().withWarnings(sink::add));
             assertArrayEquals(new long[8], line.line().snapshot(), "a fresh line reads 0 (driver memory is not zeroed)");
             assertEquals(rig.device, line.device());
             assertEquals(rig.primary, line.context(), "owned by the primary context");
             assertNotEquals(0, line.deviceAddress());
             assertEquals(line.deviceAddress() + 8 * 5, line.deviceAddress(Slot.of(5)));
-            assertTrue(line.memOps().usable(), line.memOps().detail());
+            assertTrue(line.stores().usable(), line.stores().detail());
             if (rig.standinOnly()) {
                 assertEquals(refs + 1, rig.hooks.primaryRefs(0), "the line retains the primary context");
                 assertEquals(CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE, rig.hooks.lastAllocFlags(),
                         "DEVICEMAP|PORTABLE, never WRITECOMBINED");
                 assertNotEquals(line.page().hostAddress(), line.deviceAddress(), "the device address comes from the driver");
-                assertEquals(CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, line.memOps().answeredBy(),
+                assertEquals(CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, StreamMemOps.read(rig.cuda, line.device()).answeredBy(),
                         "attribute 122 decides although the legacy 92 reads 0 (the GB10 pitfall)");
             }
 
@@ -115,7 +116,7 @@ class CudaLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void theStoreLandsOnlyAfterTheKernelAndPublishesItsPayload(String kind) throws Exception {
-        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda)) {
+        try (CudaRig rig = CudaRig.open(kind); var line = MappedLine.create(rig.cuda)) {
             CuStream s = rig.stream();
             long payload = rig.mappedPage(4096);
             long payloadDevice = rig.cuda.memHostDevicePointer(payload);
@@ -176,7 +177,7 @@ class CudaLineTest {
         // take a shared watcher instead (one thread polls the line, waiters sleep on a monitor): the
         // shape of the loom layer's parker, plugged in through WordPark.
         WaitPlan plan = new WaitPlan.FlagWait(10_000_000, 1_000_000_000, Optional.empty());
-        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda);
+        try (CudaRig rig = CudaRig.open(kind); var line = MappedLine.create(rig.cuda);
              SharedWatch watch = new SharedWatch(line.line())) {
             CuStream s = rig.stream();
             HostFns.Gate gate = rig.gate(s);
@@ -214,7 +215,7 @@ class CudaLineTest {
             // Only a real driver older than CUDA 12.5 lacks the entry point that makes a second context;
             // the stand-in has it, so the refusal is tested in every build.
             assumeTrue(!rig.cuda.missing().contains("cuCtxCreate_v4"), "skipped: this driver has no cuCtxCreate_v4 (before CUDA 12.5)");
-            MappedLine line = MappedLine.create(rig.cuda);
+            var line = MappedLine.create(rig.cuda);
             long foreignCtx;
             long foreignStream;
             try (Arena a = Arena.ofConfined()) {
@@ -259,7 +260,7 @@ class CudaLineTest {
     @ValueSource(strings = {"standin", "real"})
     void theNullStreamWorksFromAThreadWithoutAContext(String kind) throws Exception {
         try (CudaRig rig = CudaRig.open(kind)) {
-            MappedLine line = MappedLine.create(rig.cuda);
+            var line = MappedLine.create(rig.cuda);
             CudaPort port = line.port(CuStream.NULL, Slot.of(2), 1);
             port.arm(); // on this thread, whose current context is the line's: accepted
             List<Object> result = new ArrayList<>();
@@ -296,7 +297,7 @@ class CudaLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void aRetiredStreamIsNotSettledAgain(String kind) throws Exception {
-        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda)) {
+        try (CudaRig rig = CudaRig.open(kind); var line = MappedLine.create(rig.cuda)) {
             CuStream s = rig.stream();
             HostFns.Gate gate = rig.gate(s);
             line.enqueueStore(s, Slot.of(0), 1);
@@ -313,7 +314,7 @@ class CudaLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void blockIsTheDriversSynchronize(String kind) throws Exception {
-        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda)) {
+        try (CudaRig rig = CudaRig.open(kind); var line = MappedLine.create(rig.cuda)) {
             CuStream s = rig.stream();
             HostFns.Gate gate = rig.gate(s);
             CudaPort port = line.port(s, Slot.of(4), 3);
@@ -342,7 +343,7 @@ class CudaLineTest {
     void aSegmentTakenBeforeCloseCannotReadAfterTheFree(String kind) throws Exception {
         // Before the fix the host view had global scope: on the stand-in this read went on after the free.
         try (CudaRig rig = CudaRig.open(kind)) {
-            MappedLine line = MappedLine.create(rig.cuda);
+            var line = MappedLine.create(rig.cuda);
             MemorySegment seg = line.line().segment();
             line.line().store(Slot.of(3), 42);
             assertEquals(42, seg.get(java.lang.foreign.ValueLayout.JAVA_LONG, 24));
@@ -357,7 +358,7 @@ class CudaLineTest {
     @org.junit.jupiter.api.Test
     void aNativeCallHoldingTheLineDelaysTheFreeUntilItReturns() throws Exception {
         try (CudaRig rig = CudaRig.standin()) {
-            MappedLine line = MappedLine.create(rig.cuda);
+            var line = MappedLine.create(rig.cuda);
             MemorySegment seg = line.line().segment();
             java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
             Thread closer;
@@ -387,7 +388,7 @@ class CudaLineTest {
     void aNativeCallOutlastingTheSettleTimeoutLeaksThePageWithACodedWarning() throws Exception {
         try (CudaRig rig = CudaRig.standin()) {
             List<Warning> sink = new ArrayList<>();
-            MappedLine line = MappedLine.create(rig.cuda, LineOptions.defaults().withSettleTimeout(Duration.ofMillis(20)).withWarnings(sink::add));
+            var line = MappedLine.create(rig.cuda, LineOptions.defaults().withSettleTimeout(Duration.ofMillis(20)).withWarnings(sink::add));
             try (dev.gpureactor.core.NativeHold hold = dev.gpureactor.core.NativeHold.start(line.line().segment())) {
                 line.close();
                 assertTrue(hold.holding());

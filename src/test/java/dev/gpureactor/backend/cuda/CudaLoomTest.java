@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.Slot;
@@ -40,7 +41,7 @@ class CudaLoomTest {
         int n = 10_000;
         Slot slot = Slot.of(3);
         try (CudaRig rig = CudaRig.open(kind)) {
-            MappedLine line = MappedLine.create(rig.cuda);
+            var line = MappedLine.create(rig.cuda);
             try (GpuReactor r = GpuReactor.builder().carriers(2).build()) {
                 CuStream stream = rig.stream();
                 HostFns.Gate gate = rig.gate(stream);

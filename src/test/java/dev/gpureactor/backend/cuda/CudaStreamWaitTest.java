@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
 import org.junit.jupiter.api.Timeout;
@@ -30,7 +31,7 @@ class CudaStreamWaitTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void theStoreWaitsForTheHostWrittenWord(String kind) throws Exception {
-        try (CudaRig rig = CudaRig.open(kind); MappedLine line = MappedLine.create(rig.cuda)) {
+        try (CudaRig rig = CudaRig.open(kind); var line = MappedLine.create(rig.cuda)) {
             CuStream s = rig.stream();
             long goHost = rig.mappedPage(4096);
             long goDevice = rig.cuda.memHostDevicePointer(goHost);

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
 import dev.gpureactor.backend.hip.HipPort;
@@ -34,7 +35,7 @@ class DocExampleTest {
             cuda.setCurrent(cuda.primaryContextRetain(dev));
             CuStream stream = CuStream.ofRaw(cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING));
 
-            try (MappedLine line = MappedLine.create(cuda)) {
+            try (var line = MappedLine.create(cuda)) {
                 hooks.launchSleep(stream.handle(), 10_000); // "your kernels"
                 CudaPort port = line.port(stream, Slot.of(0), 1);
                 port.arm();
@@ -61,7 +62,7 @@ class DocExampleTest {
             hip.setDevice(0);
             HipStream stream = HipStream.ofRaw(hip.streamCreate());
 
-            try (dev.gpureactor.backend.hip.MappedLine line = dev.gpureactor.backend.hip.MappedLine.create(hip)) {
+            try (var line = MappedLine.create(hip)) {
                 hooks.launchSleep(stream.handle(), 10_000);
                 HipPort port = line.port(stream, Slot.of(0), 1);
                 port.arm();

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.hip;
 
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.HeaderDecls;
 import dev.gpureactor.backend.HeaderDecls.Decl;
 import dev.gpureactor.backend.HostFns;
@@ -88,7 +89,7 @@ class HipLineTest {
     void lifetime(String kind) throws Exception {
         try (HipRig rig = HipRig.open(kind)) {
             long refs = rig.standinOnly() ? rig.hooks.primaryRefs(0) : -1;
-            MappedLine line = MappedLine.create(rig.hip);
+            var line = MappedLine.create(rig.hip);
             assertArrayEquals(new long[8], line.line().snapshot());
             assertEquals(0, line.device());
             assertNotEquals(0, line.deviceAddress());
@@ -119,7 +120,7 @@ class HipLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void theStoreLandsOnlyAfterTheKernelAndPublishesItsPayload(String kind) throws Exception {
-        try (HipRig rig = HipRig.open(kind); MappedLine line = MappedLine.create(rig.hip)) {
+        try (HipRig rig = HipRig.open(kind); var line = MappedLine.create(rig.hip)) {
             HipStream s = rig.stream();
             long payload = rig.mappedPage(4096);
             long payloadDevice = rig.hip.hostDevicePointer(payload);
@@ -145,7 +146,7 @@ class HipLineTest {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void aThousandVirtualThreadsWaitOnOneStream(String kind) throws Exception {
-        try (HipRig rig = HipRig.open(kind); MappedLine line = MappedLine.create(rig.hip);
+        try (HipRig rig = HipRig.open(kind); var line = MappedLine.create(rig.hip);
              SharedWatch watch = new SharedWatch(line.line())) {
             HipStream s = rig.stream();
             HostFns.Gate gate = rig.gate(s);
@@ -173,7 +174,7 @@ class HipLineTest {
     @Test
     void aFailingKernelFailsTheWaitWithTheRuntimesErrorName() throws Exception {
         try (HipRig rig = HipRig.standin()) {
-            MappedLine line = MappedLine.create(rig.hip);
+            var line = MappedLine.create(rig.hip);
             HipStream s = rig.stream();
             rig.hooks.launchFail(s.handle(), 1_000);
             HipPort port = line.port(s, Slot.of(0), 1);
@@ -191,7 +192,7 @@ class HipLineTest {
 
     @Test
     void aStreamOfAnotherDeviceIsRefused() {
-        try (HipRig rig = HipRig.standin(); MappedLine line = MappedLine.create(rig.hip)) {
+        try (HipRig rig = HipRig.standin(); var line = MappedLine.create(rig.hip)) {
             rig.hip.setDevice(1);
             HipStream other = rig.stream();
             rig.hip.setDevice(0);
@@ -205,7 +206,7 @@ class HipLineTest {
     void aStreamThatNeverSettlesLeaksThePage() {
         try (HipRig rig = HipRig.standin()) {
             List<Warning> sink = new CopyOnWriteArrayList<>();
-            MappedLine line = MappedLine.create(rig.hip, LineOptions.defaults().withSettleTimeout(Duration.ofMillis(100)).withWarnings(sink::add));
+            var line = MappedLine.create(rig.hip, LineOptions.defaults().withSettleTimeout(Duration.ofMillis(100)).withWarnings(sink::add));
             HipStream s = rig.stream();
             rig.hooks.launchHang(s.handle());
             line.enqueueStore(s, Slot.of(0), 1);
@@ -230,7 +231,7 @@ class HipLineTest {
 
     @Test
     void theNullStreamOfTheLinesDeviceWorksFromAnotherThread() throws Exception {
-        try (HipRig rig = HipRig.standin(); MappedLine line = MappedLine.create(rig.hip)) {
+        try (HipRig rig = HipRig.standin(); var line = MappedLine.create(rig.hip)) {
             rig.hooks.launchSleep(0, 5_000); // on the null stream of device 0
             HipPort port = line.port(HipStream.NULL, Slot.of(3), 1);
             port.arm();

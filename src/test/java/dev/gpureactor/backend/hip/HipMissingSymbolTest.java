@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.hip;
 
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
@@ -18,7 +19,7 @@ class HipMissingSymbolTest {
     void a_library_without_the_hip_symbols_is_native_unavailable_naming_each() {
         String path = Standin.library(Standin.CUDA);
         HipRuntime hip = HipRuntime.load(path);
-        assertTrue(hip.missing().containsAll(MappedLine.REQUIRED), hip.missing().toString());
+        assertTrue(hip.missing().containsAll(HipRuntime.LINE_FUNCTIONS), hip.missing().toString());
 
         ReactorException init = assertThrows(ReactorException.class, () -> hip.hipInit(0));
         assertEquals(ErrorCode.NativeUnavailable, init.code());
@@ -28,6 +29,6 @@ class HipMissingSymbolTest {
         ReactorException line = assertThrows(ReactorException.class, () -> MappedLine.create(hip));
         assertEquals(ErrorCode.NativeUnavailable, line.code());
         assertTrue(line.getMessage().contains(path), line.getMessage());
-        for (String symbol : MappedLine.REQUIRED) assertTrue(line.getMessage().contains(symbol), symbol + " in " + line.getMessage());
+        for (String symbol : HipRuntime.LINE_FUNCTIONS) assertTrue(line.getMessage().contains(symbol), symbol + " in " + line.getMessage());
     }
 }

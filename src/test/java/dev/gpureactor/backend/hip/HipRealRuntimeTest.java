@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.hip;
 
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 import org.junit.jupiter.api.BeforeAll;
