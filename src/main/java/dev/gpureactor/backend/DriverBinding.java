@@ -5,12 +5,11 @@ import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.park.NativeLibrary;
 import dev.gpureactor.park.NativeLoader;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,31 +17,58 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 /**
- * What a vendor binding (CUDA's {@code CudaDriver}, HIP's {@code HipRuntime}) shares: the library opened
- * once per path or name through the one loader ({@link NativeLoader#load}, with its directory checks),
- * the addresses of the functions it binds (the jextract-generated {@code *_fn} types take them), which
- * of them the library lacks, and the coded errors: {@link ErrorCode#NativeUnavailable} for a missing
- * library or symbol, {@link ErrorCode#Backend} for a failed call. A vendor keeps its raw calls, its
- * error names and its checked helpers; a missing symbol fails only when that function is first needed.
+ * The base of a vendor binding (CUDA's {@code CudaDriver}, HIP's {@code HipRuntime}): what both share,
+ * written once.
+ *
+ * <ul>
+ *   <li>The library opened once per path or name through the one loader ({@link NativeLoader#load},
+ *       with its directory checks): {@link #once}.
+ *   <li>The addresses of the functions it binds, resolved at construction (the jextract-generated
+ *       {@code *_fn} types take them): {@link #need} in each raw method, so a missing symbol fails only
+ *       when that function is first needed; {@link #require} for a whole feature up front.
+ *   <li>The coded errors: {@link ErrorCode#NativeUnavailable} for a missing library or symbol,
+ *       {@link ErrorCode#Backend} (backend, call, status, the driver's error name, its text) for a
+ *       failed call ({@link #failure}, {@link #check}).
+ *   <li>The out-parameter calls ({@code cuDeviceGet(&dev, 0)}): a confined arena for the out cell, the
+ *       check, the read ({@link #outInt}, {@link #outLong}, {@link #outAddress}, {@link #outString}).
+ * </ul>
+ *
+ * <p>A vendor keeps what truly differs: its descriptors and constants, its raw calls, how it names an
+ * error, and its checked helpers (one line each over the calls above).
+ *
+ * <p><b>Threads.</b> Immutable after construction; every method may be called from any thread.
  */
 @SuppressWarnings("restricted") // FFM: handle() links a downcall for callers that want a MethodHandle
-public final class DriverBinding {
+public abstract class DriverBinding {
     private final String backend;
+    /** The status of a call that succeeded ({@code CUDA_SUCCESS}, {@code hipSuccess}). */
+    private final int success;
     private final NativeLibrary lib;
     private final Map<String, FunctionDescriptor> functions;
+    /** Every bound function to its address; {@link MemorySegment#NULL} where the library lacks it. */
     private final Map<String, MemorySegment> resolved;
     private final List<String> missing;
 
-    private DriverBinding(String backend, NativeLibrary lib, Map<String, FunctionDescriptor> functions) {
-        this.backend = backend;
-        this.lib = lib;
-        this.functions = functions;
+    /**
+     * Resolves every function of {@code functions} (name to exact descriptor, in header order) in {@code lib}.
+     *
+     * @param backend "cuda", "hip": the first argument of the {@code Backend} errors
+     * @param success the status of a call that succeeded
+     */
+    protected DriverBinding(String backend, NativeLibrary lib, Map<String, FunctionDescriptor> functions, int success) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.success = success;
+        this.lib = Objects.requireNonNull(lib, "lib");
+        this.functions = Map.copyOf(functions);
         Map<String, MemorySegment> r = new LinkedHashMap<>();
-        List<String> absent = new ArrayList<>();
-        functions.keySet().forEach(name -> lib.symbol(name).ifPresentOrElse(a -> r.put(name, a), () -> absent.add(name)));
-        this.resolved = Collections.unmodifiableMap(r);
-        this.missing = List.copyOf(absent);
+        functions.keySet().forEach(name -> r.put(name, lib.symbol(name).orElse(MemorySegment.NULL)));
+        this.resolved = Map.copyOf(r);
+        this.missing = r.entrySet().stream().filter(e -> e.getValue().address() == 0).map(Map.Entry::getKey).toList();
     }
 
     /**
@@ -52,7 +78,8 @@ public final class DriverBinding {
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library;
      *     {@link ErrorCode#NativeDirUnsafe} for a path another user could write
      */
-    public static <B> B once(ConcurrentHashMap<String, B> cache, String pathOrName, Function<NativeLibrary, B> make) {
+    public static <B extends DriverBinding> B once(ConcurrentHashMap<String, B> cache, String pathOrName,
+                                                  Function<NativeLibrary, B> make) {
         Objects.requireNonNull(pathOrName, "pathOrName");
         B known = cache.get(pathOrName);
         if (known != null) return known;
@@ -61,54 +88,107 @@ public final class DriverBinding {
         return raced != null ? raced : fresh;
     }
 
-    /** Resolves every function of {@code functions} (name to exact descriptor) in {@code lib}. */
-    public static DriverBinding bind(String backend, NativeLibrary lib, Map<String, FunctionDescriptor> functions) {
-        return new DriverBinding(Objects.requireNonNull(backend, "backend"), Objects.requireNonNull(lib, "lib"),
-                Collections.unmodifiableMap(new LinkedHashMap<>(functions))); // header order, for messages
-    }
-
     /** "cuda", "hip": the first argument of the {@code Backend} errors. */
-    public String backend() { return backend; }
+    public final String backend() { return backend; }
 
     /** The path or loader name the library was opened by. */
-    public String library() { return lib.name(); }
+    public final String library() { return lib.name(); }
 
-    /** The bound functions the library does not export. */
-    public List<String> missing() { return missing; }
-
-    /** The address of a bound function, or {@code null} when the library lacks it (see {@link #need}). */
-    public MemorySegment address(String function) {
-        if (!functions.containsKey(function)) throw new IllegalArgumentException("not bound: " + function);
-        return resolved.get(function);
-    }
-
-    /** {@code address}, or {@code NativeUnavailable} naming {@code function} when it is {@code null}. */
-    public MemorySegment need(MemorySegment address, String function) {
-        if (address == null) throw lib.missing(function);
-        return address;
-    }
+    /** The bound functions the library does not export, in header order. */
+    public final List<String> missing() { return missing; }
 
     /** A downcall handle of a bound function, or {@code NativeUnavailable} naming it. */
-    public MethodHandle handle(String function) {
-        return Linker.nativeLinker().downcallHandle(need(address(function), function), functions.get(function));
+    public final MethodHandle handle(String function) {
+        return Linker.nativeLinker().downcallHandle(need(function), functions.get(function));
     }
 
     /**
      * Throws {@link ErrorCode#NativeUnavailable} naming the library and every function of {@code
      * required} it lacks; does nothing when all are there.
      */
-    public void require(List<String> required) {
-        List<String> lacking = required.stream().filter(f -> !resolved.containsKey(f)).toList();
+    public final void require(List<String> required) {
+        List<String> lacking = required.stream().filter(f -> !has(f)).toList();
         if (!lacking.isEmpty()) {
             throw NativeLibrary.unavailable(lib.name(), "it has no symbol " + String.join(", no symbol ", lacking), null);
         }
     }
 
+    /** Whether the library exports {@code function} (one this binding binds). */
+    protected final boolean has(String function) {
+        return address(function).address() != 0;
+    }
+
+    /** The address of a bound function, or {@code NativeUnavailable} naming it when the library lacks it. */
+    protected final MemorySegment need(String function) {
+        MemorySegment a = address(function);
+        if (a.address() == 0) throw lib.missing(function);
+        return a;
+    }
+
+    private MemorySegment address(String function) {
+        MemorySegment a = resolved.get(function);
+        if (a == null) throw new IllegalArgumentException("not bound: " + function); // a bug in the binding
+        return a;
+    }
+
+    /** The driver's name for a status, e.g. "CUDA_ERROR_LAUNCH_FAILED", or a fallback naming the number. */
+    public abstract String errorName(int status);
+
+    /** The driver's description of a status, or "unknown error". */
+    public abstract String errorString(int status);
+
     /** {@link ErrorCode#Backend}: (backend, call, status, the driver's error name, its description). */
-    public ReactorException failure(String call, int status, String errorName, String errorString) {
-        return new ReactorException(ErrorCode.Backend, backend, call, status, errorName, errorString);
+    public final ReactorException failure(String call, int status) {
+        return new ReactorException(ErrorCode.Backend, backend, call, status, errorName(status), errorString(status));
+    }
+
+    /** Throws {@link #failure} unless {@code status} is the success status. */
+    public final void check(String call, int status) {
+        if (status != success) throw failure(call, status);
+    }
+
+    /** A raw call that writes its result into {@code out} and returns the driver's status. */
+    @FunctionalInterface
+    protected interface OutCall {
+        int invoke(MemorySegment out);
+    }
+
+    /** The {@code int} a checked call writes (a count, a device, a version). */
+    protected final int outInt(String call, OutCall raw) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_INT);
+            check(call, raw.invoke(out));
+            return out.get(JAVA_INT, 0);
+        }
+    }
+
+    /** The 64-bit value a checked call writes (a {@code CUdeviceptr}). */
+    protected final long outLong(String call, OutCall raw) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_LONG);
+            check(call, raw.invoke(out));
+            return out.get(JAVA_LONG, 0);
+        }
+    }
+
+    /** The pointer a checked call writes (a context, a stream, host memory), as its address. */
+    protected final long outAddress(String call, OutCall raw) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            check(call, raw.invoke(out));
+            return out.get(ADDRESS, 0).address();
+        }
+    }
+
+    /** The NUL-terminated string a checked call writes into {@code bytes} bytes (a device name). */
+    protected final String outString(String call, int bytes, OutCall raw) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(bytes);
+            check(call, raw.invoke(out));
+            return out.getString(0);
+        }
     }
 
     @Override
-    public String toString() { return backend + " " + lib.name(); }
+    public String toString() { return getClass().getSimpleName() + "[" + lib.name() + "]"; }
 }

@@ -49,7 +49,6 @@ import dev.gpureactor.core.ReactorException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +58,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The CUDA driver API ({@code libcuda.so.1}) over FFM: the typed layer over the jextract-generated
@@ -86,7 +84,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>It is the CUDA {@link LineVendor}: {@code MappedLine.create(cuda)} makes a line of the current
  * context's device, whose ports are {@link CudaPort}s.
  */
-public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
+public final class CudaDriver extends DriverBinding implements LineVendor<CuStream, CudaPort> {
     /** The system property naming the library (path or loader name). */
     public static final String LIBRARY_PROPERTY = "gar.cuda.library";
     /** The driver's loader name. */
@@ -182,54 +180,10 @@ public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
 
     private static final ConcurrentHashMap<String, CudaDriver> DRIVERS = new ConcurrentHashMap<>();
 
-    private final DriverBinding binding;
     private volatile boolean initialized;
 
-    private final MemorySegment cuInit, cuDriverGetVersion, cuGetErrorName, cuGetErrorString, cuDeviceGetCount,
-            cuDeviceGet, cuDeviceGetName, cuDeviceGetAttribute, cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRelease_v2,
-            cuDevicePrimaryCtxSetFlags_v2, cuCtxCreate_v4, cuCtxDestroy_v2, cuCtxGetCurrent, cuCtxSetCurrent, cuCtxPushCurrent_v2, cuCtxPopCurrent_v2,
-            cuCtxGetDevice, cuMemHostAlloc, cuMemHostGetDevicePointer_v2, cuMemFreeHost, cuStreamCreate,
-            cuStreamDestroy_v2, cuStreamGetCtx, cuStreamQuery, cuStreamSynchronize, cuMemsetD8Async, cuLaunchHostFunc,
-            cuModuleLoadData, cuModuleUnload, cuModuleGetFunction, cuLaunchKernel, cuStreamWriteValue64_v2,
-            cuStreamWaitValue64_v2;
-
     private CudaDriver(NativeLibrary lib) {
-        DriverBinding b = DriverBinding.bind("cuda", lib, FUNCTIONS);
-        this.binding = b;
-        cuInit = b.address("cuInit");
-        cuDriverGetVersion = b.address("cuDriverGetVersion");
-        cuGetErrorName = b.address("cuGetErrorName");
-        cuGetErrorString = b.address("cuGetErrorString");
-        cuDeviceGetCount = b.address("cuDeviceGetCount");
-        cuDeviceGet = b.address("cuDeviceGet");
-        cuDeviceGetName = b.address("cuDeviceGetName");
-        cuDeviceGetAttribute = b.address("cuDeviceGetAttribute");
-        cuDevicePrimaryCtxRetain = b.address("cuDevicePrimaryCtxRetain");
-        cuDevicePrimaryCtxRelease_v2 = b.address("cuDevicePrimaryCtxRelease_v2");
-        cuDevicePrimaryCtxSetFlags_v2 = b.address("cuDevicePrimaryCtxSetFlags_v2");
-        cuCtxCreate_v4 = b.address("cuCtxCreate_v4");
-        cuCtxDestroy_v2 = b.address("cuCtxDestroy_v2");
-        cuCtxGetCurrent = b.address("cuCtxGetCurrent");
-        cuCtxSetCurrent = b.address("cuCtxSetCurrent");
-        cuCtxPushCurrent_v2 = b.address("cuCtxPushCurrent_v2");
-        cuCtxPopCurrent_v2 = b.address("cuCtxPopCurrent_v2");
-        cuCtxGetDevice = b.address("cuCtxGetDevice");
-        cuMemHostAlloc = b.address("cuMemHostAlloc");
-        cuMemHostGetDevicePointer_v2 = b.address("cuMemHostGetDevicePointer_v2");
-        cuMemFreeHost = b.address("cuMemFreeHost");
-        cuStreamCreate = b.address("cuStreamCreate");
-        cuStreamDestroy_v2 = b.address("cuStreamDestroy_v2");
-        cuStreamGetCtx = b.address("cuStreamGetCtx");
-        cuStreamQuery = b.address("cuStreamQuery");
-        cuStreamSynchronize = b.address("cuStreamSynchronize");
-        cuMemsetD8Async = b.address("cuMemsetD8Async");
-        cuLaunchHostFunc = b.address("cuLaunchHostFunc");
-        cuModuleLoadData = b.address("cuModuleLoadData");
-        cuModuleUnload = b.address("cuModuleUnload");
-        cuModuleGetFunction = b.address("cuModuleGetFunction");
-        cuLaunchKernel = b.address("cuLaunchKernel");
-        cuStreamWriteValue64_v2 = b.address("cuStreamWriteValue64_v2");
-        cuStreamWaitValue64_v2 = b.address("cuStreamWaitValue64_v2");
+        super("cuda", lib, FUNCTIONS, CUDA_SUCCESS);
     }
 
     /** The library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}. */
@@ -254,203 +208,172 @@ public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
     /** Every bound function and its exact descriptor, in header order. */
     public static Map<String, FunctionDescriptor> functions() { return FUNCTIONS; }
 
-    /** The library this driver was loaded from. */
-    public String library() { return binding.library(); }
-
-    /** The bound functions this library does not export. */
-    public List<String> missing() { return binding.missing(); }
-
-    /** The handle of a bound function, or {@code NativeUnavailable} naming it. */
-    public MethodHandle handle(String function) {
-        return binding.handle(function);
-    }
-
-    /**
-     * Throws {@link ErrorCode#NativeUnavailable} naming the library and every function of {@code
-     * functions} it lacks; does nothing when all are there.
-     */
-    public void require(List<String> functions) {
-        binding.require(functions);
-    }
-
-    private MemorySegment need(MemorySegment address, String name) {
-        return binding.need(address, name);
-    }
-
     // ------------------------------------------------------------------ raw entry points (CUresult)
 
     public int cuInit(int Flags) {
-        return cuInit_fn.invoke(need(cuInit, "cuInit"), Flags);
+        return cuInit_fn.invoke(need("cuInit"), Flags);
     }
 
     public int cuDriverGetVersion(MemorySegment driverVersion) {
-        return cuDriverGetVersion_fn.invoke(need(cuDriverGetVersion, "cuDriverGetVersion"), driverVersion);
+        return cuDriverGetVersion_fn.invoke(need("cuDriverGetVersion"), driverVersion);
     }
 
     public int cuGetErrorName(int error, MemorySegment pStr) {
-        return cuGetErrorName_fn.invoke(need(cuGetErrorName, "cuGetErrorName"), error, pStr);
+        return cuGetErrorName_fn.invoke(need("cuGetErrorName"), error, pStr);
     }
 
     public int cuGetErrorString(int error, MemorySegment pStr) {
-        return cuGetErrorString_fn.invoke(need(cuGetErrorString, "cuGetErrorString"), error, pStr);
+        return cuGetErrorString_fn.invoke(need("cuGetErrorString"), error, pStr);
     }
 
     public int cuDeviceGetCount(MemorySegment count) {
-        return cuDeviceGetCount_fn.invoke(need(cuDeviceGetCount, "cuDeviceGetCount"), count);
+        return cuDeviceGetCount_fn.invoke(need("cuDeviceGetCount"), count);
     }
 
     public int cuDeviceGet(MemorySegment device, int ordinal) {
-        return cuDeviceGet_fn.invoke(need(cuDeviceGet, "cuDeviceGet"), device, ordinal);
+        return cuDeviceGet_fn.invoke(need("cuDeviceGet"), device, ordinal);
     }
 
     public int cuDeviceGetName(MemorySegment name, int len, int dev) {
-        return cuDeviceGetName_fn.invoke(need(cuDeviceGetName, "cuDeviceGetName"), name, len, dev);
+        return cuDeviceGetName_fn.invoke(need("cuDeviceGetName"), name, len, dev);
     }
 
     public int cuDeviceGetAttribute(MemorySegment pi, int attrib, int dev) {
-        return cuDeviceGetAttribute_fn.invoke(need(cuDeviceGetAttribute, "cuDeviceGetAttribute"), pi, attrib, dev);
+        return cuDeviceGetAttribute_fn.invoke(need("cuDeviceGetAttribute"), pi, attrib, dev);
     }
 
     public int cuDevicePrimaryCtxRetain(MemorySegment pctx, int dev) {
-        return cuDevicePrimaryCtxRetain_fn.invoke(need(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"), pctx, dev);
+        return cuDevicePrimaryCtxRetain_fn.invoke(need("cuDevicePrimaryCtxRetain"), pctx, dev);
     }
 
     public int cuDevicePrimaryCtxRelease_v2(int dev) {
-        return cuDevicePrimaryCtxRelease_v2_fn.invoke(need(cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease_v2"), dev);
+        return cuDevicePrimaryCtxRelease_v2_fn.invoke(need("cuDevicePrimaryCtxRelease_v2"), dev);
     }
 
     /** The primary context's flags ({@code CU_CTX_SCHED_*}); since CUDA 11 also while it is active. */
     public int cuDevicePrimaryCtxSetFlags_v2(int dev, int flags) {
-        return cuDevicePrimaryCtxSetFlags_v2_fn.invoke(need(cuDevicePrimaryCtxSetFlags_v2, "cuDevicePrimaryCtxSetFlags_v2"), dev, flags);
+        return cuDevicePrimaryCtxSetFlags_v2_fn.invoke(need("cuDevicePrimaryCtxSetFlags_v2"), dev, flags);
     }
 
     public int cuCtxCreate_v4(MemorySegment pctx, MemorySegment ctxCreateParams, int flags, int dev) {
-        return cuCtxCreate_v4_fn.invoke(need(cuCtxCreate_v4, "cuCtxCreate_v4"), pctx, ctxCreateParams, flags, dev);
+        return cuCtxCreate_v4_fn.invoke(need("cuCtxCreate_v4"), pctx, ctxCreateParams, flags, dev);
     }
 
     public int cuCtxDestroy_v2(MemorySegment ctx) {
-        return cuCtxDestroy_v2_fn.invoke(need(cuCtxDestroy_v2, "cuCtxDestroy_v2"), ctx);
+        return cuCtxDestroy_v2_fn.invoke(need("cuCtxDestroy_v2"), ctx);
     }
 
     public int cuCtxGetCurrent(MemorySegment pctx) {
-        return cuCtxGetCurrent_fn.invoke(need(cuCtxGetCurrent, "cuCtxGetCurrent"), pctx);
+        return cuCtxGetCurrent_fn.invoke(need("cuCtxGetCurrent"), pctx);
     }
 
     public int cuCtxSetCurrent(MemorySegment ctx) {
-        return cuCtxSetCurrent_fn.invoke(need(cuCtxSetCurrent, "cuCtxSetCurrent"), ctx);
+        return cuCtxSetCurrent_fn.invoke(need("cuCtxSetCurrent"), ctx);
     }
 
     public int cuCtxPushCurrent_v2(MemorySegment ctx) {
-        return cuCtxPushCurrent_v2_fn.invoke(need(cuCtxPushCurrent_v2, "cuCtxPushCurrent_v2"), ctx);
+        return cuCtxPushCurrent_v2_fn.invoke(need("cuCtxPushCurrent_v2"), ctx);
     }
 
     public int cuCtxPopCurrent_v2(MemorySegment pctx) {
-        return cuCtxPopCurrent_v2_fn.invoke(need(cuCtxPopCurrent_v2, "cuCtxPopCurrent_v2"), pctx);
+        return cuCtxPopCurrent_v2_fn.invoke(need("cuCtxPopCurrent_v2"), pctx);
     }
 
     public int cuCtxGetDevice(MemorySegment device) {
-        return cuCtxGetDevice_fn.invoke(need(cuCtxGetDevice, "cuCtxGetDevice"), device);
+        return cuCtxGetDevice_fn.invoke(need("cuCtxGetDevice"), device);
     }
 
     public int cuMemHostAlloc(MemorySegment pp, long bytesize, int Flags) {
-        return cuMemHostAlloc_fn.invoke(need(cuMemHostAlloc, "cuMemHostAlloc"), pp, bytesize, Flags);
+        return cuMemHostAlloc_fn.invoke(need("cuMemHostAlloc"), pp, bytesize, Flags);
     }
 
     public int cuMemHostGetDevicePointer_v2(MemorySegment pdptr, MemorySegment p, int Flags) {
-        return cuMemHostGetDevicePointer_v2_fn.invoke(need(cuMemHostGetDevicePointer_v2, "cuMemHostGetDevicePointer_v2"), pdptr, p, Flags);
+        return cuMemHostGetDevicePointer_v2_fn.invoke(need("cuMemHostGetDevicePointer_v2"), pdptr, p, Flags);
     }
 
     public int cuMemFreeHost(MemorySegment p) {
-        return cuMemFreeHost_fn.invoke(need(cuMemFreeHost, "cuMemFreeHost"), p);
+        return cuMemFreeHost_fn.invoke(need("cuMemFreeHost"), p);
     }
 
     public int cuStreamCreate(MemorySegment phStream, int Flags) {
-        return cuStreamCreate_fn.invoke(need(cuStreamCreate, "cuStreamCreate"), phStream, Flags);
+        return cuStreamCreate_fn.invoke(need("cuStreamCreate"), phStream, Flags);
     }
 
     public int cuStreamDestroy_v2(MemorySegment hStream) {
-        return cuStreamDestroy_v2_fn.invoke(need(cuStreamDestroy_v2, "cuStreamDestroy_v2"), hStream);
+        return cuStreamDestroy_v2_fn.invoke(need("cuStreamDestroy_v2"), hStream);
     }
 
     public int cuStreamGetCtx(MemorySegment hStream, MemorySegment pctx) {
-        return cuStreamGetCtx_fn.invoke(need(cuStreamGetCtx, "cuStreamGetCtx"), hStream, pctx);
+        return cuStreamGetCtx_fn.invoke(need("cuStreamGetCtx"), hStream, pctx);
     }
 
     public int cuStreamQuery(MemorySegment hStream) {
-        return cuStreamQuery_fn.invoke(need(cuStreamQuery, "cuStreamQuery"), hStream);
+        return cuStreamQuery_fn.invoke(need("cuStreamQuery"), hStream);
     }
 
     public int cuStreamSynchronize(MemorySegment hStream) {
-        return cuStreamSynchronize_fn.invoke(need(cuStreamSynchronize, "cuStreamSynchronize"), hStream);
+        return cuStreamSynchronize_fn.invoke(need("cuStreamSynchronize"), hStream);
     }
 
     public int cuMemsetD8Async(long dstDevice, byte uc, long N, MemorySegment hStream) {
-        return cuMemsetD8Async_fn.invoke(need(cuMemsetD8Async, "cuMemsetD8Async"), dstDevice, uc, N, hStream);
+        return cuMemsetD8Async_fn.invoke(need("cuMemsetD8Async"), dstDevice, uc, N, hStream);
     }
 
     public int cuLaunchHostFunc(MemorySegment hStream, MemorySegment fn, MemorySegment userData) {
-        return cuLaunchHostFunc_fn.invoke(need(cuLaunchHostFunc, "cuLaunchHostFunc"), hStream, fn, userData);
+        return cuLaunchHostFunc_fn.invoke(need("cuLaunchHostFunc"), hStream, fn, userData);
     }
 
     public int cuModuleLoadData(MemorySegment module, MemorySegment image) {
-        return cuModuleLoadData_fn.invoke(need(cuModuleLoadData, "cuModuleLoadData"), module, image);
+        return cuModuleLoadData_fn.invoke(need("cuModuleLoadData"), module, image);
     }
 
     public int cuModuleUnload(MemorySegment hmod) {
-        return cuModuleUnload_fn.invoke(need(cuModuleUnload, "cuModuleUnload"), hmod);
+        return cuModuleUnload_fn.invoke(need("cuModuleUnload"), hmod);
     }
 
     public int cuModuleGetFunction(MemorySegment hfunc, MemorySegment hmod, MemorySegment name) {
-        return cuModuleGetFunction_fn.invoke(need(cuModuleGetFunction, "cuModuleGetFunction"), hfunc, hmod, name);
+        return cuModuleGetFunction_fn.invoke(need("cuModuleGetFunction"), hfunc, hmod, name);
     }
 
     public int cuLaunchKernel(MemorySegment f, int gridDimX, int gridDimY, int gridDimZ, int blockDimX, int blockDimY, int blockDimZ,
                               int sharedMemBytes, MemorySegment hStream, MemorySegment kernelParams, MemorySegment extra) {
-        return cuLaunchKernel_fn.invoke(need(cuLaunchKernel, "cuLaunchKernel"), f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
+        return cuLaunchKernel_fn.invoke(need("cuLaunchKernel"), f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
                 blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
     }
 
     /** The store behind the stream's work; flags {@link #CU_STREAM_WRITE_VALUE_DEFAULT} order earlier work. */
     public int cuStreamWriteValue64_v2(MemorySegment stream, long addr, long value, int flags) {
-        return cuStreamWriteValue64_v2_fn.invoke(need(cuStreamWriteValue64_v2, "cuStreamWriteValue64_v2"), stream, addr, value, flags);
+        return cuStreamWriteValue64_v2_fn.invoke(need("cuStreamWriteValue64_v2"), stream, addr, value, flags);
     }
 
     /** The stream stands still until the word at {@code addr} passes the test of {@code flags} ({@link #CU_STREAM_WAIT_VALUE_GEQ}). */
     public int cuStreamWaitValue64_v2(MemorySegment stream, long addr, long value, int flags) {
-        return cuStreamWaitValue64_v2_fn.invoke(need(cuStreamWaitValue64_v2, "cuStreamWaitValue64_v2"), stream, addr, value, flags);
+        return cuStreamWaitValue64_v2_fn.invoke(need("cuStreamWaitValue64_v2"), stream, addr, value, flags);
     }
 
     // ------------------------------------------------------------------ checked helpers
 
     /** The driver's name for a status ({@code cuGetErrorName}), or "CUresult n" when it has none. */
+    @Override
     public String errorName(int status) {
         return text(status, true);
     }
 
     /** The driver's description of a status ({@code cuGetErrorString}), or "unknown error" when it has none. */
+    @Override
     public String errorString(int status) {
         return text(status, false);
     }
 
     private String text(int status, boolean name) {
         String fallback = name ? "CUresult " + status : "unknown error";
-        if ((name ? cuGetErrorName : cuGetErrorString) == null) return fallback;
+        if (!has(name ? "cuGetErrorName" : "cuGetErrorString")) return fallback;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
             int rc = name ? cuGetErrorName(status, out) : cuGetErrorString(status, out);
             String s = rc == CUDA_SUCCESS ? NativeLibrary.cString(out.get(ADDRESS, 0)) : null;
             return s != null ? s : fallback;
         }
-    }
-
-    /** {@link ErrorCode#Backend}: ("cuda", call, status, error name, error string). */
-    public ReactorException failure(String call, int status) {
-        return binding.failure(call, status, errorName(status), errorString(status));
-    }
-
-    /** Throws {@link #failure} unless {@code status} is {@link #CUDA_SUCCESS}. */
-    public void check(String call, int status) {
-        if (status != CUDA_SUCCESS) throw failure(call, status);
     }
 
     /** {@code cuInit(0)}, once per driver. */
@@ -464,36 +387,20 @@ public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
     }
 
     public int driverVersion() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment v = a.allocate(JAVA_INT);
-            check("cuDriverGetVersion", cuDriverGetVersion(v));
-            return v.get(JAVA_INT, 0);
-        }
+        return outInt("cuDriverGetVersion", this::cuDriverGetVersion);
     }
 
     public int deviceCount() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment n = a.allocate(JAVA_INT);
-            check("cuDeviceGetCount", cuDeviceGetCount(n));
-            return n.get(JAVA_INT, 0);
-        }
+        return outInt("cuDeviceGetCount", this::cuDeviceGetCount);
     }
 
     /** The {@code CUdevice} of an ordinal. */
     public int device(int ordinal) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment d = a.allocate(JAVA_INT);
-            check("cuDeviceGet", cuDeviceGet(d, ordinal));
-            return d.get(JAVA_INT, 0);
-        }
+        return outInt("cuDeviceGet", d -> cuDeviceGet(d, ordinal));
     }
 
     public String deviceName(int device) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment name = a.allocate(256);
-            check("cuDeviceGetName", cuDeviceGetName(name, 256, device));
-            return name.getString(0);
-        }
+        return outString("cuDeviceGetName", 256, name -> cuDeviceGetName(name, 256, device));
     }
 
     /** An attribute's value; empty when this driver does not know the attribute ({@code CUDA_ERROR_INVALID_VALUE}). */
@@ -509,20 +416,12 @@ public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
 
     /** The device of the calling thread's current context ({@code cuCtxGetDevice}). */
     public int currentDevice() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment d = a.allocate(JAVA_INT);
-            check("cuCtxGetDevice", cuCtxGetDevice(d));
-            return d.get(JAVA_INT, 0);
-        }
+        return outInt("cuCtxGetDevice", this::cuCtxGetDevice);
     }
 
     /** The calling thread's current context, 0 for none. */
     public long currentContext() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment c = a.allocate(ADDRESS);
-            check("cuCtxGetCurrent", cuCtxGetCurrent(c));
-            return c.get(ADDRESS, 0).address();
-        }
+        return outAddress("cuCtxGetCurrent", this::cuCtxGetCurrent);
     }
 
     public void setCurrent(long context) {
@@ -534,20 +433,12 @@ public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
     }
 
     public long popCurrent() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment c = a.allocate(ADDRESS);
-            check("cuCtxPopCurrent_v2", cuCtxPopCurrent_v2(c));
-            return c.get(ADDRESS, 0).address();
-        }
+        return outAddress("cuCtxPopCurrent_v2", this::cuCtxPopCurrent_v2);
     }
 
     /** Retains the device's primary context and returns it. */
     public long primaryContextRetain(int device) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment c = a.allocate(ADDRESS);
-            check("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(c, device));
-            return c.get(ADDRESS, 0).address();
-        }
+        return outAddress("cuDevicePrimaryCtxRetain", c -> cuDevicePrimaryCtxRetain(c, device));
     }
 
     /** Sets the primary context's flags, e.g. {@link #CU_CTX_SCHED_BLOCKING_SYNC}. */
@@ -561,11 +452,7 @@ public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
 
     /** A new stream of the current context. */
     public long streamCreate(int flags) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment s = a.allocate(ADDRESS);
-            check("cuStreamCreate", cuStreamCreate(s, flags));
-            return s.get(ADDRESS, 0).address();
-        }
+        return outAddress("cuStreamCreate", st -> cuStreamCreate(st, flags));
     }
 
     public void streamDestroy(long stream) {
@@ -574,29 +461,17 @@ public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
 
     /** The context of a stream ({@code cuStreamGetCtx}); for the null stream, the current context. */
     public long streamContext(long stream) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment c = a.allocate(ADDRESS);
-            check("cuStreamGetCtx", cuStreamGetCtx(MemorySegment.ofAddress(stream), c));
-            return c.get(ADDRESS, 0).address();
-        }
+        return outAddress("cuStreamGetCtx", c -> cuStreamGetCtx(MemorySegment.ofAddress(stream), c));
     }
 
     /** Page-locked host memory ({@code cuMemHostAlloc}); returns the host address. */
     public long memHostAlloc(long bytes, int flags) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment p = a.allocate(ADDRESS);
-            check("cuMemHostAlloc", cuMemHostAlloc(p, bytes, flags));
-            return p.get(ADDRESS, 0).address();
-        }
+        return outAddress("cuMemHostAlloc", p -> cuMemHostAlloc(p, bytes, flags));
     }
 
     /** The device address of mapped host memory ({@code cuMemHostGetDevicePointer_v2}, flags 0). */
     public long memHostDevicePointer(long host) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment d = a.allocate(JAVA_LONG);
-            check("cuMemHostGetDevicePointer_v2", cuMemHostGetDevicePointer_v2(d, MemorySegment.ofAddress(host), 0));
-            return d.get(JAVA_LONG, 0);
-        }
+        return outLong("cuMemHostGetDevicePointer_v2", d -> cuMemHostGetDevicePointer_v2(d, MemorySegment.ofAddress(host), 0));
     }
 
     public void memFreeHost(long host) {
@@ -624,7 +499,4 @@ public final class CudaDriver implements LineVendor<CuStream, CudaPort> {
     public CudaPort port(MappedLine<CuStream, CudaPort> line, CuStream stream, Slot slot, long target, WordPark park) {
         return new CudaPort(line, stream, slot, target, park);
     }
-
-    @Override
-    public String toString() { return "CudaDriver[" + binding.library() + "]"; }
 }

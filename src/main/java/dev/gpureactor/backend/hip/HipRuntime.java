@@ -34,19 +34,13 @@ import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The HIP runtime ({@code libamdhip64.so}) over FFM: the typed layer over the jextract-generated
@@ -62,7 +56,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>It is the HIP {@link LineVendor}: {@code MappedLine.create(hip)} makes a line of the current
  * device, whose ports are {@link HipPort}s.
  */
-public final class HipRuntime implements LineVendor<HipStream, HipPort> {
+public final class HipRuntime extends DriverBinding implements LineVendor<HipStream, HipPort> {
     public static final String LIBRARY_PROPERTY = "gar.hip.library";
     public static final String DEFAULT_LIBRARY = "libamdhip64.so";
 
@@ -124,39 +118,8 @@ public final class HipRuntime implements LineVendor<HipStream, HipPort> {
 
     private static final ConcurrentHashMap<String, HipRuntime> RUNTIMES = new ConcurrentHashMap<>();
 
-    private final DriverBinding binding;
-
-    private final MemorySegment hipInit, hipDriverGetVersion, hipGetErrorName, hipGetErrorString, hipGetDeviceCount,
-            hipGetDevice, hipSetDevice, hipDeviceGet, hipDeviceGetName, hipDevicePrimaryCtxRetain,
-            hipDevicePrimaryCtxRelease, hipHostMalloc, hipHostGetDevicePointer, hipHostFree, hipStreamCreate,
-            hipStreamDestroy, hipStreamGetDevice, hipStreamQuery, hipStreamSynchronize, hipStreamWriteValue64,
-            hipMemsetD8Async, hipLaunchHostFunc;
-
     private HipRuntime(NativeLibrary lib) {
-        DriverBinding b = DriverBinding.bind("hip", lib, FUNCTIONS);
-        this.binding = b;
-        hipInit = b.address("hipInit");
-        hipDriverGetVersion = b.address("hipDriverGetVersion");
-        hipGetErrorName = b.address("hipGetErrorName");
-        hipGetErrorString = b.address("hipGetErrorString");
-        hipGetDeviceCount = b.address("hipGetDeviceCount");
-        hipGetDevice = b.address("hipGetDevice");
-        hipSetDevice = b.address("hipSetDevice");
-        hipDeviceGet = b.address("hipDeviceGet");
-        hipDeviceGetName = b.address("hipDeviceGetName");
-        hipDevicePrimaryCtxRetain = b.address("hipDevicePrimaryCtxRetain");
-        hipDevicePrimaryCtxRelease = b.address("hipDevicePrimaryCtxRelease");
-        hipHostMalloc = b.address("hipHostMalloc");
-        hipHostGetDevicePointer = b.address("hipHostGetDevicePointer");
-        hipHostFree = b.address("hipHostFree");
-        hipStreamCreate = b.address("hipStreamCreate");
-        hipStreamDestroy = b.address("hipStreamDestroy");
-        hipStreamGetDevice = b.address("hipStreamGetDevice");
-        hipStreamQuery = b.address("hipStreamQuery");
-        hipStreamSynchronize = b.address("hipStreamSynchronize");
-        hipStreamWriteValue64 = b.address("hipStreamWriteValue64");
-        hipMemsetD8Async = b.address("hipMemsetD8Async");
-        hipLaunchHostFunc = b.address("hipLaunchHostFunc");
+        super("hip", lib, FUNCTIONS, hipSuccess);
     }
 
     public static String configuredLibrary() {
@@ -174,133 +137,110 @@ public final class HipRuntime implements LineVendor<HipStream, HipPort> {
 
     public static Map<String, FunctionDescriptor> functions() { return FUNCTIONS; }
 
-    public String library() { return binding.library(); }
-
-    public List<String> missing() { return binding.missing(); }
-
-    public MethodHandle handle(String function) {
-        return binding.handle(function);
-    }
-
-    public void require(List<String> functions) {
-        binding.require(functions);
-    }
-
-    private MemorySegment need(MemorySegment address, String name) {
-        return binding.need(address, name);
-    }
-
     // ------------------------------------------------------------------ raw entry points
 
     public int hipInit(int flags) {
-        return hipInit_fn.invoke(need(hipInit, "hipInit"), flags);
+        return hipInit_fn.invoke(need("hipInit"), flags);
     }
 
     public int hipDriverGetVersion(MemorySegment driverVersion) {
-        return hipDriverGetVersion_fn.invoke(need(hipDriverGetVersion, "hipDriverGetVersion"), driverVersion);
+        return hipDriverGetVersion_fn.invoke(need("hipDriverGetVersion"), driverVersion);
     }
 
     public MemorySegment hipGetErrorName(int error) {
-        return hipGetErrorName_fn.invoke(need(hipGetErrorName, "hipGetErrorName"), error);
+        return hipGetErrorName_fn.invoke(need("hipGetErrorName"), error);
     }
 
     public MemorySegment hipGetErrorString(int error) {
-        return hipGetErrorString_fn.invoke(need(hipGetErrorString, "hipGetErrorString"), error);
+        return hipGetErrorString_fn.invoke(need("hipGetErrorString"), error);
     }
 
     public int hipGetDeviceCount(MemorySegment count) {
-        return hipGetDeviceCount_fn.invoke(need(hipGetDeviceCount, "hipGetDeviceCount"), count);
+        return hipGetDeviceCount_fn.invoke(need("hipGetDeviceCount"), count);
     }
 
     public int hipGetDevice(MemorySegment deviceId) {
-        return hipGetDevice_fn.invoke(need(hipGetDevice, "hipGetDevice"), deviceId);
+        return hipGetDevice_fn.invoke(need("hipGetDevice"), deviceId);
     }
 
     public int hipSetDevice(int deviceId) {
-        return hipSetDevice_fn.invoke(need(hipSetDevice, "hipSetDevice"), deviceId);
+        return hipSetDevice_fn.invoke(need("hipSetDevice"), deviceId);
     }
 
     public int hipDeviceGet(MemorySegment device, int ordinal) {
-        return hipDeviceGet_fn.invoke(need(hipDeviceGet, "hipDeviceGet"), device, ordinal);
+        return hipDeviceGet_fn.invoke(need("hipDeviceGet"), device, ordinal);
     }
 
     public int hipDeviceGetName(MemorySegment name, int len, int device) {
-        return hipDeviceGetName_fn.invoke(need(hipDeviceGetName, "hipDeviceGetName"), name, len, device);
+        return hipDeviceGetName_fn.invoke(need("hipDeviceGetName"), name, len, device);
     }
 
     public int hipDevicePrimaryCtxRetain(MemorySegment pctx, int dev) {
-        return hipDevicePrimaryCtxRetain_fn.invoke(need(hipDevicePrimaryCtxRetain, "hipDevicePrimaryCtxRetain"), pctx, dev);
+        return hipDevicePrimaryCtxRetain_fn.invoke(need("hipDevicePrimaryCtxRetain"), pctx, dev);
     }
 
     public int hipDevicePrimaryCtxRelease(int dev) {
-        return hipDevicePrimaryCtxRelease_fn.invoke(need(hipDevicePrimaryCtxRelease, "hipDevicePrimaryCtxRelease"), dev);
+        return hipDevicePrimaryCtxRelease_fn.invoke(need("hipDevicePrimaryCtxRelease"), dev);
     }
 
     public int hipHostMalloc(MemorySegment ptr, long size, int flags) {
-        return hipHostMalloc_fn.invoke(need(hipHostMalloc, "hipHostMalloc"), ptr, size, flags);
+        return hipHostMalloc_fn.invoke(need("hipHostMalloc"), ptr, size, flags);
     }
 
     public int hipHostGetDevicePointer(MemorySegment devPtr, MemorySegment hstPtr, int flags) {
-        return hipHostGetDevicePointer_fn.invoke(need(hipHostGetDevicePointer, "hipHostGetDevicePointer"), devPtr, hstPtr, flags);
+        return hipHostGetDevicePointer_fn.invoke(need("hipHostGetDevicePointer"), devPtr, hstPtr, flags);
     }
 
     public int hipHostFree(MemorySegment ptr) {
-        return hipHostFree_fn.invoke(need(hipHostFree, "hipHostFree"), ptr);
+        return hipHostFree_fn.invoke(need("hipHostFree"), ptr);
     }
 
     public int hipStreamCreate(MemorySegment stream) {
-        return hipStreamCreate_fn.invoke(need(hipStreamCreate, "hipStreamCreate"), stream);
+        return hipStreamCreate_fn.invoke(need("hipStreamCreate"), stream);
     }
 
     public int hipStreamDestroy(MemorySegment stream) {
-        return hipStreamDestroy_fn.invoke(need(hipStreamDestroy, "hipStreamDestroy"), stream);
+        return hipStreamDestroy_fn.invoke(need("hipStreamDestroy"), stream);
     }
 
     public int hipStreamGetDevice(MemorySegment stream, MemorySegment device) {
-        return hipStreamGetDevice_fn.invoke(need(hipStreamGetDevice, "hipStreamGetDevice"), stream, device);
+        return hipStreamGetDevice_fn.invoke(need("hipStreamGetDevice"), stream, device);
     }
 
     public int hipStreamQuery(MemorySegment stream) {
-        return hipStreamQuery_fn.invoke(need(hipStreamQuery, "hipStreamQuery"), stream);
+        return hipStreamQuery_fn.invoke(need("hipStreamQuery"), stream);
     }
 
     public int hipStreamSynchronize(MemorySegment stream) {
-        return hipStreamSynchronize_fn.invoke(need(hipStreamSynchronize, "hipStreamSynchronize"), stream);
+        return hipStreamSynchronize_fn.invoke(need("hipStreamSynchronize"), stream);
     }
 
     /** The store behind the stream's work (flags "reserved, ignored": pass 0). */
     public int hipStreamWriteValue64(MemorySegment stream, MemorySegment ptr, long value, int flags) {
-        return hipStreamWriteValue64_fn.invoke(need(hipStreamWriteValue64, "hipStreamWriteValue64"), stream, ptr, value, flags);
+        return hipStreamWriteValue64_fn.invoke(need("hipStreamWriteValue64"), stream, ptr, value, flags);
     }
 
     public int hipMemsetD8Async(MemorySegment dest, byte value, long count, MemorySegment stream) {
-        return hipMemsetD8Async_fn.invoke(need(hipMemsetD8Async, "hipMemsetD8Async"), dest, value, count, stream);
+        return hipMemsetD8Async_fn.invoke(need("hipMemsetD8Async"), dest, value, count, stream);
     }
 
     public int hipLaunchHostFunc(MemorySegment stream, MemorySegment fn, MemorySegment userData) {
-        return hipLaunchHostFunc_fn.invoke(need(hipLaunchHostFunc, "hipLaunchHostFunc"), stream, fn, userData);
+        return hipLaunchHostFunc_fn.invoke(need("hipLaunchHostFunc"), stream, fn, userData);
     }
 
     // ------------------------------------------------------------------ checked helpers
 
     /** {@code hipGetErrorName}, or "hipError_t n" without one. */
+    @Override
     public String errorName(int status) {
-        String s = hipGetErrorName == null ? null : NativeLibrary.cString(hipGetErrorName(status));
+        String s = !has("hipGetErrorName") ? null : NativeLibrary.cString(hipGetErrorName(status));
         return s != null ? s : "hipError_t " + status;
     }
 
+    @Override
     public String errorString(int status) {
-        String s = hipGetErrorString == null ? null : NativeLibrary.cString(hipGetErrorString(status));
+        String s = !has("hipGetErrorString") ? null : NativeLibrary.cString(hipGetErrorString(status));
         return s != null ? s : "unknown error";
-    }
-
-    /** {@link ErrorCode#Backend}: ("hip", call, status, error name, error string). */
-    public ReactorException failure(String call, int status) {
-        return binding.failure(call, status, errorName(status), errorString(status));
-    }
-
-    public void check(String call, int status) {
-        if (status != hipSuccess) throw failure(call, status);
     }
 
     /** The runtime's version as "major.minor" ({@code hipDriverGetVersion}: major·10⁷ + minor·10⁵ + patch). */
@@ -310,44 +250,24 @@ public final class HipRuntime implements LineVendor<HipStream, HipPort> {
     }
 
     public int driverVersion() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment v = a.allocate(JAVA_INT);
-            check("hipDriverGetVersion", hipDriverGetVersion(v));
-            return v.get(JAVA_INT, 0);
-        }
+        return outInt("hipDriverGetVersion", this::hipDriverGetVersion);
     }
 
     public int deviceCount() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment n = a.allocate(JAVA_INT);
-            check("hipGetDeviceCount", hipGetDeviceCount(n));
-            return n.get(JAVA_INT, 0);
-        }
+        return outInt("hipGetDeviceCount", this::hipGetDeviceCount);
     }
 
     public int device(int ordinal) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment d = a.allocate(JAVA_INT);
-            check("hipDeviceGet", hipDeviceGet(d, ordinal));
-            return d.get(JAVA_INT, 0);
-        }
+        return outInt("hipDeviceGet", d -> hipDeviceGet(d, ordinal));
     }
 
     public String deviceName(int device) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment name = a.allocate(256);
-            check("hipDeviceGetName", hipDeviceGetName(name, 256, device));
-            return name.getString(0);
-        }
+        return outString("hipDeviceGetName", 256, name -> hipDeviceGetName(name, 256, device));
     }
 
     /** The calling thread's current device ({@code hipGetDevice}). */
     public int currentDevice() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment d = a.allocate(JAVA_INT);
-            check("hipGetDevice", hipGetDevice(d));
-            return d.get(JAVA_INT, 0);
-        }
+        return outInt("hipGetDevice", this::hipGetDevice);
     }
 
     public void setDevice(int device) {
@@ -355,11 +275,7 @@ public final class HipRuntime implements LineVendor<HipStream, HipPort> {
     }
 
     public long primaryContextRetain(int device) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment c = a.allocate(ADDRESS);
-            check("hipDevicePrimaryCtxRetain", hipDevicePrimaryCtxRetain(c, device));
-            return c.get(ADDRESS, 0).address();
-        }
+        return outAddress("hipDevicePrimaryCtxRetain", c -> hipDevicePrimaryCtxRetain(c, device));
     }
 
     public void primaryContextRelease(int device) {
@@ -368,11 +284,7 @@ public final class HipRuntime implements LineVendor<HipStream, HipPort> {
 
     /** A new stream on the current device. */
     public long streamCreate() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment s = a.allocate(ADDRESS);
-            check("hipStreamCreate", hipStreamCreate(s));
-            return s.get(ADDRESS, 0).address();
-        }
+        return outAddress("hipStreamCreate", this::hipStreamCreate);
     }
 
     public void streamDestroy(long stream) {
@@ -381,27 +293,15 @@ public final class HipRuntime implements LineVendor<HipStream, HipPort> {
 
     /** The device of a stream; for the null stream, the current device. */
     public int streamDevice(long stream) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment d = a.allocate(JAVA_INT);
-            check("hipStreamGetDevice", hipStreamGetDevice(MemorySegment.ofAddress(stream), d));
-            return d.get(JAVA_INT, 0);
-        }
+        return outInt("hipStreamGetDevice", d -> hipStreamGetDevice(MemorySegment.ofAddress(stream), d));
     }
 
     public long hostMalloc(long bytes, int flags) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment p = a.allocate(ADDRESS);
-            check("hipHostMalloc", hipHostMalloc(p, bytes, flags));
-            return p.get(ADDRESS, 0).address();
-        }
+        return outAddress("hipHostMalloc", p -> hipHostMalloc(p, bytes, flags));
     }
 
     public long hostDevicePointer(long host) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment d = a.allocate(ADDRESS);
-            check("hipHostGetDevicePointer", hipHostGetDevicePointer(d, MemorySegment.ofAddress(host), 0));
-            return d.get(ADDRESS, 0).address();
-        }
+        return outAddress("hipHostGetDevicePointer", d -> hipHostGetDevicePointer(d, MemorySegment.ofAddress(host), 0));
     }
 
     public void hostFree(long host) {
@@ -427,7 +327,4 @@ public final class HipRuntime implements LineVendor<HipStream, HipPort> {
     public HipPort port(MappedLine<HipStream, HipPort> line, HipStream stream, Slot slot, long target, WordPark park) {
         return new HipPort(line, stream, slot, target, park);
     }
-
-    @Override
-    public String toString() { return "HipRuntime[" + binding.library() + "]"; }
 }
