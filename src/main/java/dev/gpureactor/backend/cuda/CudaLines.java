@@ -1,62 +1,56 @@
 package dev.gpureactor.backend.cuda;
 
-import dev.gpureactor.backend.LineDriver;
+import dev.gpureactor.backend.BoundLineDriver;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
 import java.lang.foreign.MemorySegment;
 
 /** The CUDA driver table of a {@link dev.gpureactor.backend.MappedPage}: the domain is the primary context. */
-final class CudaLines implements LineDriver {
+final class CudaLines extends BoundLineDriver<CudaDriver> {
     /** The line's allocation flags: mapped for the device, usable from every context; never write-combined. */
     static final int ALLOC_FLAGS = CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE;
 
-    private final CudaDriver cuda;
-
     CudaLines(CudaDriver cuda) {
-        this.cuda = cuda;
+        super(cuda);
     }
-
-    @Override public String backend() { return "cuda"; }
-
-    @Override public String library() { return cuda.library(); }
 
     @Override
     public Domain retainDomain() {
-        int device = cuda.currentDevice(); // CUDA_ERROR_INVALID_CONTEXT without a current context
-        long ctx = cuda.primaryContextRetain(device);
+        int device = binding.currentDevice(); // CUDA_ERROR_INVALID_CONTEXT without a current context
+        long ctx = binding.primaryContextRetain(device);
         return new Domain(device, ctx, "primary context 0x" + Long.toHexString(ctx) + " of CUDA device " + device);
     }
 
     @Override
     public void releaseDomain(Domain domain) {
-        cuda.primaryContextRelease(domain.device());
+        binding.primaryContextRelease(domain.device());
     }
 
     @Override
     public long enter(Domain domain) {
-        cuda.pushCurrent(domain.handle());
+        binding.pushCurrent(domain.handle());
         return 0;
     }
 
     @Override
     public void exit(Domain domain, long token) {
-        cuda.popCurrent();
+        binding.popCurrent();
     }
 
     @Override
     public long allocPage(long bytes) {
-        return cuda.memHostAlloc(bytes, ALLOC_FLAGS);
+        return binding.memHostAlloc(bytes, ALLOC_FLAGS);
     }
 
     @Override
     public long devicePointer(long host) {
-        return cuda.memHostDevicePointer(host);
+        return binding.memHostDevicePointer(host);
     }
 
     @Override
     public void freePage(long host) {
-        cuda.memFreeHost(host);
+        binding.memFreeHost(host);
     }
 
     @Override
@@ -67,7 +61,7 @@ final class CudaLines implements LineDriver {
             throw new ReactorException(ErrorCode.InvalidArgument, "stream", "CU_STREAM_PER_THREAD (0x2)",
                     "an explicit stream, 0 or CU_STREAM_LEGACY; the per-thread stream is a different stream on every thread");
         }
-        long ctx = cuda.streamContext(stream); // the null stream: the calling thread's current context
+        long ctx = binding.streamContext(stream); // the null stream: the calling thread's current context
         if (ctx != domain.handle()) {
             throw new ReactorException(ErrorCode.ForeignStream,
                     new CuStream(stream) + " (context 0x" + Long.toHexString(ctx) + ")", domain);
@@ -81,13 +75,13 @@ final class CudaLines implements LineDriver {
 
     @Override
     public void writeValue64(long stream, long deviceAddress, long value) {
-        cuda.check("cuStreamWriteValue64_v2",
-                cuda.cuStreamWriteValue64_v2(MemorySegment.ofAddress(stream), deviceAddress, value, CudaDriver.CU_STREAM_WRITE_VALUE_DEFAULT));
+        binding.check("cuStreamWriteValue64_v2",
+                binding.cuStreamWriteValue64_v2(MemorySegment.ofAddress(stream), deviceAddress, value, CudaDriver.CU_STREAM_WRITE_VALUE_DEFAULT));
     }
 
     @Override
     public int queryStatus(long stream) {
-        return cuda.cuStreamQuery(MemorySegment.ofAddress(stream));
+        return binding.cuStreamQuery(MemorySegment.ofAddress(stream));
     }
 
     @Override
@@ -95,14 +89,8 @@ final class CudaLines implements LineDriver {
 
     @Override
     public int synchronizeStatus(long stream) {
-        return cuda.cuStreamSynchronize(MemorySegment.ofAddress(stream));
+        return binding.cuStreamSynchronize(MemorySegment.ofAddress(stream));
     }
-
-    @Override
-    public String statusName(int status) { return cuda.errorName(status); }
-
-    @Override
-    public ReactorException failure(String call, int status) { return cuda.failure(call, status); }
 
     @Override public String queryCall() { return "cuStreamQuery"; }
 

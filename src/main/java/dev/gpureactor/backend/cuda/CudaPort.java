@@ -28,12 +28,8 @@ import java.util.Objects;
  * query mode: see {@link DriverPort}.
  */
 public final class CudaPort extends DriverPort<CuStream> {
-    /** A port on {@code line}'s word {@code slot} reaching {@code target}, parking with the line's park. */
-    public CudaPort(MappedLine<CuStream, CudaPort> line, CuStream stream, Slot slot, long target) {
-        this(line, stream, slot, target, line.page().options().park());
-    }
-
-    public CudaPort(MappedLine<CuStream, CudaPort> line, CuStream stream, Slot slot, long target, WordPark park) {
+    /** {@link MappedLine#port(dev.gpureactor.backend.DriverStream, Slot, long, WordPark)} of a CUDA line. */
+    CudaPort(MappedLine<CuStream, CudaPort> line, CuStream stream, Slot slot, long target, WordPark park) {
         super(line, stream, slot, target, park);
     }
 

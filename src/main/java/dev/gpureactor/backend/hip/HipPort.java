@@ -14,11 +14,8 @@ import java.util.Objects;
  * {@code hipStreamWriteValue64}, park on the word.
  */
 public final class HipPort extends DriverPort<HipStream> {
-    public HipPort(MappedLine<HipStream, HipPort> line, HipStream stream, Slot slot, long target) {
-        this(line, stream, slot, target, line.page().options().park());
-    }
-
-    public HipPort(MappedLine<HipStream, HipPort> line, HipStream stream, Slot slot, long target, WordPark park) {
+    /** {@link MappedLine#port(dev.gpureactor.backend.DriverStream, Slot, long, WordPark)} of a HIP line. */
+    HipPort(MappedLine<HipStream, HipPort> line, HipStream stream, Slot slot, long target, WordPark park) {
         super(line, stream, slot, target, park);
     }
 

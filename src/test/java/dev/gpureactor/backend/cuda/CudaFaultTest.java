@@ -4,13 +4,10 @@ import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
-import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.core.Sleeper;
 import dev.gpureactor.core.Slot;
-import dev.gpureactor.core.Wait;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
 import org.junit.jupiter.api.Test;
@@ -22,11 +19,11 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import static dev.gpureactor.backend.PortWaits.FLAG;
+import static dev.gpureactor.backend.PortWaits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -42,12 +39,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @SuppressWarnings("restricted")
 class CudaFaultTest {
-    static final WaitPlan FLAG = new WaitPlan.FlagWait(50_000, 1_000_000, Optional.empty());
-
-    static Outcome await(CudaPort port, WaitPlan plan) throws InterruptedException {
-        return Wait.run(plan, port, Clock.system(), Sleeper.system(), OptionalLong.empty());
-    }
-
     @Test
     void aFailingKernelFailsTheWaitWithTheDriversErrorName() throws Exception {
         try (CudaRig rig = CudaRig.standin()) {

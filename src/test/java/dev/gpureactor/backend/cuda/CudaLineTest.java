@@ -30,6 +30,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static dev.gpureactor.backend.PortWaits.FLAG;
+import static dev.gpureactor.backend.PortWaits.await;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -50,12 +52,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @SuppressWarnings("restricted")
 class CudaLineTest {
-    static final WaitPlan FLAG = new WaitPlan.FlagWait(50_000, 1_000_000, Optional.empty());
-
-    static Outcome await(CudaPort port, WaitPlan plan) throws InterruptedException {
-        return Wait.run(plan, port, Clock.system(), Sleeper.system(), OptionalLong.empty());
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void lifetime(String kind) throws Exception {
@@ -126,7 +122,7 @@ class CudaLineTest {
             if (rig.standinOnly()) rig.hooks.launchSleep(s.handle(), 20_000); // and a sleeping stand-in kernel
             rig.fill(s, payloadDevice, (byte) 0x5A, 4096);           // the kernel's payload
             rig.hostFn(s, () -> kernelFinished.set(true));           // marks the end of the work
-            CudaPort port = new CudaPort(line, s, Slot.of(3), 7, gate.openOnFirstPark(WordPark.spinThenPark()));
+            CudaPort port = line.port(s, Slot.of(3), 7, gate.openOnFirstPark(WordPark.spinThenPark()));
             port.arm();                                              // the store, behind all of it
             CudaPort watcher = line.port(s, Slot.of(3), 7);          // another waiter on the same word
 
@@ -182,7 +178,7 @@ class CudaLineTest {
             CuStream s = rig.stream();
             HostFns.Gate gate = rig.gate(s);
             List<CudaPort> ports = new ArrayList<>();
-            for (int i = 0; i < n; i++) ports.add(new CudaPort(line, s, Slot.of(1), 1, watch)); // each arms its own store of 1
+            for (int i = 0; i < n; i++) ports.add(line.port(s, Slot.of(1), 1, watch)); // each arms its own store of 1
             ConcurrentLinkedQueue<Object> results = new ConcurrentLinkedQueue<>();
             Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform().stackSize(256 * 1024);
             List<Thread> threads = new ArrayList<>();

@@ -11,13 +11,10 @@ import dev.gpureactor.backend.SharedWatch;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
 import dev.gpureactor.backend.WordPark;
-import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.core.Sleeper;
 import dev.gpureactor.core.Slot;
-import dev.gpureactor.core.Wait;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
 import org.junit.jupiter.api.Test;
@@ -33,13 +30,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static dev.gpureactor.backend.PortWaits.FLAG;
+import static dev.gpureactor.backend.PortWaits.await;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,12 +55,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @SuppressWarnings("restricted")
 class HipLineTest {
-    static final WaitPlan FLAG = new WaitPlan.FlagWait(50_000, 1_000_000, Optional.empty());
-
-    static Outcome await(HipPort port, WaitPlan plan) throws InterruptedException {
-        return Wait.run(plan, port, Clock.system(), Sleeper.system(), OptionalLong.empty());
-    }
-
     @Test
     void everyDeclarationResolvesAndEveryDescriptorMatchesTheHeader() throws Exception {
         List<Decl> decls = HeaderDecls.parse(Standin.header("standin_hip.h"));
@@ -101,7 +93,7 @@ class HipLineTest {
             }
             HipStream s = rig.stream();
             HostFns.Gate gate = rig.gate(s);
-            HipPort port = new HipPort(line, s, Slot.of(2), 11, gate.openOnFirstPark(WordPark.spinThenPark()));
+            HipPort port = line.port(s, Slot.of(2), 11, gate.openOnFirstPark(WordPark.spinThenPark()));
             port.arm();
             assertFalse(port.query());
             assertInstanceOf(Outcome.Exact.class, await(port, FLAG));
@@ -129,7 +121,7 @@ class HipLineTest {
             if (rig.standinOnly()) rig.hooks.launchSpin(s.handle(), 5_000);
             rig.fill(s, payloadDevice, (byte) 0x3C, 4096);
             rig.hostFn(s, () -> kernelFinished.set(true));
-            HipPort port = new HipPort(line, s, Slot.of(7), 5, gate.openOnFirstPark(WordPark.spinThenPark()));
+            HipPort port = line.port(s, Slot.of(7), 5, gate.openOnFirstPark(WordPark.spinThenPark()));
             port.arm();
             assertTrue(gate.awaitEntered(60));
             for (int i = 0; i < 10; i++) {
@@ -155,7 +147,7 @@ class HipLineTest {
             ConcurrentLinkedQueue<Object> results = new ConcurrentLinkedQueue<>();
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
-                HipPort p = new HipPort(line, s, Slot.of(0), 1, watch);
+                HipPort p = line.port(s, Slot.of(0), 1, watch);
                 threads.add(Thread.ofVirtual().start(() -> {
                     try {
                         results.add(await(p, plan));
