@@ -93,4 +93,32 @@ int gs_enqueue_memset(gs_stream *s, uint64_t device_addr, unsigned char value, s
 int gs_enqueue_hostfn(gs_stream *s, void (*fn)(void *), void *user);
 void gs_release_hangs(void);
 
+/* ---- test hooks ----
+ * The same names and meaning in both stand-ins (standin_cuda.h and standin_hip.h declare them; StandinHooks
+ * binds them). GS_TEST_HOOKS(status type, stream type) defines them in a driver's file, over that file's
+ * stream_of(handle, &status), so a bad handle answers with the driver's own status. */
+#define GS_TEST_HOOKS(status_t, stream_t)                                                                   \
+    static status_t gs_hook_launch(stream_t stream, int (*op)(gs_stream *, uint64_t), uint64_t usec) {     \
+        int rc;                                                                                          \
+        gs_stream *s = stream_of(stream, &rc);                                                           \
+        return (status_t) (s ? op(s, usec) : rc);                                                        \
+    }                                                                                                    \
+    static int gs_hook_hang(gs_stream *s, uint64_t usec) { (void) usec; return gs_enqueue_hang(s); }     \
+    status_t gar_standin_launch_sleep(stream_t stream, unsigned long long usec) {                         \
+        return gs_hook_launch(stream, gs_enqueue_sleep, usec);                                           \
+    }                                                                                                    \
+    status_t gar_standin_launch_spin(stream_t stream, unsigned long long usec) {                          \
+        return gs_hook_launch(stream, gs_enqueue_spin, usec);                                            \
+    }                                                                                                    \
+    status_t gar_standin_launch_fail(stream_t stream, unsigned long long usec) {                          \
+        return gs_hook_launch(stream, gs_enqueue_fail, usec);                                            \
+    }                                                                                                    \
+    status_t gar_standin_launch_hang(stream_t stream) { return gs_hook_launch(stream, gs_hook_hang, 0); } \
+    void gar_standin_release_hangs(void) { gs_release_hangs(); }                                         \
+    int gar_standin_set(const char *name, long long value) { return gs_set_fault(name, value); }         \
+    long long gar_standin_counter(const char *name) { return gs_counter(name); }                         \
+    long long gar_standin_primary_refs(int device) { return gs_primary_refs(device); }                   \
+    unsigned int gar_standin_last_alloc_flags(void) { return gs_last_alloc_flags(); }                    \
+    void gar_standin_reset(void) { gs_reset(); }
+
 #endif

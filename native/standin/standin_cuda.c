@@ -307,38 +307,9 @@ CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t va
     return s ? gs_enqueue_wait64(s, addr, value, (int) (flags & 3u)) : rc;
 }
 
-/* ---- test hooks ---- */
+/* ---- test hooks (standin_core.h) ---- */
 
-CUresult gar_standin_launch_sleep(CUstream stream, unsigned long long usec) {
-    int rc;
-    gs_stream *s = stream_of(stream, &rc);
-    return s ? gs_enqueue_sleep(s, usec) : rc;
-}
-
-CUresult gar_standin_launch_spin(CUstream stream, unsigned long long usec) {
-    int rc;
-    gs_stream *s = stream_of(stream, &rc);
-    return s ? gs_enqueue_spin(s, usec) : rc;
-}
-
-CUresult gar_standin_launch_fail(CUstream stream, unsigned long long usec) {
-    int rc;
-    gs_stream *s = stream_of(stream, &rc);
-    return s ? gs_enqueue_fail(s, usec) : rc;
-}
-
-CUresult gar_standin_launch_hang(CUstream stream) {
-    int rc;
-    gs_stream *s = stream_of(stream, &rc);
-    return s ? gs_enqueue_hang(s) : rc;
-}
-
-void gar_standin_release_hangs(void) { gs_release_hangs(); }
-int gar_standin_set(const char *name, long long value) { return gs_set_fault(name, value); }
-long long gar_standin_counter(const char *name) { return gs_counter(name); }
-long long gar_standin_primary_refs(int device) { return gs_primary_refs(device); }
-unsigned int gar_standin_last_alloc_flags(void) { return gs_last_alloc_flags(); }
-void gar_standin_reset(void) { gs_reset(); }
+GS_TEST_HOOKS(CUresult, CUstream)
 
 /* ---- modules and kernels (emulated by name) ---- */
 

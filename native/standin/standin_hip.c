@@ -172,35 +172,6 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
     return s ? gs_enqueue_hostfn(s, fn, userData) : rc;
 }
 
-/* ---- test hooks ---- */
+/* ---- test hooks (standin_core.h) ---- */
 
-hipError_t gar_standin_launch_sleep(hipStream_t stream, unsigned long long usec) {
-    int rc;
-    gs_stream *s = stream_of(stream, &rc);
-    return s ? gs_enqueue_sleep(s, usec) : rc;
-}
-
-hipError_t gar_standin_launch_spin(hipStream_t stream, unsigned long long usec) {
-    int rc;
-    gs_stream *s = stream_of(stream, &rc);
-    return s ? gs_enqueue_spin(s, usec) : rc;
-}
-
-hipError_t gar_standin_launch_fail(hipStream_t stream, unsigned long long usec) {
-    int rc;
-    gs_stream *s = stream_of(stream, &rc);
-    return s ? gs_enqueue_fail(s, usec) : rc;
-}
-
-hipError_t gar_standin_launch_hang(hipStream_t stream) {
-    int rc;
-    gs_stream *s = stream_of(stream, &rc);
-    return s ? gs_enqueue_hang(s) : rc;
-}
-
-void gar_standin_release_hangs(void) { gs_release_hangs(); }
-int gar_standin_set(const char *name, long long value) { return gs_set_fault(name, value); }
-long long gar_standin_counter(const char *name) { return gs_counter(name); }
-long long gar_standin_primary_refs(int device) { return gs_primary_refs(device); }
-unsigned int gar_standin_last_alloc_flags(void) { return gs_last_alloc_flags(); }
-void gar_standin_reset(void) { gs_reset(); }
+GS_TEST_HOOKS(hipError_t, hipStream_t)
