@@ -1,36 +1,25 @@
 package dev.gpureactor.backend.hip;
 
+import dev.gpureactor.backend.DriverRig;
 import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
-import dev.gpureactor.core.ErrorCode;
-import dev.gpureactor.core.ReactorException;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** The stand-in HIP runtime (always) or the real libamdhip64.so where one is found; device 0 current. */
-@SuppressWarnings("restricted")
-final class HipRig implements AutoCloseable {
+/** The HIP {@link DriverRig}: the stand-in runtime or the real libamdhip64.so where one is found; device 0 current. */
+final class HipRig extends DriverRig<HipStream> {
     static final String REAL_LIBRARY = "libamdhip64.so";
     private static volatile Optional<String> realUnavailable;
 
-    final String kind;
     final HipRuntime hip;
-    final StandinHooks hooks;
-    private final List<Long> streams = new ArrayList<>();
-    private final List<Long> pages = new ArrayList<>();
-    private final List<HostFns.Gate> gates = new ArrayList<>();
 
     private HipRig(String kind, HipRuntime hip, StandinHooks hooks) {
-        this.kind = kind;
+        super(kind, hooks);
         this.hip = hip;
-        this.hooks = hooks;
-        if (hooks != null) hooks.reset();
         hip.setDevice(0);
     }
 
@@ -62,60 +51,36 @@ final class HipRig implements AutoCloseable {
     static Optional<String> realUnavailable() {
         Optional<String> known = realUnavailable;
         if (known != null) return known;
-        Optional<String> why;
-        try {
-            HipRuntime h = HipRuntime.load(REAL_LIBRARY);
-            why = h.deviceCount() > 0 ? Optional.empty() : Optional.of("skipped: libamdhip64.so found but it reports no device");
-        } catch (ReactorException e) {
-            why = Optional.of(e.code() == ErrorCode.NativeUnavailable
-                    ? "skipped: no libamdhip64.so (" + e.getMessage() + ")"
-                    : "skipped: libamdhip64.so found but the runtime cannot run (" + e.getMessage() + ")");
-        }
+        Optional<String> why = DriverRig.realUnavailable(REAL_LIBRARY, () -> HipRuntime.load(REAL_LIBRARY).deviceCount());
         realUnavailable = why;
         return why;
     }
 
-    boolean standinOnly() { return hooks != null; }
+    @Override
+    protected HipStream newStream() { return HipStream.ofRaw(hip.streamCreate()); }
 
-    HipStream stream() {
-        long s = hip.streamCreate();
-        streams.add(s);
-        return HipStream.ofRaw(s);
+    @Override
+    protected void launchHostFunction(HipStream s, MemorySegment userData) {
+        hip.check("hipLaunchHostFunc", hip.hipLaunchHostFunc(s.segment(), HostFns.STUB, userData));
     }
 
-    HostFns.Gate gate(HipStream s) {
-        HostFns.Gate g = new HostFns.Gate();
-        gates.add(g);
-        hip.check("hipLaunchHostFunc", hip.hipLaunchHostFunc(s.segment(), HostFns.STUB, g.userData()));
-        return g;
+    @Override
+    protected long allocMapped(long bytes) {
+        return hip.hostMalloc(bytes, HipRuntime.hipHostMallocMapped | HipRuntime.hipHostMallocCoherent);
     }
 
-    void hostFn(HipStream s, Runnable body) {
-        hip.check("hipLaunchHostFunc", hip.hipLaunchHostFunc(s.segment(), HostFns.STUB, HostFns.register(body)));
-    }
-
-    long mappedPage(long bytes) {
-        long host = hip.hostMalloc(bytes, HipRuntime.hipHostMallocMapped | HipRuntime.hipHostMallocCoherent);
-        pages.add(host);
-        MemorySegment.ofAddress(host).reinterpret(bytes).fill((byte) 0);
-        return host;
-    }
-
-    void fill(HipStream s, long deviceAddress, byte value, long n) {
+    /** {@code hipMemsetD8Async}. */
+    @Override
+    protected void memset(HipStream s, long deviceAddress, byte value, long n) {
         hip.check("hipMemsetD8Async", hip.hipMemsetD8Async(MemorySegment.ofAddress(deviceAddress), value, n, s.segment()));
     }
 
     @Override
-    public void close() {
-        if (hooks != null) hooks.releaseHangs();
-        gates.forEach(HostFns.Gate::open);
-        for (long s : streams) {
-            hip.hipStreamSynchronize(MemorySegment.ofAddress(s));
-            hip.hipStreamDestroy(MemorySegment.ofAddress(s));
-        }
-        for (long p : pages) hip.hipHostFree(MemorySegment.ofAddress(p));
+    protected void destroy(HipStream s) {
+        hip.hipStreamSynchronize(s.segment()); // a failed stream reports its error: ignored here
+        hip.hipStreamDestroy(s.segment());
     }
 
     @Override
-    public String toString() { return kind; }
+    protected void freeMapped(long host) { hip.hipHostFree(MemorySegment.ofAddress(host)); }
 }

@@ -1,0 +1,125 @@
+package dev.gpureactor.backend;
+
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.IntSupplier;
+
+/**
+ * A driver to test lines against (the CUDA and HIP rigs): the stand-in (always; it is what counts) or
+ * the real library where one is found. It tracks what a test made through it (streams, gates, mapped
+ * pages) and gives it back on close: every gate opened and every hang released first, so no stream
+ * stays held, then each stream synchronized and destroyed, then the pages freed.
+ *
+ * @param <S> the driver's stream handle
+ */
+@SuppressWarnings("restricted") // FFM: a mapped page the driver allocated is given its size to zero it
+public abstract class DriverRig<S extends DriverStream> implements AutoCloseable {
+    /** "standin" or "real". */
+    public final String kind;
+    /** The stand-in's hooks; null on the real library. */
+    public final StandinHooks hooks;
+    private final List<S> streams = new ArrayList<>();
+    private final List<Long> pages = new ArrayList<>();
+    private final List<HostFns.Gate> gates = new ArrayList<>();
+
+    protected DriverRig(String kind, StandinHooks hooks) {
+        this.kind = kind;
+        this.hooks = hooks;
+        if (hooks != null) hooks.reset();
+    }
+
+    // ------------------------------------------------------------------ what each driver supplies
+
+    /** A new stream of the rig's device (its primary context for CUDA). */
+    protected abstract S newStream();
+
+    /** Queues the host-function stub with {@code userData} on the stream (checked). */
+    protected abstract void launchHostFunction(S stream, MemorySegment userData);
+
+    /** Device-mapped host memory; returns the host address. */
+    protected abstract long allocMapped(long bytes);
+
+    /** A device-side write of {@code n} bytes of {@code value}, in stream order (checked). */
+    protected abstract void memset(S stream, long deviceAddress, byte value, long n);
+
+    /** Waits for the stream (a failed stream's status is ignored here), then destroys it. */
+    protected abstract void destroy(S stream);
+
+    protected abstract void freeMapped(long host);
+
+    /** Before the streams are destroyed: restores what a test may have changed (CUDA: the current context). */
+    protected void beforeTeardown() {}
+
+    /** Gives back what opening the rig took, after the streams and pages; nothing by default. */
+    protected void release() {}
+
+    // ------------------------------------------------------------------ shared
+
+    /**
+     * Why the real library cannot be tested here, or empty when it can: no library, one that cannot
+     * run, or one that reports no device.
+     */
+    public static Optional<String> realUnavailable(String library, IntSupplier deviceCount) {
+        try {
+            return deviceCount.getAsInt() > 0 ? Optional.empty()
+                    : Optional.of("skipped: " + library + " found but it reports no device");
+        } catch (ReactorException e) {
+            return Optional.of(e.code() == ErrorCode.NativeUnavailable
+                    ? "skipped: no " + library + " (" + e.getMessage() + ")"
+                    : "skipped: " + library + " found but it cannot run (" + e.getMessage() + ")");
+        }
+    }
+
+    public boolean standinOnly() { return hooks != null; }
+
+    /** A new stream, destroyed on close. */
+    public S stream() {
+        S s = newStream();
+        streams.add(s);
+        return s;
+    }
+
+    /** A "kernel" that holds the stream until the gate opens (a host function; real and stand-in). */
+    public HostFns.Gate gate(S stream) {
+        HostFns.Gate g = new HostFns.Gate();
+        gates.add(g);
+        launchHostFunction(stream, g.userData());
+        return g;
+    }
+
+    /** Runs {@code body} on the driver's host-function thread, in stream order. */
+    public void hostFn(S stream, Runnable body) {
+        launchHostFunction(stream, HostFns.register(body));
+    }
+
+    /** Zeroed mapped host memory for a payload the device writes; returns the host address. Freed on close. */
+    public long mappedPage(long bytes) {
+        long host = allocMapped(bytes);
+        pages.add(host);
+        MemorySegment.ofAddress(host).reinterpret(bytes).fill((byte) 0);
+        return host;
+    }
+
+    /** A device-side write of {@code n} bytes of {@code value}, in stream order. */
+    public void fill(S stream, long deviceAddress, byte value, long n) {
+        memset(stream, deviceAddress, value, n);
+    }
+
+    @Override
+    public void close() {
+        if (hooks != null) hooks.releaseHangs();
+        gates.forEach(HostFns.Gate::open);
+        beforeTeardown();
+        streams.forEach(this::destroy);
+        pages.forEach(this::freeMapped);
+        release();
+    }
+
+    @Override
+    public String toString() { return kind; }
+}
