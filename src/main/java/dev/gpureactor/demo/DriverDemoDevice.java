@@ -6,6 +6,7 @@ import dev.gpureactor.backend.HostFunction;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.LineVendor;
 import dev.gpureactor.backend.MappedLine;
+import dev.gpureactor.backend.StreamCalls;
 import dev.gpureactor.backend.cuda.CuStream;
 import dev.gpureactor.backend.cuda.CudaDriver;
 import dev.gpureactor.backend.cuda.CudaKernels;
@@ -60,42 +61,30 @@ abstract class DriverDemoDevice<S extends DriverStream, P extends DriverPort<S>>
 
     private final String backend;
     private final LineVendor<S, P> vendor;
+    private final StreamCalls<S> calls;
     private final List<String> description;
     protected final Consumer<Warning> warnings;
     private final List<Group<S, P>> groups = new ArrayList<>();
     private final List<Long> pages = new ArrayList<>();
 
-    DriverDemoDevice(String backend, LineVendor<S, P> vendor, List<String> description, Consumer<Warning> warnings) {
+    DriverDemoDevice(String backend, LineVendor<S, P> vendor, StreamCalls<S> calls, List<String> description,
+                     Consumer<Warning> warnings) {
         this.backend = backend;
         this.vendor = vendor;
+        this.calls = calls;
         this.description = List.copyOf(description);
         this.warnings = warnings;
     }
 
     // ------------------------------------------------------------------ what each binding supplies
 
-    abstract S createStream();
-
-    /** Waits for the stream's work; a failed stream's status is ignored (close goes on). */
-    abstract void synchronize(S stream);
-
-    abstract void destroyStream(S stream);
-
-    /** Queues a host function (the upcall stub with {@code userData}) on the stream. */
-    abstract void launchHostFunction(S stream, MemorySegment userData);
-
     /** Queues device work of {@code nanos} before the host function that notes when it ended; none by default. */
     void launchWork(S stream, long nanos) {}
 
-    /** Queues a one-byte device-side write of {@code value} to {@code deviceAddress}. */
-    abstract void memsetByte(S stream, long deviceAddress, byte value);
-
-    /** Mapped, page-locked host memory; returns the host address. */
-    abstract long allocMapped(long bytes);
-
-    abstract long devicePointer(long host);
-
-    abstract void freeMapped(long host);
+    /** Queues a one-byte device-side write of {@code value} to {@code deviceAddress}: the driver's fill by default. */
+    void memsetByte(S stream, long deviceAddress, byte value) {
+        calls.fillAsync(stream, deviceAddress, value, 1);
+    }
 
     /** Gives back what {@code open} took. */
     abstract void release();
@@ -112,17 +101,17 @@ abstract class DriverDemoDevice<S extends DriverStream, P extends DriverPort<S>>
     public synchronized List<DemoDevice.Stream> streams(int n) {
         if (n < 1) throw new ReactorException(ErrorCode.InvalidArgument, "streams", n, "1 or more");
         long bytes = Math.max(PAGE, (n * PAYLOAD_STRIDE + PAGE - 1) / PAGE * PAGE);
-        long host = allocMapped(bytes);
+        long host = calls.allocMapped(bytes);
         pages.add(host);
         MemorySegment payloads = MemorySegment.ofAddress(host).reinterpret(bytes);
         payloads.fill((byte) 0);
-        long device = devicePointer(host);
+        long device = calls.mappedDevicePointer(host);
         List<DemoDevice.Stream> out = new ArrayList<>(n);
         for (int first = 0; first < n; first += CompletionLine.WORDS) {
             Group<S, P> g = new Group<>(MappedLine.create(vendor, LineOptions.defaults().withWarnings(warnings)), new ArrayList<>());
             groups.add(g);
             for (int k = first; k < Math.min(n, first + CompletionLine.WORDS); k++) {
-                S s = createStream();
+                S s = calls.newStream();
                 g.streams().add(s);
                 out.add(new StreamOnLine(g.line(), s, Slot.of(k - first),
                         payloads.asSlice(k * PAYLOAD_STRIDE, 1), device + k * PAYLOAD_STRIDE));
@@ -180,7 +169,7 @@ abstract class DriverDemoDevice<S extends DriverStream, P extends DriverPort<S>>
             });
             try {
                 launchWork(stream, work.toNanos());
-                launchHostFunction(stream, user);
+                calls.launchHostFunction(stream, HostFunction.stub(), user);
             } catch (RuntimeException e) {
                 HostFunction.forget(user);
                 throw e;
@@ -200,18 +189,18 @@ abstract class DriverDemoDevice<S extends DriverStream, P extends DriverPort<S>>
     @Override
     public synchronized void close() {
         List<RuntimeException> failures = new ArrayList<>();
-        for (Group<S, P> g : groups) for (S s : g.streams()) attempt(failures, () -> synchronize(s));
+        for (Group<S, P> g : groups) for (S s : g.streams()) attempt(failures, () -> calls.synchronizeStatus(s)); // a failed stream's status is ignored
         for (Group<S, P> g : groups) {
             for (S s : g.streams()) {
                 attempt(failures, () -> {
                     // A stream the line cannot retire (it failed) stays alive: the line then leaks its
                     // page with LineLeaked rather than query a destroyed stream.
-                    if (g.line().retire(s)) destroyStream(s);
+                    if (g.line().retire(s)) calls.destroyStream(s);
                 });
             }
             attempt(failures, g.line()::close);
         }
-        for (long p : pages) attempt(failures, () -> freeMapped(p));
+        for (long p : pages) attempt(failures, () -> calls.freeMapped(p));
         attempt(failures, this::release);
         groups.clear();
         pages.clear();
@@ -295,7 +284,7 @@ abstract class DriverDemoDevice<S extends DriverStream, P extends DriverPort<S>>
 
         Cuda(CudaDriver cuda, int device, long previousContext, CudaKernels kernels, List<String> description,
              Consumer<Warning> warnings) {
-            super("cuda", cuda, description, warnings);
+            super("cuda", cuda, cuda, description, warnings);
             this.cuda = cuda;
             this.device = device;
             this.previousContext = previousContext;
@@ -307,36 +296,13 @@ abstract class DriverDemoDevice<S extends DriverStream, P extends DriverPort<S>>
             if (kernels != null) kernels.spin(stream, nanos);
         }
 
-        @Override CuStream createStream() { return CuStream.ofRaw(cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING)); }
-
-        @Override void synchronize(CuStream stream) { cuda.cuStreamSynchronize(stream.segment()); }
-
-        @Override void destroyStream(CuStream stream) { cuda.streamDestroy(stream.handle()); }
-
-        @Override
-        void launchHostFunction(CuStream stream, MemorySegment userData) {
-            cuda.check("cuLaunchHostFunc", cuda.cuLaunchHostFunc(stream.segment(), HostFunction.stub(), userData));
-        }
-
         @Override
         void memsetByte(CuStream stream, long deviceAddress, byte value) {
-            if (kernels != null) {
-                kernels.writeByte(stream, deviceAddress, value);
-                return;
-            }
-            cuda.check("cuMemsetD8Async", cuda.cuMemsetD8Async(deviceAddress, value, 1, stream.segment()));
+            if (kernels != null) kernels.writeByte(stream, deviceAddress, value);
+            else super.memsetByte(stream, deviceAddress, value);
         }
 
         @Override String memsetCall() { return kernels != null ? "gar_write_byte" : "cuMemsetD8Async"; }
-
-        @Override
-        long allocMapped(long bytes) {
-            return cuda.memHostAlloc(bytes, CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE);
-        }
-
-        @Override long devicePointer(long host) { return cuda.memHostDevicePointer(host); }
-
-        @Override void freeMapped(long host) { cuda.memFreeHost(host); }
 
         @Override
         void release() {
@@ -387,37 +353,12 @@ abstract class DriverDemoDevice<S extends DriverStream, P extends DriverPort<S>>
         private final int previousDevice;
 
         Hip(HipRuntime hip, int previousDevice, List<String> description, Consumer<Warning> warnings) {
-            super("hip", hip, description, warnings);
+            super("hip", hip, hip, description, warnings);
             this.hip = hip;
             this.previousDevice = previousDevice;
         }
 
-        @Override HipStream createStream() { return HipStream.ofRaw(hip.streamCreate()); }
-
-        @Override void synchronize(HipStream stream) { hip.hipStreamSynchronize(stream.segment()); }
-
-        @Override void destroyStream(HipStream stream) { hip.streamDestroy(stream.handle()); }
-
-        @Override
-        void launchHostFunction(HipStream stream, MemorySegment userData) {
-            hip.check("hipLaunchHostFunc", hip.hipLaunchHostFunc(stream.segment(), HostFunction.stub(), userData));
-        }
-
-        @Override
-        void memsetByte(HipStream stream, long deviceAddress, byte value) {
-            hip.check("hipMemsetD8Async", hip.hipMemsetD8Async(MemorySegment.ofAddress(deviceAddress), value, 1, stream.segment()));
-        }
-
         @Override String memsetCall() { return "hipMemsetD8Async"; }
-
-        @Override
-        long allocMapped(long bytes) {
-            return hip.hostMalloc(bytes, HipRuntime.hipHostMallocMapped | HipRuntime.hipHostMallocCoherent);
-        }
-
-        @Override long devicePointer(long host) { return hip.hostDevicePointer(host); }
-
-        @Override void freeMapped(long host) { hip.hostFree(host); }
 
         @Override void release() { hip.setDevice(previousDevice); }
     }

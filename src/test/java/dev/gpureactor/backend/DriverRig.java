@@ -23,34 +23,19 @@ public abstract class DriverRig<S extends DriverStream> implements AutoCloseable
     public final String kind;
     /** The stand-in's hooks; null on the real library. */
     public final StandinHooks hooks;
+    private final StreamCalls<S> calls;
     private final List<S> streams = new ArrayList<>();
     private final List<Long> pages = new ArrayList<>();
     private final List<HostFns.Gate> gates = new ArrayList<>();
 
-    protected DriverRig(String kind, StandinHooks hooks) {
+    protected DriverRig(String kind, StreamCalls<S> calls, StandinHooks hooks) {
         this.kind = kind;
+        this.calls = calls;
         this.hooks = hooks;
         if (hooks != null) hooks.reset();
     }
 
-    // ------------------------------------------------------------------ what each driver supplies
-
-    /** A new stream of the rig's device (its primary context for CUDA). */
-    protected abstract S newStream();
-
-    /** Queues the host-function stub with {@code userData} on the stream (checked). */
-    protected abstract void launchHostFunction(S stream, MemorySegment userData);
-
-    /** Device-mapped host memory; returns the host address. */
-    protected abstract long allocMapped(long bytes);
-
-    /** A device-side write of {@code n} bytes of {@code value}, in stream order (checked). */
-    protected abstract void memset(S stream, long deviceAddress, byte value, long n);
-
-    /** Waits for the stream (a failed stream's status is ignored here), then destroys it. */
-    protected abstract void destroy(S stream);
-
-    protected abstract void freeMapped(long host);
+    // ------------------------------------------------------------------ what a driver's rig may add
 
     /** Before the streams are destroyed: restores what a test may have changed (CUDA: the current context). */
     protected void beforeTeardown() {}
@@ -79,7 +64,7 @@ public abstract class DriverRig<S extends DriverStream> implements AutoCloseable
 
     /** A new stream, destroyed on close. */
     public S stream() {
-        S s = newStream();
+        S s = calls.newStream();
         streams.add(s);
         return s;
     }
@@ -88,18 +73,18 @@ public abstract class DriverRig<S extends DriverStream> implements AutoCloseable
     public HostFns.Gate gate(S stream) {
         HostFns.Gate g = new HostFns.Gate();
         gates.add(g);
-        launchHostFunction(stream, g.userData());
+        calls.launchHostFunction(stream, HostFns.STUB, g.userData());
         return g;
     }
 
     /** Runs {@code body} on the driver's host-function thread, in stream order. */
     public void hostFn(S stream, Runnable body) {
-        launchHostFunction(stream, HostFns.register(body));
+        calls.launchHostFunction(stream, HostFns.STUB, HostFns.register(body));
     }
 
     /** Zeroed mapped host memory for a payload the device writes; returns the host address. Freed on close. */
     public long mappedPage(long bytes) {
-        long host = allocMapped(bytes);
+        long host = calls.allocMapped(bytes);
         pages.add(host);
         MemorySegment.ofAddress(host).reinterpret(bytes).fill((byte) 0);
         return host;
@@ -107,7 +92,7 @@ public abstract class DriverRig<S extends DriverStream> implements AutoCloseable
 
     /** A device-side write of {@code n} bytes of {@code value}, in stream order. */
     public void fill(S stream, long deviceAddress, byte value, long n) {
-        memset(stream, deviceAddress, value, n);
+        calls.fillAsync(stream, deviceAddress, value, n);
     }
 
     @Override
@@ -115,8 +100,15 @@ public abstract class DriverRig<S extends DriverStream> implements AutoCloseable
         if (hooks != null) hooks.releaseHangs();
         gates.forEach(HostFns.Gate::open);
         beforeTeardown();
-        streams.forEach(this::destroy);
-        pages.forEach(this::freeMapped);
+        for (S s : streams) {
+            calls.synchronizeStatus(s); // a failed stream reports its error: ignored here
+            try {
+                calls.destroyStream(s);
+            } catch (ReactorException ignored) {
+                // teardown goes on: a stream the driver will not destroy fails no test
+            }
+        }
+        pages.forEach(calls::freeMapped);
         release();
     }
 

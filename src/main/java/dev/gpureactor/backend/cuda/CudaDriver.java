@@ -41,6 +41,7 @@ import dev.gpureactor.backend.LineDriver;
 import dev.gpureactor.backend.LineVendor;
 import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.StoreSupport;
+import dev.gpureactor.backend.StreamCalls;
 import dev.gpureactor.backend.WordPark;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.ErrorCode;
@@ -82,9 +83,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * nonzero status into a coded {@link ErrorCode#Backend} error with the driver's error name and text.
  *
  * <p>It is the CUDA {@link LineVendor}: {@code MappedLine.create(cuda)} makes a line of the current
- * context's device, whose ports are {@link CudaPort}s.
+ * context's device, whose ports are {@link CudaPort}s; and its {@link StreamCalls} drive streams of the
+ * current context.
  */
-public final class CudaDriver extends DriverBinding implements LineVendor<CuStream, CudaPort> {
+public final class CudaDriver extends DriverBinding implements LineVendor<CuStream, CudaPort>, StreamCalls<CuStream> {
     /** The system property naming the library (path or loader name). */
     public static final String LIBRARY_PROPERTY = "gar.cuda.library";
     /** The driver's loader name. */
@@ -477,6 +479,39 @@ public final class CudaDriver extends DriverBinding implements LineVendor<CuStre
     public void memFreeHost(long host) {
         check("cuMemFreeHost", cuMemFreeHost(MemorySegment.ofAddress(host)));
     }
+
+    // ------------------------------------------------------------------ stream calls (current context)
+
+    /** {@code cuStreamCreate(CU_STREAM_NON_BLOCKING)}. */
+    @Override
+    public CuStream newStream() { return CuStream.ofRaw(streamCreate(CU_STREAM_NON_BLOCKING)); }
+
+    @Override
+    public int synchronizeStatus(CuStream stream) { return cuStreamSynchronize(stream.segment()); }
+
+    @Override
+    public void destroyStream(CuStream stream) { streamDestroy(stream.handle()); }
+
+    @Override
+    public void launchHostFunction(CuStream stream, MemorySegment fn, MemorySegment userData) {
+        check("cuLaunchHostFunc", cuLaunchHostFunc(stream.segment(), fn, userData));
+    }
+
+    /** {@code cuMemsetD8Async}. */
+    @Override
+    public void fillAsync(CuStream stream, long deviceAddress, byte value, long bytes) {
+        check("cuMemsetD8Async", cuMemsetD8Async(deviceAddress, value, bytes, stream.segment()));
+    }
+
+    /** {@code cuMemHostAlloc(DEVICEMAP | PORTABLE)}. */
+    @Override
+    public long allocMapped(long bytes) { return memHostAlloc(bytes, CudaLines.ALLOC_FLAGS); }
+
+    @Override
+    public long mappedDevicePointer(long host) { return memHostDevicePointer(host); }
+
+    @Override
+    public void freeMapped(long host) { memFreeHost(host); }
 
     // ------------------------------------------------------------------ the CUDA line vendor
 

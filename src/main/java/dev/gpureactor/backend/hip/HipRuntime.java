@@ -29,6 +29,7 @@ import dev.gpureactor.backend.LineDriver;
 import dev.gpureactor.backend.LineVendor;
 import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.StoreSupport;
+import dev.gpureactor.backend.StreamCalls;
 import dev.gpureactor.backend.WordPark;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.ErrorCode;
@@ -54,9 +55,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * #DEFAULT_LIBRARY}); a missing library or symbol is {@link ErrorCode#NativeUnavailable}.
  *
  * <p>It is the HIP {@link LineVendor}: {@code MappedLine.create(hip)} makes a line of the current
- * device, whose ports are {@link HipPort}s.
+ * device, whose ports are {@link HipPort}s; and its {@link StreamCalls} drive streams of the current
+ * device.
  */
-public final class HipRuntime extends DriverBinding implements LineVendor<HipStream, HipPort> {
+public final class HipRuntime extends DriverBinding implements LineVendor<HipStream, HipPort>, StreamCalls<HipStream> {
     public static final String LIBRARY_PROPERTY = "gar.hip.library";
     public static final String DEFAULT_LIBRARY = "libamdhip64.so";
 
@@ -307,6 +309,38 @@ public final class HipRuntime extends DriverBinding implements LineVendor<HipStr
     public void hostFree(long host) {
         check("hipHostFree", hipHostFree(MemorySegment.ofAddress(host)));
     }
+
+    // ------------------------------------------------------------------ stream calls (current device)
+
+    @Override
+    public HipStream newStream() { return HipStream.ofRaw(streamCreate()); }
+
+    @Override
+    public int synchronizeStatus(HipStream stream) { return hipStreamSynchronize(stream.segment()); }
+
+    @Override
+    public void destroyStream(HipStream stream) { streamDestroy(stream.handle()); }
+
+    @Override
+    public void launchHostFunction(HipStream stream, MemorySegment fn, MemorySegment userData) {
+        check("hipLaunchHostFunc", hipLaunchHostFunc(stream.segment(), fn, userData));
+    }
+
+    /** {@code hipMemsetD8Async}. */
+    @Override
+    public void fillAsync(HipStream stream, long deviceAddress, byte value, long bytes) {
+        check("hipMemsetD8Async", hipMemsetD8Async(MemorySegment.ofAddress(deviceAddress), value, bytes, stream.segment()));
+    }
+
+    /** {@code hipHostMalloc(Mapped | Coherent)}. */
+    @Override
+    public long allocMapped(long bytes) { return hostMalloc(bytes, HipLines.ALLOC_FLAGS); }
+
+    @Override
+    public long mappedDevicePointer(long host) { return hostDevicePointer(host); }
+
+    @Override
+    public void freeMapped(long host) { hostFree(host); }
 
     // ------------------------------------------------------------------ the HIP line vendor
 

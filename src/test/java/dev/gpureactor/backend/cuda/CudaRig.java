@@ -1,11 +1,9 @@
 package dev.gpureactor.backend.cuda;
 
 import dev.gpureactor.backend.DriverRig;
-import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -24,7 +22,7 @@ final class CudaRig extends DriverRig<CuStream> {
     final long primary;
 
     private CudaRig(String kind, CudaDriver cuda, StandinHooks hooks) {
-        super(kind, hooks);
+        super(kind, cuda, hooks);
         this.cuda = cuda;
         cuda.ensureInitialized();
         device = cuda.device(0);
@@ -68,35 +66,6 @@ final class CudaRig extends DriverRig<CuStream> {
         realUnavailable = why;
         return why;
     }
-
-    /** A new non-blocking stream of the primary context. */
-    @Override
-    protected CuStream newStream() { return CuStream.ofRaw(cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING)); }
-
-    @Override
-    protected void launchHostFunction(CuStream s, MemorySegment userData) {
-        cuda.check("cuLaunchHostFunc", cuda.cuLaunchHostFunc(s.segment(), HostFns.STUB, userData));
-    }
-
-    @Override
-    protected long allocMapped(long bytes) {
-        return cuda.memHostAlloc(bytes, CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE);
-    }
-
-    /** {@code cuMemsetD8Async}. */
-    @Override
-    protected void memset(CuStream s, long deviceAddress, byte value, long n) {
-        cuda.check("cuMemsetD8Async", cuda.cuMemsetD8Async(deviceAddress, value, n, s.segment()));
-    }
-
-    @Override
-    protected void destroy(CuStream s) {
-        cuda.cuStreamSynchronize(s.segment()); // a failed stream reports its error: ignored here
-        cuda.cuStreamDestroy_v2(s.segment());
-    }
-
-    @Override
-    protected void freeMapped(long host) { cuda.cuMemFreeHost(MemorySegment.ofAddress(host)); }
 
     /** A test may have made another context current. */
     @Override

@@ -1,11 +1,9 @@
 package dev.gpureactor.backend.hip;
 
 import dev.gpureactor.backend.DriverRig;
-import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -18,7 +16,7 @@ final class HipRig extends DriverRig<HipStream> {
     final HipRuntime hip;
 
     private HipRig(String kind, HipRuntime hip, StandinHooks hooks) {
-        super(kind, hooks);
+        super(kind, hip, hooks);
         this.hip = hip;
         hip.setDevice(0);
     }
@@ -55,32 +53,4 @@ final class HipRig extends DriverRig<HipStream> {
         realUnavailable = why;
         return why;
     }
-
-    @Override
-    protected HipStream newStream() { return HipStream.ofRaw(hip.streamCreate()); }
-
-    @Override
-    protected void launchHostFunction(HipStream s, MemorySegment userData) {
-        hip.check("hipLaunchHostFunc", hip.hipLaunchHostFunc(s.segment(), HostFns.STUB, userData));
-    }
-
-    @Override
-    protected long allocMapped(long bytes) {
-        return hip.hostMalloc(bytes, HipRuntime.hipHostMallocMapped | HipRuntime.hipHostMallocCoherent);
-    }
-
-    /** {@code hipMemsetD8Async}. */
-    @Override
-    protected void memset(HipStream s, long deviceAddress, byte value, long n) {
-        hip.check("hipMemsetD8Async", hip.hipMemsetD8Async(MemorySegment.ofAddress(deviceAddress), value, n, s.segment()));
-    }
-
-    @Override
-    protected void destroy(HipStream s) {
-        hip.hipStreamSynchronize(s.segment()); // a failed stream reports its error: ignored here
-        hip.hipStreamDestroy(s.segment());
-    }
-
-    @Override
-    protected void freeMapped(long host) { hip.hipHostFree(MemorySegment.ofAddress(host)); }
 }
