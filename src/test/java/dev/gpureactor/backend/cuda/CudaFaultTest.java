@@ -1,7 +1,7 @@
 package dev.gpureactor.backend.cuda;
 
-import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.LineOptions;
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
 import dev.gpureactor.core.ErrorCode;

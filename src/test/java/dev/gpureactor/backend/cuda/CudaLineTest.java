@@ -1,8 +1,8 @@
 package dev.gpureactor.backend.cuda;
 
-import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.backend.LineOptions;
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.SharedWatch;
 import dev.gpureactor.backend.WordPark;
 import dev.gpureactor.core.Clock;

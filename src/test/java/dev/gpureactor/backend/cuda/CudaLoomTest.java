@@ -1,7 +1,7 @@
 package dev.gpureactor.backend.cuda;
 
-import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.HostFns;
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.loom.GpuFuture;

@@ -1,12 +1,10 @@
 package dev.gpureactor.backend.hip;
 
-import dev.gpureactor.backend.MappedLine;
-import dev.gpureactor.backend.HeaderDecls;
 import dev.gpureactor.backend.HeaderDecls.Decl;
+import dev.gpureactor.backend.HeaderDecls;
 import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.backend.LineOptions;
-import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
+import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.SharedWatch;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
@@ -17,6 +15,8 @@ import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.park.NativeLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
