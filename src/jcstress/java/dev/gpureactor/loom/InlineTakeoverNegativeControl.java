@@ -36,7 +36,7 @@ public class InlineTakeoverNegativeControl {
     private final GpuFuture<Void> waiter = Rig.future(line, 0, 1, port, null); // no readback: a signal completes it
 
     public InlineTakeoverNegativeControl() {
-        parker.register(waiter);
+        parker.register(waiter.lineWait);
         parker.step(false);
     }
 
