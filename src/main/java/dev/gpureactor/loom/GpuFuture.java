@@ -177,6 +177,8 @@ public final class GpuFuture<T> implements Future<T> {
     boolean skipRecheckForTest;
     /** Test-only (jcstress negative control): {@code toCompletableFuture} skips its state re-check. Always false in the library. */
     boolean skipStageRecheckForTest;
+    /** Test-only (jcstress negative control): a joiner taking the plan over skips the withdrawal. Always false in the library. */
+    boolean skipWithdrawForTest;
 
     /** A waiting thread; {@code thread} is cleared by the waker or by the joiner leaving early (then unlinked). */
     private static final class Joiner {
@@ -231,10 +233,12 @@ public final class GpuFuture<T> implements Future<T> {
     boolean fail(ReactorException error) {
         return settle(PENDING, FAILED, null, error);
     }
+
+    /** One CAS out of {@code from} (the only winner), the outcome, then its publication; false when another move won. */
     private boolean settle(int from, int to, T v, Throwable t) {
         // Claim with a CAS to an intermediate owner-only state so the outcome is written before it is published.
         if (!STATE.compareAndSet(this, from, SETTLING)) return false;
-        value = v;
+        value = v;       // plain: published by the volatile state store below
         failure = t;
         // Volatile, not just release: with the read of `stage` below it is the settle half of a
         // Dekker pair against toCompletableFuture (CAS stage, then volatile read of state), and
@@ -248,11 +252,11 @@ public final class GpuFuture<T> implements Future<T> {
 
     /** Pops the whole joiner stack (after the state store) and unparks every thread still on it. */
     private void wakeJoiners() {
-        Joiner j = (Joiner) JOINERS.getAndSet(this, null);
+        Joiner j = (Joiner) JOINERS.getAndSet(this, null); // volatile, after the state store: a node pushed before it is popped here
         for (; j != null; j = j.next) {
-            Thread t = j.thread;
+            Thread t = j.thread; // volatile: a joiner that left early cleared it
             if (t != null) {
-                j.thread = null;
+                j.thread = null; // volatile: tells the joiner (and wokenForTest) it was woken
                 LockSupport.unpark(t);
             }
         }
@@ -262,9 +266,9 @@ public final class GpuFuture<T> implements Future<T> {
     private void push(Joiner me) {
         Joiner head;
         do {
-            head = joiners;
+            head = joiners; // volatile: the CAS below checks it anyway
             me.next = head;
-        } while (!JOINERS.compareAndSet(this, head, me));
+        } while (!JOINERS.compareAndSet(this, head, me)); // volatile CAS: the joiner's write of the Dekker pair
     }
 
     /**
@@ -276,7 +280,7 @@ public final class GpuFuture<T> implements Future<T> {
     private boolean pushThenRecheck(Joiner me, int seen) {
         push(me);
         if (skipRecheckForTest) return true; // negative control: the line that prevents the lost wake, removed
-        return (int) STATE.getVolatile(this) == seen;
+        return (int) STATE.getVolatile(this) == seen; // volatile, not acquire: a Dekker read must not pass the push CAS
     }
 
     /** jcstress: one joiner step on this future: the node it would park with, or null when it saw a move. */
@@ -297,17 +301,17 @@ public final class GpuFuture<T> implements Future<T> {
      */
     private void unlink(Joiner me) {
         if (me == null) return;
-        me.thread = null;
+        me.thread = null; // volatile: a waker skips it, another unlinker drops it
         retry:
         while (true) {
-            for (Joiner pred = null, q = joiners, s; q != null; q = s) {
+            for (Joiner pred = null, q = joiners, s; q != null; q = s) { // volatile reads: a racing pop or push restarts nothing unsafe
                 s = q.next;
                 if (q.thread != null) {
                     pred = q;
                 } else if (pred != null) {
                     pred.next = s;
                     if (pred.thread == null) continue retry; // pred was unlinked under us
-                } else if (!JOINERS.compareAndSet(this, q, s)) {
+                } else if (!JOINERS.compareAndSet(this, q, s)) { // the head: only by CAS, pushes race for it
                     continue retry;
                 }
             }
@@ -415,7 +419,7 @@ public final class GpuFuture<T> implements Future<T> {
         int pushedIn = -1; // the phase the node was pushed in; a node is popped when the phase moves on
         try {
             while (true) {
-                int s = (int) STATE.getAcquire(this);
+                int s = (int) STATE.getAcquire(this); // acquire: a terminal state seen makes value/failure visible
                 if (s == READY) {
                     resolve();
                     continue;
@@ -432,10 +436,10 @@ public final class GpuFuture<T> implements Future<T> {
                 if (s == PENDING) {
                     // One CAS claims the plan (one watcher at a time); the withdrawal precedes the first query.
                     if (inline instanceof Inline.Plan p && p.takenBy(Thread.currentThread())
-                            && PLAN_TAKEN.compareAndSet(this, false, true)) {
+                            && PLAN_TAKEN.compareAndSet(this, false, true)) { // volatile CAS: one thread runs the plan
                         unlink(me);
                         me = null;
-                        lineWait.withdraw();
+                        if (!skipWithdrawForTest) lineWait.withdraw(); // negative control: the line that makes one watcher, removed
                         runNaive(p, timed, start, nanos);
                         continue;
                     }
@@ -543,8 +547,8 @@ public final class GpuFuture<T> implements Future<T> {
 
     /** Runs the readback once, on this thread: READY → RESOLVING → COMPLETED | FAILED. */
     private void resolve() {
-        if (!STATE.compareAndSet(this, READY, RESOLVING)) return;
-        resolver = Thread.currentThread();
+        if (!STATE.compareAndSet(this, READY, RESOLVING)) return; // volatile CAS: one resolver
+        resolver = Thread.currentThread(); // plain: only this thread compares it with itself
         long seen = lineWait.seenNanos, running = seen != 0 ? System.nanoTime() : 0; // JFR only: 0 while the event is off
         T v = null;
         Throwable t = null;
@@ -553,7 +557,7 @@ public final class GpuFuture<T> implements Future<T> {
         } catch (Throwable e) {
             t = e; // the readback's own exception is the failure, as FutureTask reports its task's
         }
-        value = v;
+        value = v;       // plain: published by the volatile state store below
         failure = t;
         STATE.setVolatile(this, t == null ? COMPLETED : FAILED); // volatile: see settle
         wakeJoiners();
@@ -589,16 +593,16 @@ public final class GpuFuture<T> implements Future<T> {
         }
         int s;
         // Lost the CAS: a winner in SETTLING is a few stores from publishing; another cancel may be it.
-        while ((s = (int) STATE.getAcquire(this)) == SETTLING) Thread.onSpinWait();
+        while ((s = (int) STATE.getAcquire(this)) == SETTLING) Thread.onSpinWait(); // acquire: the winner's outcome
         return s == CANCELLED;
     }
 
     @Override
-    public boolean isCancelled() { return (int) STATE.getAcquire(this) == CANCELLED; }
+    public boolean isCancelled() { return (int) STATE.getAcquire(this) == CANCELLED; } // acquire: as every outcome read
 
     @Override
     public boolean isDone() {
-        int s = (int) STATE.getAcquire(this);
+        int s = (int) STATE.getAcquire(this); // acquire: a caller told "done" then reads the outcome
         return s >= READY && s != SETTLING; // SETTLING: the outcome is not published yet
     }
 
@@ -617,7 +621,7 @@ public final class GpuFuture<T> implements Future<T> {
      * the readback's own exception failed the wait (it carries no code).
      */
     public ErrorCode failureCode() {
-        int s = (int) STATE.getAcquire(this);
+        int s = (int) STATE.getAcquire(this); // acquire: then `failure`, published by the store it saw
         return s > COMPLETED && failure instanceof ReactorException re ? re.code() : null;
     }
 
@@ -649,7 +653,7 @@ public final class GpuFuture<T> implements Future<T> {
      * {@code RESOLVING} waits for the thread that runs it (uninterruptibly: an interrupt stays set).
      */
     private int published() {
-        int s = (int) STATE.getAcquire(this);
+        int s = (int) STATE.getAcquire(this); // acquire: the caller reads the outcome of a terminal state
         if (s != READY && s != RESOLVING) return s;
         if (s == RESOLVING && resolver == Thread.currentThread()) return s; // asked from inside its own readback
         try {
@@ -675,10 +679,10 @@ public final class GpuFuture<T> implements Future<T> {
      * stage does not affect this future.
      */
     public CompletableFuture<T> toCompletableFuture() {
-        CompletableFuture<T> s = stage;
+        CompletableFuture<T> s = stage; // volatile: a stage another thread made is complete-able as made
         if (s != null) return s;
         CompletableFuture<T> fresh = new CompletableFuture<>();
-        if (!STAGE.compareAndSet(this, null, fresh)) return stage;
+        if (!STAGE.compareAndSet(this, null, fresh)) return stage; // volatile CAS: one stage; the Dekker write against settle
         if (skipStageRecheckForTest) return fresh; // negative control: the re-check below, removed
         // The other half of settle's Dekker pair: a state read before the settle's volatile store
         // (PENDING, SETTLING, RESOLVING) means the settle's later read of `stage` sees `fresh` and completes it.
@@ -695,6 +699,7 @@ public final class GpuFuture<T> implements Future<T> {
      * the runner settles the future).
      */
     private void runInlineForStage() {
+        // Volatile CAS: the runner and a joiner race for the plan; one runs it.
         if (inline instanceof Inline.Plan p && p.runsForStage() && PLAN_TAKEN.compareAndSet(this, false, true)) handOff(p);
     }
 
@@ -716,7 +721,7 @@ public final class GpuFuture<T> implements Future<T> {
 
     /** After a terminal state store: completes the stage, if one was asked for, never on a parker. */
     private void publishToStage() {
-        CompletableFuture<T> s = stage;
+        CompletableFuture<T> s = stage; // volatile: the settle's Dekker read, after its volatile state store
         if (s == null) return;
         if (Thread.currentThread() instanceof ParkerThread) dispatch(() -> completeStage(s));
         else completeStage(s);
@@ -735,11 +740,12 @@ public final class GpuFuture<T> implements Future<T> {
     }
 
     private void completeStage(CompletableFuture<T> s) {
-        int st = (int) STATE.getAcquire(this);
+        int st = (int) STATE.getAcquire(this); // acquire: then value/failure
         if (st == COMPLETED) s.complete(value);
         else if (st > COMPLETED) s.completeExceptionally(failure);
     }
 
+    /** The raw state (tests, the parker's scan, the naive driver's abandonment check): acquire, as every outcome read. */
     int rawState() { return (int) STATE.getAcquire(this); }
 
     @Override
