@@ -58,7 +58,9 @@ import java.util.function.Supplier;
  * runs dependent stages on its caller, as the JDK's stages do.
  *
  * <p>A platform thread that joins a wait under {@code gpu-reactor} runs the wait's plan itself (it
- * gains nothing from a handoff to a parker), as every joiner does under the {@code naive} kind.
+ * gains nothing from a handoff to a parker), as the first joiner does under the {@code naive} kind;
+ * a {@code cancel} still ends its wait at once, and if its own limit or interrupt ends it first, the
+ * plan goes on on another thread.
  */
 public final class GpuFuture<T> implements Future<T> {
     /*

@@ -16,8 +16,9 @@ import java.util.Comparator;
  * <p>Ownership and publication. Every field but {@link #seenNanos} and the parker is final and set
  * in the future's constructor, before the future (and so this node) reaches any other thread; the
  * parker receives the node through its inbox (a {@code ConcurrentLinkedQueue} offer, a release,
- * drained with an acquire: jcstress {@code PublicationToParkerStress} proves a turn reads the
- * fields the registrar wrote). The node never moves the future's state itself: {@link #signal} and
+ * drained with a poll, an acquire), so a turn reads the fields the registrar wrote (jcstress
+ * {@code RegistrationRecheckStress} and {@code StoreAfterRegistrationStress} register on one actor
+ * and scan on the other). The node never moves the future's state itself: {@link #signal} and
  * {@link #fail} are the future's CASes, so the parker and a canceller cannot both win.
  */
 final class LineWait {
