@@ -45,7 +45,7 @@ public class HostingReliefStress {
 
     @Actor
     public void registrar(II_Result r) {
-        parker.offer(waiter);
+        parker.offer(waiter.lineWait);
         r.r2 = parker.claimRelief() ? 1 : 0;
     }
 }

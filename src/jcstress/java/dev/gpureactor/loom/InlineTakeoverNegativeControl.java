@@ -1,6 +1,7 @@
 package dev.gpureactor.loom;
 
 import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -8,44 +9,47 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.I_Result;
+import org.openjdk.jcstress.infra.results.II_Result;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Negative control for {@link InlineTakeoverStress}, never run in CI (the default filter excludes
- * {@code NegativeControl}): the same joiner and parker turn, but the joiner queries without first
- * withdrawing the registration, as the std host did before the fix. The parker's turn can then
- * complete the wait from the store that came after the query reported the failure, and the
- * joiner's {@code fail} loses. The outcome is graded {@code FORBIDDEN} as in the real test, so a
- * run that shows it fails: run {@code mvn -B -ntp verify -Pjcstress
- * -Djcstress.filter=InlineTakeoverNegativeControl} and expect BUILD FAILURE with its count.
+ * {@code NegativeControl}): the same real platform joiner ({@link GpuFuture#join()} taking the plan
+ * over) and the same real parker turn, with the one line that withdraws the registration before the
+ * joiner's first query removed ({@code skipWithdrawForTest}), as the std host was before the fix.
+ * The parker's turn can then complete the wait from the store that came after the query reported
+ * the failure, and the joiner's failure loses to it. The outcomes are graded as in the real test, so
+ * a run that shows the bug fails: run {@code mvn -B -ntp verify -Pjcstress
+ * -Djcstress.filter=InlineTakeoverNegativeControl -DskipTests} and expect BUILD FAILURE with its count.
  *
- * <p>Result: the future's state after both (1 completed, 2 failed).
+ * <p>Results: r1 the future's state after both (0 pending, 1 completed, 2 other), r2 what the
+ * joiner's {@code join()} got (1 the value, 2 the backend's coded failure, 3 anything else).
  */
 @JCStressTest
-@Description("Negative control: a platform joiner that queries without withdrawing its registration vs. a parker turn.")
-@Outcome(id = "2", expect = ACCEPTABLE, desc = "The joiner's failure won.")
-@Outcome(id = "1", expect = FORBIDDEN, desc = "The parker completed the wait from the late store (two watchers).")
+@Description("Negative control: a platform joiner that takes the plan over without withdrawing its registration vs. a parker turn.")
+@Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "The query, the error authority, failed the wait; the late store changed nothing.")
+@Outcome(expect = FORBIDDEN, desc = "Two watchers: the parker completed the wait from the late store, and the joiner's failure lost.")
 @State
 public class InlineTakeoverNegativeControl {
     private final CompletionLine line = Rig.line();
     private final LineParker parker = Rig.parker(line);
-    private final Rig.FailingPort port = Rig.failingThenStoring(line, 0, 1);
-    private final GpuFuture<Void> waiter = Rig.future(line, 0, 1, port, null); // no readback: a signal completes it
+    private final GpuFuture<Integer> waiter = Rig.future(line, 0, 1, Rig.failingThenStoring(line, 0, 1), Rig.stdHost(), () -> 42);
+    private int joined;
 
     public InlineTakeoverNegativeControl() {
-        parker.register(waiter);
-        parker.step(false);
+        waiter.skipWithdrawForTest = true; // the control: the joiner keeps the parker's registration while it queries
+        Rig.registerAsReactorDoes(parker, waiter);
+        parker.step(false); // the parker holds the registration
     }
 
     @Actor
-    public void joinerWithoutWithdraw() {
+    public void platformJoiner() {
         try {
-            port.query();
+            joined = waiter.join() == 42 ? 1 : 3;
         } catch (ReactorException e) {
-            waiter.fail(e);
+            joined = e.code() == ErrorCode.Backend ? 2 : 3;
         }
     }
 
@@ -55,7 +59,8 @@ public class InlineTakeoverNegativeControl {
     }
 
     @Arbiter
-    public void arbiter(I_Result r) {
+    public void arbiter(II_Result r) {
         r.r1 = Rig.settled(waiter);
+        r.r2 = joined;
     }
 }

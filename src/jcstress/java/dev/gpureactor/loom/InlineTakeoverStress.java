@@ -40,7 +40,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class InlineTakeoverStress {
     private final CompletionLine line = Rig.line();
     private final LineParker parker = Rig.parker(line);
-    private final GpuFuture<Integer> waiter = Rig.future(line, 0, 1, Rig.failingThenStoring(line, 0, 1), () -> 42);
+    private final GpuFuture<Integer> waiter = Rig.future(line, 0, 1, Rig.failingThenStoring(line, 0, 1), Rig.stdHost(), () -> 42);
     private int joined;
 
     public InlineTakeoverStress() {

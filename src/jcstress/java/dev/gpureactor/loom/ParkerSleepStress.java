@@ -41,7 +41,7 @@ public class ParkerSleepStress {
 
     @Actor
     public void registrar() {
-        parker.register(waiter);
+        parker.register(waiter.lineWait);
     }
 
     @Arbiter

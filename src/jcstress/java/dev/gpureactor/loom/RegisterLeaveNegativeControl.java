@@ -42,7 +42,7 @@ public class RegisterLeaveNegativeControl {
 
     @Actor
     public void registrar() {
-        parker.register(waiter);
+        parker.register(waiter.lineWait);
     }
 
     @Actor

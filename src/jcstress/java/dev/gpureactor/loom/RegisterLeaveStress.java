@@ -43,7 +43,7 @@ public class RegisterLeaveStress {
 
     @Actor
     public void registrar() {
-        parker.register(waiter);
+        parker.register(waiter.lineWait);
     }
 
     @Actor

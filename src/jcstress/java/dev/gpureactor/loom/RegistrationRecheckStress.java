@@ -52,13 +52,13 @@ public class RegistrationRecheckStress {
     private final GpuFuture<Void> waiter = Rig.future(line, 0, 1, null);
 
     public RegistrationRecheckStress() {
-        parker.register(Rig.future(line, 1, 1, null)); // a bystander on slot 1 keeps the parker parking on the line
+        parker.register(Rig.future(line, 1, 1, null).lineWait); // a bystander on slot 1 keeps the parker parking on the line
         parker.step(false);
     }
 
     @Actor
     public void waiter(IIII_Result r) {
-        r.r1 = parker.registerAndRecheck(waiter) ? 1 : 0;
+        r.r1 = parker.registerAndRecheck(waiter.lineWait) ? 1 : 0;
     }
 
     @Actor

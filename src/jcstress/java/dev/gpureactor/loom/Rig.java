@@ -71,19 +71,32 @@ final class Rig {
 
     /** As {@link #future(CompletionLine, int, long, Supplier)}, with {@code port} as the error authority. */
     static <T> GpuFuture<T> future(CompletionLine line, int slot, long target, CompletionPort port, Supplier<? extends T> readback) {
-        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, 0, null);
+        return future(line, slot, target, port, Inline.NONE, readback);
+    }
+
+    /** As {@link #future(CompletionLine, int, long, CompletionPort, Supplier)}, with the inline policy {@code inline}. */
+    static <T> GpuFuture<T> future(CompletionLine line, int slot, long target, CompletionPort port, Inline inline,
+                                   Supplier<? extends T> readback) {
+        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, 0,
+                null, null, inline);
     }
 
     /**
-     * Registers {@code f} with {@code parker} as {@code GpuReactor.await} does under gpu-reactor: a
-     * platform joiner may run the plan inline (a flag plan, no deadline), and withdrawing goes to
-     * the parker's removals.
+     * The policy {@code GpuReactor} gives its futures under gpu-reactor (the std host): a platform
+     * joiner runs the plan inline (here a flag plan, no deadline); a virtual one waits for the parker.
+     */
+    static Inline stdHost() {
+        WaitPlan plan = new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty());
+        return new Inline.Plan(new NaiveWait(plan, new PointTable<>(), new ManualClock(), w -> { }), true, null);
+    }
+
+    /**
+     * Registers {@code f} with {@code parker} as {@code GpuReactor.await} does under gpu-reactor: the
+     * node learns its parker (a withdrawal goes to the parker's removals), then the offer.
      */
     static void registerAsReactorDoes(LineParker parker, GpuFuture<?> f) {
-        WaitPlan plan = new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty());
-        f.runInline(new NaiveWait(plan, new PointTable<>(), new ManualClock(), w -> { }), true, null);
-        f.onWithdraw(() -> parker.remove(f));
-        parker.register(f);
+        f.lineWait.heldBy(parker);
+        parker.register(f.lineWait);
     }
 
     /**

@@ -47,13 +47,13 @@ public class StoreAfterRegistrationStress {
     private final GpuFuture<Void> waiter = Rig.future(line, 0, 1, null);
 
     public StoreAfterRegistrationStress() {
-        parker.register(Rig.future(line, 1, 1, null)); // a bystander on slot 1 keeps the parker parking on the line
+        parker.register(Rig.future(line, 1, 1, null).lineWait); // a bystander on slot 1 keeps the parker parking on the line
         parker.step(false);
     }
 
     @Actor
     public void waiterThenDevice() {
-        parker.registerAndRecheck(waiter); // misses: the word is still 0
+        parker.registerAndRecheck(waiter.lineWait); // misses: the word is still 0
         line.store(Slot.of(0), 1);
     }
 

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -42,8 +41,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * one whenever a signal, fail or cancel was made; a future only timed out or interrupted stays
  * PENDING), each move's report agrees with it (a signal or fail says won exactly when it won,
  * cancel says true exactly when the final state is CANCELLED, a joiner got the value only on
- * completion, otherwise the winner's code or its own), and the withdraw hook (where the reactor
- * drops the registration) ran exactly once when cancel won, and never otherwise. The future has a
+ * completion, otherwise the winner's code or its own), and the registration (made with a real
+ * {@link LineParker} as the reactor makes it) was withdrawn to the parker's removals exactly once
+ * when cancel won, and never otherwise. The future has a
  * readback, so a signal moves it to READY and a joiner that sees it resolves it to COMPLETED.
  *
  * <p>Results: r1 the pair, r2 the final state, r3 "agree" or what disagreed.
@@ -74,14 +74,15 @@ public class TerminalStateStress {
     private final CompletionLine line = Rig.line();
     private final GpuFuture<Integer> f = Rig.future(line, 0, 1, () -> 42);
     private final ReactorException failure = new ReactorException(ErrorCode.LineClosed, "jcstress", "wait");
-    private final AtomicInteger abandons = new AtomicInteger();
+    /** The real parker the wait is registered with (no thread: nothing drains it, so its removals count the withdrawals). */
+    private final LineParker parker = Rig.parker(line);
     private String seenA, seenB;
 
     public TerminalStateStress() {
         Move[] p = PAIRS.get(ThreadLocalRandom.current().nextInt(PAIRS.size()));
         a = p[0];
         b = p[1];
-        f.onWithdraw(abandons::incrementAndGet);
+        Rig.registerAsReactorDoes(parker, f);
     }
 
     @Actor
@@ -174,7 +175,8 @@ public class TerminalStateStress {
         }
         if ((winner == Move.SIGNAL || winner == Move.FAIL) && wins != 1) return winner + " won " + wins + " times";
         int expectWithdraws = winner == Move.CANCEL ? 1 : 0;
-        if (abandons.get() != expectWithdraws) return "withdraw hook ran " + abandons.get() + " times";
+        int withdraws = parker.removalsSize();
+        if (withdraws != expectWithdraws) return "the registration was withdrawn " + withdraws + " times";
         if (s == GpuFuture.READY && ("value".equals(seenA) || "value".equals(seenB))) {
             return "a joiner returned but the readback never settled";
         }

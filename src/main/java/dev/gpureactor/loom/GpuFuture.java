@@ -26,7 +26,12 @@ import java.util.function.Supplier;
 /**
  * One wait on device work: a {@link MemoryDescriptor} (the word its stream stores behind the work),
  * the {@link CompletionPort} that is the error authority, and an optional readback that turns the
- * finished work into a value.
+ * finished work into a value. {@link GpuReactor#await} makes one; {@link #join()} waits for it.
+ *
+ * <pre>{@code
+ * GpuFuture<float[]> f = reactor.await(signal.descriptor(), signal.port(), () -> copyBack(out));
+ * float[] result = f.join();   // on a virtual thread: parks only the virtual thread
+ * }</pre>
  *
  * <p><b>What moves it.</b> Only the device (its word reached, or its port saying done or failed),
  * {@link #cancel}, and the reactor or the line closing change a {@code GpuFuture}. A caller's own
@@ -34,61 +39,88 @@ import java.util.function.Supplier;
  * {@code get(timeout)} throws {@link TimeoutException}, {@link #join(Duration)} a coded
  * {@link ErrorCode#Timeout}, an interrupted {@code get} {@link InterruptedException} and an
  * interrupted {@code join} a coded {@link ErrorCode#Interrupted} (flag set again); the future stays
- * pending, keeps its registration, and later completes for everyone else.
- *
- * <p><b>States.</b> {@code PENDING → READY → RESOLVING → COMPLETED | FAILED}, or from
- * {@code PENDING} through the transient {@code SETTLING} straight to one of {@code COMPLETED} (no
- * readback), {@code FAILED}, {@code CANCELLED}. Every move out of {@code PENDING} is one CAS, so
- * exactly one of device completion, a port failure and cancel wins, and every caller sees that one:
- * a caller that loses to a {@code SETTLING} winner waits out its few stores before it reports
- * (jcstress TerminalStateStress caught a losing {@code cancel} that read the transient state and
- * answered {@code false} for a future that ended cancelled).
- * {@code READY} means the device is done; the readback then runs once, on a joining thread (never
- * on the parker), or on the callback executor when nobody joins.
+ * pending, stays watched, and later completes for everyone else. Exactly one of device completion,
+ * a failure and a cancel wins, and every caller sees that one.
  *
  * <p><b>Outcomes as the JDK reports them.</b> A readback's own exception is the failure:
  * {@link #exceptionNow()} and {@link ExecutionException#getCause()} return it, and {@link #join()}
  * throws a {@link CompletionException} whose cause it is (as {@link CompletableFuture#join} does).
- * Device, port and lifecycle failures are coded {@link ReactorException}s; {@code join} throws a
- * fresh one with the same code, whose stack is the joiner's own and whose cause is the shared one.
+ * Device, port and lifecycle failures are coded {@link ReactorException}s ({@link #failureCode()});
+ * {@code join} throws a fresh one with the same code, whose stack is the joiner's own and whose
+ * cause is the shared one. A cancelled wait is not failed: {@code get} throws
+ * {@link CancellationException}.
  *
- * <p><b>Memory ordering.</b> The outcome fields are written before the state is published with a
- * volatile store (or a volatile CAS), and read after an acquire load of the state that saw it, so a
- * joiner that sees {@code COMPLETED} sees the value. Together with the parker's acquire load of the
- * word, this carries the device's payload → word store → parker → joiner happens-before chain.
+ * <p><b>Where code runs.</b> The readback runs once, on a joining thread, or on the callback
+ * executor when nobody joins; never on a parker. {@link #join()} and {@link #get()} on a virtual
+ * thread park only that virtual thread. Once {@link #isDone()}, whatever the device's work wrote
+ * before its word is visible to the thread that sees the outcome. Stage callbacks
+ * ({@link #toCompletableFuture()}, {@link #onComplete}) never run on a parker; a {@code cancel}
+ * runs dependent stages on its caller, as the JDK's stages do.
  *
- * <p><b>Waiting.</b> Joiners push a node on a Treiber stack (as {@code FutureTask} does) and park
- * with {@link LockSupport#park}; a virtual thread so parked unmounts and frees its carrier. Whoever
- * moves the state on pops the whole stack and unparks it; a joiner re-checks the state with a
- * volatile load after its push (the push CAS and the settle's volatile state store are a Dekker
- * pair), so no wake is lost (jcstress JoinerWakeStress). A joiner that leaves early (its limit, its
- * interrupt) unlinks its node. A thread running the plan itself (naive kind, platform joiner) is on
- * the stack too, and its deadline sleep parks on this future, so {@code cancel} wakes it at once.
- *
- * <p><b>Stages.</b> A settle on a parker thread completes the {@link #toCompletableFuture() stage}
- * on the callback executor, so no dependent stage runs on a parker; anywhere else it completes on
- * the settling thread, the JDK's convention (a {@code cancel} runs dependents on its caller).
- *
- * <p><b>One watcher at a time.</b> A wait ends with the first authority that speaks: a word seen
- * reached, or a query. Under gpu-reactor the wait is registered with its line's parker before
- * anyone joins; a platform thread that joins takes the plan over, and it first withdraws the
- * registration (an offer to the parker's removals) and only then queries. A parker turn snapshots
- * the line before it drains its removals, so a turn that saw a store made after the joiner's first
- * query (the store is ordered after the withdrawal) also sees the withdrawal, and no longer holds
- * the wait. The parker therefore settles a taken-over wait only from a word stored before the
- * joiner's query, or from its own query: never from a store that landed after the joiner's query
- * reported the stream's failure (jcstress {@code InlineTakeoverStress}; the soak found it). A
- * thread that took the plan over and leaves early (its limit, its interrupt) hands the plan to a
- * runner thread (the one a stage with nobody joining gets), so the wait stays watched.
+ * <p>A platform thread that joins a wait under {@code gpu-reactor} runs the wait's plan itself (it
+ * gains nothing from a handoff to a parker), as the first joiner does under the {@code naive} kind;
+ * a {@code cancel} still ends its wait at once, and if its own limit or interrupt ends it first, the
+ * plan goes on on another thread.
  */
 public final class GpuFuture<T> implements Future<T> {
+    /*
+     * Implementation overview.
+     *
+     * A GpuFuture is the Future state machine; what the parker holds is its registration node, a
+     * LineWait (descriptor, port, start, wake-at, spread, point, the target order), made in the
+     * constructor and final here. The parker, a registrar's re-check and a thread running the plan
+     * settle the future through the node (signal, fail); nothing of the parker's bookkeeping lives
+     * in this class, and nothing here is touched by the parker but the state and the joiner stack.
+     *
+     * States (see the table at `state`): every move out of PENDING is one CAS, so exactly one of
+     * device completion, a port failure and cancel wins. A settle with an outcome to publish CASes to
+     * the owner-only SETTLING, writes value and failure with plain stores, then publishes the
+     * terminal state with a volatile store; a caller that loses to a SETTLING winner spins out its
+     * few stores before it reports (jcstress TerminalStateStress caught a losing cancel that read the
+     * transient state and answered false for a future that ended cancelled). READY means the device
+     * is done; the readback then runs once (READY -> RESOLVING is a CAS), on a joining thread, or on
+     * the callback executor when a stage is asked for and nobody joins.
+     *
+     * Memory ordering: outcome fields are written before the state is published (volatile store) and
+     * read after an acquire load that saw it, so a joiner that sees COMPLETED sees the value.
+     * Together with the parker's acquire load of the word this carries the chain device payload ->
+     * word store -> parker -> joiner (jcstress PublicationToParkerStress, PublicationToJoinerStress).
+     *
+     * Joiners push a node on a Treiber stack (as FutureTask does) and park. Whoever moves the state
+     * pops the whole stack after its volatile state store and unparks it; a joiner re-checks the
+     * state with a volatile load after its push CAS. The push CAS and the settle's state store are
+     * a Dekker pair, so no wake is lost (JoinerWakeStress; LostWakeupNegativeControl removes the
+     * re-check). A joiner that leaves early (its limit, its interrupt) unlinks its node. A node is
+     * per phase: a PENDING node is popped by the move to READY, so a joiner that then waits for the
+     * resolver pushes a fresh one.
+     *
+     * Stages: toCompletableFuture CASes `stage` then reads `state` (volatile); a settle writes
+     * `state` (volatile) then reads `stage`: a Dekker pair, so one of the two completes the stage
+     * (StageSettleStress, + control). A settle on a parker thread hands the completion to the
+     * callback executor.
+     *
+     * One watcher at a time (inline takeover). `inline` is the policy given at construction, shared
+     * by every await of a reactor (no per-await allocation): Inline.None, or Inline.Plan (who may
+     * take the plan over, the runner). The first joiner allowed to take it wins one CAS on
+     * `planTaken`, unlinks its node, withdraws the registration (an offer to the parker's removals,
+     * through the node) and only then queries the port. A parker turn snapshots the line before it
+     * drains its removals, so a turn that saw a store made after the joiner's first query (the store
+     * is ordered after the withdrawal) also sees the withdrawal and no longer holds the wait: the
+     * parker settles a taken-over wait only from a word stored before the joiner's query, or from
+     * its own query, never from a store that landed after the joiner's query reported the stream's
+     * failure (InlineTakeoverStress, + control; the soak found it). The thread running the plan is
+     * on the joiner stack and its deadline sleep parks on this future, so a cancel wakes it at once;
+     * if it leaves early (its limit, its interrupt) it hands the plan to the policy's runner, so the
+     * wait stays watched.
+     */
+
     /** Ordered: below {@code COMPLETED} nothing is published; {@code SETTLING} is a PENDING-settle's owner-only state. */
     static final int PENDING = 0, READY = 1, RESOLVING = 2, SETTLING = 3, COMPLETED = 4, FAILED = 5, CANCELLED = 6;
 
     /** A limit this long (146 years) is no limit: {@code start + limit} would overflow. */
     private static final long FOREVER_NANOS = 1L << 62;
 
-    private static final VarHandle STATE, JOINERS, STAGE, INLINE;
+    private static final VarHandle STATE, JOINERS, STAGE, PLAN_TAKEN;
 
     static {
         try {
@@ -96,53 +128,50 @@ public final class GpuFuture<T> implements Future<T> {
             STATE = l.findVarHandle(GpuFuture.class, "state", int.class);
             JOINERS = l.findVarHandle(GpuFuture.class, "joiners", Joiner.class);
             STAGE = l.findVarHandle(GpuFuture.class, "stage", CompletableFuture.class);
-            INLINE = l.findVarHandle(GpuFuture.class, "inline", NaiveWait.class);
+            PLAN_TAKEN = l.findVarHandle(GpuFuture.class, "planTaken", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private final MemoryDescriptor descriptor;
-    private final CompletionPort port;
+    /** The registration node: what the parker holds of this wait (made here, final, published with the future). */
+    final LineWait lineWait;
     private final Supplier<? extends T> readback;
     private final Executor callbacks;
-    /** Parker bookkeeping: set once at registration, read by the parker thread only. */
-    final long id;
-    final long startNanos;
-    /** When the parker should be awake for this wait: start + the estimate's sleep (= start when cold). */
-    final long wakeAtNanos;
-    /** The point's recent spread (largest − smallest kept sample; 0 when cold): says whether a spin past the wake pays. */
-    final long spreadNanos;
-    final Object pointKey;
-    /** The reactor's plan label, for the JFR wait event; null for futures made outside a reactor. */
-    final String planLabel;
-    /**
-     * When the word was seen reached (JFR only: set by the signaller before its CAS only while the
-     * wait event is enabled, else 0); read after the acquire load that saw {@code READY}. Two
-     * signallers race only to write about the same instant, and a long write does not tear on the
-     * 64-bit JVMs this library runs on.
-     */
-    private long seenNanos;
+    /** Who may run the plan on the joining thread; given at construction, shared by the reactor's awaits. */
+    private final Inline inline;
 
+    /**
+     * The state. Transitions (every write is one of these; nothing else writes it):
+     * <pre>
+     *  from        to                            by whom                                     access
+     *  PENDING     READY                         signal (readback): parker scan or backstop,  CAS
+     *                                            registrar's re-check, thread running the plan
+     *  PENDING     SETTLING                      signal (no readback), fail (port, line,      CAS
+     *                                            parker death, close), cancel
+     *  SETTLING    COMPLETED | FAILED | CANCELLED the SETTLING owner, after value/failure     volatile store
+     *  READY       RESOLVING                     resolve: a joiner, state()/resultNow(), or   CAS
+     *                                            the callback executor for a stage
+     *  RESOLVING   COMPLETED | FAILED            the resolver, after value/failure            volatile store
+     * </pre>
+     * Reads: acquire where the reader then reads the outcome (it was written before the store it
+     * saw); volatile where the read is the second half of a Dekker pair (a joiner's re-check after
+     * its push, {@code toCompletableFuture} after its {@code stage} CAS, {@link #isPending}).
+     * Terminal states are absorbing; {@code SETTLING} is seen only by losers, who wait it out.
+     */
     private volatile int state;
+    /** Published by the terminal state store; read after an acquire load that saw it. */
     private T value;
     /** The coded failure, or a readback's own exception; published by the state store. */
     private Throwable failure;
+    /** The Treiber stack of waiting threads: pushed by CAS, popped whole by getAndSet after each state move. */
     private volatile Joiner joiners;
     /** The thread running the readback (set once, before it runs; read only to recognise itself). */
     private Thread resolver;
+    /** The stage, once asked for: CAS from null (one stage), then volatile read by the settle (Dekker, see overview). */
     private volatile CompletableFuture<T> stage;
-    /** The naive kind's plan, run by the first joiner; null under gpu-reactor, and once claimed. */
-    private volatile NaiveWait inline;
-    private boolean inlinePlatformOnly;
-    /** Where the naive plan runs when nobody joins to run it (a stage, a joiner that left early): a new thread. */
-    private volatile Executor inlineRunner;
-    /**
-     * Takes the registration back from the parker: run on cancel, and before a platform joiner
-     * runs the plan inline, so that one thread watches a wait at a time (see {@link #withdraw()}).
-     * Null where nothing is registered.
-     */
-    private volatile Runnable withdraw;
+    /** Whether a thread has taken the {@link Inline.Plan} over: one CAS false → true, never reset. */
+    private volatile boolean planTaken;
     /**
      * Test-only (jcstress negative control): skip the joiner's re-check of the state after its push.
      * Always false in the library.
@@ -150,6 +179,8 @@ public final class GpuFuture<T> implements Future<T> {
     boolean skipRecheckForTest;
     /** Test-only (jcstress negative control): {@code toCompletableFuture} skips its state re-check. Always false in the library. */
     boolean skipStageRecheckForTest;
+    /** Test-only (jcstress negative control): a joiner taking the plan over skips the withdrawal. Always false in the library. */
+    boolean skipWithdrawForTest;
 
     /** A waiting thread; {@code thread} is cleared by the waker or by the joiner leaving early (then unlinked). */
     private static final class Joiner {
@@ -159,23 +190,20 @@ public final class GpuFuture<T> implements Future<T> {
         Joiner(Thread thread) { this.thread = thread; }
     }
 
+    /** A wait outside a reactor (tests, rigs): no plan label, nobody runs the plan inline. */
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
               Executor callbacks, long startNanos, long wakeAtNanos, long spreadNanos, Object pointKey) {
-        this(id, descriptor, port, readback, callbacks, startNanos, wakeAtNanos, spreadNanos, pointKey, null);
+        this(id, descriptor, port, readback, callbacks, startNanos, wakeAtNanos, spreadNanos, pointKey, null, Inline.NONE);
     }
 
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
-              Executor callbacks, long startNanos, long wakeAtNanos, long spreadNanos, Object pointKey, String planLabel) {
-        this.id = id;
-        this.planLabel = planLabel;
-        this.wakeAtNanos = wakeAtNanos;
-        this.spreadNanos = spreadNanos;
-        this.descriptor = descriptor;
-        this.port = port;
+              Executor callbacks, long startNanos, long wakeAtNanos, long spreadNanos, Object pointKey, String planLabel,
+              Inline inline) {
         this.readback = readback;
         this.callbacks = callbacks;
-        this.startNanos = startNanos;
-        this.pointKey = pointKey;
+        this.inline = Objects.requireNonNull(inline, "inline");
+        // The node's fields are final: whoever receives the node (the parker, through its inbox) sees them.
+        this.lineWait = new LineWait(this, id, descriptor, port, startNanos, wakeAtNanos, spreadNanos, pointKey, planLabel);
     }
 
     /** A future already failed with {@code error}; used where a wait cannot even start. */
@@ -185,24 +213,8 @@ public final class GpuFuture<T> implements Future<T> {
         return f;
     }
 
-    public MemoryDescriptor descriptor() { return descriptor; }
-
-    CompletionPort port() { return port; }
-
-    void onWithdraw(Runnable r) { this.withdraw = r; }
-
-    /**
-     * Has a joiner run {@code w} itself. With {@code platformOnly}, only a platform-thread joiner
-     * does (the std host: a platform thread gains nothing from a handoff), while virtual threads
-     * keep waiting for the parker; otherwise (the naive kind) the first joiner does. {@code runner}
-     * runs it when nobody joins to (a stage asked for first, a joiner that left early); null: a
-     * new virtual thread on the JDK's scheduler.
-     */
-    void runInline(NaiveWait w, boolean platformOnly, Executor runner) {
-        this.inlinePlatformOnly = platformOnly;
-        this.inlineRunner = runner;
-        this.inline = w;
-    }
+    /** The word this wait is on: its line, slot and target. */
+    public MemoryDescriptor descriptor() { return lineWait.descriptor(); }
 
     // ---- completion side (parker, registering thread, callers of cancel) ----
 
@@ -211,10 +223,10 @@ public final class GpuFuture<T> implements Future<T> {
         if (readback == null) {
             return settle(PENDING, COMPLETED, null, null);
         }
-        if (WaitEvent.enabled()) seenNanos = System.nanoTime(); // JFR: seen → running, measured by the resolver
+        if (WaitEvent.enabled()) lineWait.seenNanos = System.nanoTime(); // JFR: seen → running; the CAS below publishes it
         if (!STATE.compareAndSet(this, PENDING, READY)) return false;
         wakeJoiners();
-        CompletableFuture<T> s = stage;
+        CompletableFuture<T> s = stage; // volatile: after the state CAS, so a stage CASed before it is seen
         if (s != null) dispatch(this::resolve); // never the readback on the signalling thread (a parker)
         return true;
     }
@@ -224,16 +236,11 @@ public final class GpuFuture<T> implements Future<T> {
         return settle(PENDING, FAILED, null, error);
     }
 
-    /** Takes the registration back from the parker, if there is one; idempotent. */
-    private void withdraw() {
-        Runnable r = withdraw;
-        if (r != null) r.run();
-    }
-
+    /** One CAS out of {@code from} (the only winner), the outcome, then its publication; false when another move won. */
     private boolean settle(int from, int to, T v, Throwable t) {
         // Claim with a CAS to an intermediate owner-only state so the outcome is written before it is published.
         if (!STATE.compareAndSet(this, from, SETTLING)) return false;
-        value = v;
+        value = v;       // plain: published by the volatile state store below
         failure = t;
         // Volatile, not just release: with the read of `stage` below it is the settle half of a
         // Dekker pair against toCompletableFuture (CAS stage, then volatile read of state), and
@@ -241,17 +248,17 @@ public final class GpuFuture<T> implements Future<T> {
         STATE.setVolatile(this, to);
         wakeJoiners();
         publishToStage();
-        if (WaitEvent.enabled()) WaitEvent.commit(this, outcome(to), code(t), 0, System.nanoTime());
+        if (WaitEvent.enabled()) WaitEvent.commit(lineWait, outcome(to), code(t), 0, System.nanoTime());
         return true;
     }
 
     /** Pops the whole joiner stack (after the state store) and unparks every thread still on it. */
     private void wakeJoiners() {
-        Joiner j = (Joiner) JOINERS.getAndSet(this, null);
+        Joiner j = (Joiner) JOINERS.getAndSet(this, null); // volatile, after the state store: a node pushed before it is popped here
         for (; j != null; j = j.next) {
-            Thread t = j.thread;
+            Thread t = j.thread; // volatile: a joiner that left early cleared it
             if (t != null) {
-                j.thread = null;
+                j.thread = null; // volatile: tells the joiner (and wokenForTest) it was woken
                 LockSupport.unpark(t);
             }
         }
@@ -261,9 +268,9 @@ public final class GpuFuture<T> implements Future<T> {
     private void push(Joiner me) {
         Joiner head;
         do {
-            head = joiners;
+            head = joiners; // volatile: the CAS below checks it anyway
             me.next = head;
-        } while (!JOINERS.compareAndSet(this, head, me));
+        } while (!JOINERS.compareAndSet(this, head, me)); // volatile CAS: the joiner's write of the Dekker pair
     }
 
     /**
@@ -275,7 +282,7 @@ public final class GpuFuture<T> implements Future<T> {
     private boolean pushThenRecheck(Joiner me, int seen) {
         push(me);
         if (skipRecheckForTest) return true; // negative control: the line that prevents the lost wake, removed
-        return (int) STATE.getVolatile(this) == seen;
+        return (int) STATE.getVolatile(this) == seen; // volatile, not acquire: a Dekker read must not pass the push CAS
     }
 
     /** jcstress: one joiner step on this future: the node it would park with, or null when it saw a move. */
@@ -296,17 +303,17 @@ public final class GpuFuture<T> implements Future<T> {
      */
     private void unlink(Joiner me) {
         if (me == null) return;
-        me.thread = null;
+        me.thread = null; // volatile: a waker skips it, another unlinker drops it
         retry:
         while (true) {
-            for (Joiner pred = null, q = joiners, s; q != null; q = s) {
+            for (Joiner pred = null, q = joiners, s; q != null; q = s) { // volatile reads: a racing pop or push restarts nothing unsafe
                 s = q.next;
                 if (q.thread != null) {
                     pred = q;
                 } else if (pred != null) {
                     pred.next = s;
                     if (pred.thread == null) continue retry; // pred was unlinked under us
-                } else if (!JOINERS.compareAndSet(this, q, s)) {
+                } else if (!JOINERS.compareAndSet(this, q, s)) { // the head: only by CAS, pushes race for it
                     continue retry;
                 }
             }
@@ -334,7 +341,7 @@ public final class GpuFuture<T> implements Future<T> {
             return joined(awaitDone(true, false, 0));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ReactorException(ErrorCode.Interrupted, "wait on " + descriptor);
+            throw new ReactorException(ErrorCode.Interrupted, "wait on " + lineWait.descriptor());
         } catch (TimeoutException e) {
             throw new AssertionError("untimed wait timed out", e);
         }
@@ -352,9 +359,9 @@ public final class GpuFuture<T> implements Future<T> {
             return joined(awaitDone(true, true, TimeUnit.NANOSECONDS.convert(limit)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ReactorException(ErrorCode.Interrupted, "wait on " + descriptor);
+            throw new ReactorException(ErrorCode.Interrupted, "wait on " + lineWait.descriptor());
         } catch (TimeoutException e) {
-            throw new ReactorException(ErrorCode.Timeout, "wait on " + descriptor, limit);
+            throw new ReactorException(ErrorCode.Timeout, "wait on " + lineWait.descriptor(), limit);
         }
     }
 
@@ -414,7 +421,7 @@ public final class GpuFuture<T> implements Future<T> {
         int pushedIn = -1; // the phase the node was pushed in; a node is popped when the phase moves on
         try {
             while (true) {
-                int s = (int) STATE.getAcquire(this);
+                int s = (int) STATE.getAcquire(this); // acquire: a terminal state seen makes value/failure visible
                 if (s == READY) {
                     resolve();
                     continue;
@@ -429,13 +436,13 @@ public final class GpuFuture<T> implements Future<T> {
                     continue;
                 }
                 if (s == PENDING) {
-                    NaiveWait w = inline;
-                    if (w != null && (!inlinePlatformOnly || !Thread.currentThread().isVirtual())
-                            && INLINE.compareAndSet(this, w, null)) {
+                    // One CAS claims the plan (one watcher at a time); the withdrawal precedes the first query.
+                    if (inline instanceof Inline.Plan p && p.takenBy(Thread.currentThread())
+                            && PLAN_TAKEN.compareAndSet(this, false, true)) { // volatile CAS: one thread runs the plan
                         unlink(me);
                         me = null;
-                        withdraw();
-                        runNaive(w, timed, start, nanos);
+                        if (!skipWithdrawForTest) lineWait.withdraw(); // negative control: the line that makes one watcher, removed
+                        runNaive(p, timed, start, nanos);
                         continue;
                     }
                 }
@@ -469,21 +476,21 @@ public final class GpuFuture<T> implements Future<T> {
      * do, after handing the plan to a runner; any other throwable from the port ends the wait for
      * everyone with a coded failure carrying it (a second joiner must not park for ever).
      */
-    private void runNaive(NaiveWait w, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
+    private void runNaive(Inline.Plan p, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
         Joiner me = new Joiner(Thread.currentThread());
         push(me);
         try {
-            w.run(this, timed ? start + nanos : Long.MAX_VALUE);
+            p.naive().run(this, timed ? start + nanos : Long.MAX_VALUE);
         } catch (NaiveWait.Expired e) {
             if (isPending()) { // this caller's limit: the wait goes on without it
                 unlink(me);
-                handOff(w);
+                handOff(p);
                 throw new TimeoutException();
             }
         } catch (InterruptedException e) {
             if (isPending()) {
                 unlink(me);
-                handOff(w);
+                handOff(p);
                 throw e;
             }
             Thread.currentThread().interrupt(); // decided meanwhile: report it, keep the flag
@@ -497,7 +504,8 @@ public final class GpuFuture<T> implements Future<T> {
 
     /** JFR: the port this thread queried failed this wait (a parker reports its own port failures). */
     private void portFailedEvent(ReactorException e) {
-        PortFailureEvent.emit(descriptor.line().name(), descriptor.slot().index(), 1, e);
+        MemoryDescriptor d = lineWait.descriptor();
+        PortFailureEvent.emit(d.line().name(), d.slot().index(), 1, e);
     }
 
     /** A throwable a port threw, as the coded failure that ends the wait. */
@@ -510,15 +518,15 @@ public final class GpuFuture<T> implements Future<T> {
      * reactor closed), the wait fails with {@link ErrorCode#ShutDown}, as a wait started on a
      * closed reactor does.
      */
-    private void handOff(NaiveWait w) {
+    private void handOff(Inline.Plan p) {
         Runnable task = () -> {
             try {
-                runNaive(w, false, 0, 0);
+                runNaive(p, false, 0, 0);
             } catch (InterruptedException | TimeoutException e) {
                 // the runner was interrupted: runNaive handed the plan on again
             }
         };
-        Executor r = inlineRunner;
+        Executor r = p.runner();
         try {
             if (r != null) r.execute(task); else Thread.startVirtualThread(task);
         } catch (RuntimeException e) {
@@ -541,9 +549,9 @@ public final class GpuFuture<T> implements Future<T> {
 
     /** Runs the readback once, on this thread: READY → RESOLVING → COMPLETED | FAILED. */
     private void resolve() {
-        if (!STATE.compareAndSet(this, READY, RESOLVING)) return;
-        resolver = Thread.currentThread();
-        long seen = seenNanos, running = seen != 0 ? System.nanoTime() : 0; // JFR only: 0 while the event is off
+        if (!STATE.compareAndSet(this, READY, RESOLVING)) return; // volatile CAS: one resolver
+        resolver = Thread.currentThread(); // plain: only this thread compares it with itself
+        long seen = lineWait.seenNanos, running = seen != 0 ? System.nanoTime() : 0; // JFR only: 0 while the event is off
         T v = null;
         Throwable t = null;
         try {
@@ -551,12 +559,12 @@ public final class GpuFuture<T> implements Future<T> {
         } catch (Throwable e) {
             t = e; // the readback's own exception is the failure, as FutureTask reports its task's
         }
-        value = v;
+        value = v;       // plain: published by the volatile state store below
         failure = t;
         STATE.setVolatile(this, t == null ? COMPLETED : FAILED); // volatile: see settle
         wakeJoiners();
         publishToStage();
-        if (WaitEvent.enabled()) WaitEvent.commit(this, t == null ? "COMPLETED" : "FAILED", code(t), seen, running != 0 ? running : System.nanoTime());
+        if (WaitEvent.enabled()) WaitEvent.commit(lineWait, t == null ? "COMPLETED" : "FAILED", code(t), seen, running != 0 ? running : System.nanoTime());
     }
 
     /** The JFR outcome name of terminal state {@code s}. */
@@ -581,22 +589,22 @@ public final class GpuFuture<T> implements Future<T> {
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        if (settle(PENDING, CANCELLED, null, new ReactorException(ErrorCode.Cancelled, "wait on " + descriptor))) {
-            withdraw();
+        if (settle(PENDING, CANCELLED, null, new ReactorException(ErrorCode.Cancelled, "wait on " + lineWait.descriptor()))) {
+            lineWait.withdraw(); // after the win: the parker drops it at its next drain
             return true;
         }
         int s;
         // Lost the CAS: a winner in SETTLING is a few stores from publishing; another cancel may be it.
-        while ((s = (int) STATE.getAcquire(this)) == SETTLING) Thread.onSpinWait();
+        while ((s = (int) STATE.getAcquire(this)) == SETTLING) Thread.onSpinWait(); // acquire: the winner's outcome
         return s == CANCELLED;
     }
 
     @Override
-    public boolean isCancelled() { return (int) STATE.getAcquire(this) == CANCELLED; }
+    public boolean isCancelled() { return (int) STATE.getAcquire(this) == CANCELLED; } // acquire: as every outcome read
 
     @Override
     public boolean isDone() {
-        int s = (int) STATE.getAcquire(this);
+        int s = (int) STATE.getAcquire(this); // acquire: a caller told "done" then reads the outcome
         return s >= READY && s != SETTLING; // SETTLING: the outcome is not published yet
     }
 
@@ -615,7 +623,7 @@ public final class GpuFuture<T> implements Future<T> {
      * the readback's own exception failed the wait (it carries no code).
      */
     public ErrorCode failureCode() {
-        int s = (int) STATE.getAcquire(this);
+        int s = (int) STATE.getAcquire(this); // acquire: then `failure`, published by the store it saw
         return s > COMPLETED && failure instanceof ReactorException re ? re.code() : null;
     }
 
@@ -647,7 +655,7 @@ public final class GpuFuture<T> implements Future<T> {
      * {@code RESOLVING} waits for the thread that runs it (uninterruptibly: an interrupt stays set).
      */
     private int published() {
-        int s = (int) STATE.getAcquire(this);
+        int s = (int) STATE.getAcquire(this); // acquire: the caller reads the outcome of a terminal state
         if (s != READY && s != RESOLVING) return s;
         if (s == RESOLVING && resolver == Thread.currentThread()) return s; // asked from inside its own readback
         try {
@@ -673,10 +681,10 @@ public final class GpuFuture<T> implements Future<T> {
      * stage does not affect this future.
      */
     public CompletableFuture<T> toCompletableFuture() {
-        CompletableFuture<T> s = stage;
+        CompletableFuture<T> s = stage; // volatile: a stage another thread made is complete-able as made
         if (s != null) return s;
         CompletableFuture<T> fresh = new CompletableFuture<>();
-        if (!STAGE.compareAndSet(this, null, fresh)) return stage;
+        if (!STAGE.compareAndSet(this, null, fresh)) return stage; // volatile CAS: one stage; the Dekker write against settle
         if (skipStageRecheckForTest) return fresh; // negative control: the re-check below, removed
         // The other half of settle's Dekker pair: a state read before the settle's volatile store
         // (PENDING, SETTLING, RESOLVING) means the settle's later read of `stage` sees `fresh` and completes it.
@@ -693,9 +701,8 @@ public final class GpuFuture<T> implements Future<T> {
      * the runner settles the future).
      */
     private void runInlineForStage() {
-        NaiveWait w = inline;
-        if (w == null || inlinePlatformOnly || !INLINE.compareAndSet(this, w, null)) return;
-        handOff(w);
+        // Volatile CAS: the runner and a joiner race for the plan; one runs it.
+        if (inline instanceof Inline.Plan p && p.runsForStage() && PLAN_TAKEN.compareAndSet(this, false, true)) handOff(p);
     }
 
     /**
@@ -716,7 +723,7 @@ public final class GpuFuture<T> implements Future<T> {
 
     /** After a terminal state store: completes the stage, if one was asked for, never on a parker. */
     private void publishToStage() {
-        CompletableFuture<T> s = stage;
+        CompletableFuture<T> s = stage; // volatile: the settle's Dekker read, after its volatile state store
         if (s == null) return;
         if (Thread.currentThread() instanceof ParkerThread) dispatch(() -> completeStage(s));
         else completeStage(s);
@@ -735,15 +742,16 @@ public final class GpuFuture<T> implements Future<T> {
     }
 
     private void completeStage(CompletableFuture<T> s) {
-        int st = (int) STATE.getAcquire(this);
+        int st = (int) STATE.getAcquire(this); // acquire: then value/failure
         if (st == COMPLETED) s.complete(value);
         else if (st > COMPLETED) s.completeExceptionally(failure);
     }
 
+    /** The raw state (tests, the parker's scan, the naive driver's abandonment check): acquire, as every outcome read. */
     int rawState() { return (int) STATE.getAcquire(this); }
 
     @Override
     public String toString() {
-        return "GpuFuture[" + descriptor + ", " + stateOf((int) STATE.getAcquire(this)) + "]"; // never runs the readback
+        return "GpuFuture[" + lineWait.descriptor() + ", " + stateOf((int) STATE.getAcquire(this)) + "]"; // never runs the readback
     }
 }

@@ -65,6 +65,8 @@ public final class GpuReactor implements AutoCloseable {
     private final WaitPlan.FlagWait parkerPlan;
     /** The plan's text, computed once: each wait carries it for the JFR wait event. */
     private final String planLabel;
+    /** Who runs the plan on a joining thread: one value for every await, so an await allocates none. */
+    private final Inline inline;
     private final PointTable<Object> points = new PointTable<>();
     private final Clock clock = Clock.system();
     private final CarrierPool pool;
@@ -144,6 +146,11 @@ public final class GpuReactor implements AutoCloseable {
             virtualThreads = Thread.ofVirtual().name("gar-vt-", 0).factory();
             callbacks = ForkJoinPool.commonPool();
         }
+        // Under gpu-reactor with a flag plan the parker watches and only a platform joiner runs the
+        // plan (the std host); under the naive kind, or a plan the parker cannot watch, any joiner does.
+        boolean parkerWatches = kind.running() != ExecutorKind.NAIVE && plan instanceof WaitPlan.FlagWait;
+        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, this::warn), parkerWatches,
+                task -> virtualThreads.newThread(task).start());
     }
 
     /** What this host offers, probed once per process where it can be. */
@@ -219,7 +226,7 @@ public final class GpuReactor implements AutoCloseable {
             // (LineWatch.decide, "when speed pays").
             spread = e.spreadNanos();
         }
-        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, spread, pointKey, planLabel);
+        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, spread, pointKey, planLabel, inline);
         if (closed) {
             f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
             return f;
@@ -234,14 +241,12 @@ public final class GpuReactor implements AutoCloseable {
                 return f;
             }
             if (kind.running() == ExecutorKind.NAIVE || !(plan instanceof WaitPlan.FlagWait)) {
-                f.runInline(new NaiveWait(plan, points, clock, this::warn), false, task -> virtualThreads.newThread(task).start());
-                return f;
+                return f; // the policy has its first joiner (or a stage's runner) run the plan
             }
             // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
-            f.runInline(new NaiveWait(plan, points, clock, this::warn), true, task -> virtualThreads.newThread(task).start());
             LineParker parker = parkerFor(d.line());
-            f.onWithdraw(() -> parker.remove(f));
-            parker.registerAndRecheck(f);
+            f.lineWait.heldBy(parker); // before the offer: a withdrawal goes to this parker's removals
+            parker.registerAndRecheck(f.lineWait);
             if (!controlSkipsClosedRecheck && closed) { // close() may have taken its snapshot of the parkers before this one was made: see close()
                 parkers.remove(d.line(), parker);
                 parker.close(new ReactorException(ErrorCode.ShutDown, "reactor"));

@@ -116,8 +116,8 @@ final class LineParker implements Runnable {
     private final LineWatch watch;
     private final Clock clock;
 
-    private final ConcurrentLinkedQueue<GpuFuture<?>> inbox = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<GpuFuture<?>> removals = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<LineWait> inbox = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<LineWait> removals = new ConcurrentLinkedQueue<>();
     private final CountDownLatch left = new CountDownLatch(1);
     /** CPU time of this line's parker threads, booked by each at its sleeps (any thread adds; readers sum). */
     private final LongAdder cpuNanos = new LongAdder();
@@ -184,7 +184,7 @@ final class LineParker implements Runnable {
      *
      * @return whether the re-check found the word reached
      */
-    boolean registerAndRecheck(GpuFuture<?> f) {
+    boolean registerAndRecheck(LineWait f) {
         register(f);
         if (!f.descriptor().isCompleteVolatile()) return false; // the re-check half of the Dekker pair
         f.signal();
@@ -198,7 +198,7 @@ final class LineParker implements Runnable {
     boolean isLive() { return gone == null && closing == null; }
 
     /** The registration protocol's steps (1) and (2); {@link #registerAndRecheck} adds step (3), the re-check. */
-    void register(GpuFuture<?> f) {
+    void register(LineWait f) {
         counters.registered();
         offer(f);
         if (claimRelief()) relieve();
@@ -211,13 +211,13 @@ final class LineParker implements Runnable {
     }
 
     /** Steps (1) and (2) of the registration protocol: offer {@code f}, then wake the parker if it sleeps. */
-    void offer(GpuFuture<?> f) {
+    void offer(LineWait f) {
         inbox.offer(f);
         wake();
     }
 
     /** A cancelled, timed-out or interrupted future: drop it from its slot. */
-    void remove(GpuFuture<?> f) {
+    void remove(LineWait f) {
         removals.offer(f);
         wake();
     }
@@ -595,7 +595,7 @@ final class LineParker implements Runnable {
     void afterTimedSleep(long askedAt, long wokeAt) { watch.afterTimedSleep(askedAt, wokeAt); }
 
     private void drain() {
-        GpuFuture<?> f;
+        LineWait f;
         while ((f = inbox.poll()) != null) watch.add(f);
         while ((f = removals.poll()) != null) watch.remove(f);
     }
@@ -603,7 +603,7 @@ final class LineParker implements Runnable {
     /** Fails the waits held and every registration in the inbox (loop's owner only). */
     private void failAll(ReactorException why) {
         watch.failAll(why);
-        GpuFuture<?> f;
+        LineWait f;
         while ((f = inbox.poll()) != null) {
             f.fail(why);
             counters.deregistered();
@@ -613,6 +613,9 @@ final class LineParker implements Runnable {
 
     /** Registrations offered and not yet drained (tests). */
     int inboxSize() { return inbox.size(); }
+
+    /** Withdrawals offered and not yet drained (tests). */
+    int removalsSize() { return removals.size(); }
 
     /** Registrations held now (parker-side view, for tests and statistics). */
     List<Integer> slotSizes() { return watch.slotSizes(); }

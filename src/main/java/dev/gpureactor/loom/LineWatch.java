@@ -13,7 +13,6 @@ import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -24,7 +23,7 @@ import java.util.function.Consumer;
  * from a snapshot of the line and the clock, whom to complete and how to wait next.
  *
  * <p>Implementation overview. The waits sit in one {@link TreeSet} per slot, lowest target first
- * ({@link #BY_TARGET}: wrapping order, then registration order). A turn ({@link #next}) scans each
+ * ({@link LineWait#BY_TARGET}: wrapping order, then registration order). A turn ({@link #next}) scans each
  * busy slot of the {@linkplain #snapshot snapshot} from its head up, completing every reached wait,
  * so a wake costs O(woken · log n); then queries the head of each slot whose backstop is due (the
  * port is the error authority: a failed stream fails the slot with the port's coded error, a port
@@ -36,16 +35,10 @@ import java.util.function.Consumer;
  * <p>No field here is shared: one thread at a time owns a watch (the runner's loop; hosting hands
  * the loop, and this object with it, across a volatile write in {@link LineParker}). The only
  * cross-thread reads are the line's words (acquire loads in {@link #snapshot}) and the futures'
- * states (their own CASes). Nothing here blocks, sleeps or reads the wall: the clock is given, so
+ * states (their own CASes, through each {@link LineWait}). Nothing here blocks, sleeps or reads the wall: the clock is given, so
  * tests run it on a {@code ManualClock}.
  */
 final class LineWatch {
-    /** Wrapping order of targets, then registration order. */
-    static final Comparator<GpuFuture<?>> BY_TARGET = (a, b) -> {
-        long d = a.descriptor().target() - b.descriptor().target();
-        return d != 0 ? (d < 0 ? -1 : 1) : Long.compare(a.id, b.id);
-    };
-
     private final CompletionLine line;
     private final WaitPlan.FlagWait plan;
     private final Optional<DeadlinePlan> deadline;
@@ -58,13 +51,13 @@ final class LineWatch {
     private final long spinWindowNanos;
 
     @SuppressWarnings("unchecked")
-    private final TreeSet<GpuFuture<?>>[] slots = new TreeSet[CompletionLine.WORDS];
+    private final TreeSet<LineWait>[] slots = new TreeSet[CompletionLine.WORDS];
     /** When each slot's head was last queried (its backstop runs from there). */
     private final long[] lastQuery = new long[CompletionLine.WORDS];
     /** The words this turn scans and the next park compares against. */
     private final long[] snapshot = new long[CompletionLine.WORDS];
     /** The waits one scan found reached, handed over after it (empty between turns but after a failure). */
-    private final ArrayList<GpuFuture<?>> reached = new ArrayList<>();
+    private final ArrayList<LineWait> reached = new ArrayList<>();
     private final Oversleep oversleep = new Oversleep();
     /** Whether the last timed sleep ended later than its allowance. */
     private boolean osLate;
@@ -83,7 +76,7 @@ final class LineWatch {
         this.warnings = warnings;
         this.counters = counters;
         this.spinWindowNanos = spinWindowNanos;
-        for (int i = 0; i < slots.length; i++) slots[i] = new TreeSet<>(BY_TARGET);
+        for (int i = 0; i < slots.length; i++) slots[i] = new TreeSet<>(LineWait.BY_TARGET);
     }
 
     /**
@@ -97,20 +90,20 @@ final class LineWatch {
     }
 
     /** Takes in a registration (a settled one is only counted out). */
-    void add(GpuFuture<?> f) {
-        if (f.rawState() != GpuFuture.PENDING) {
+    void add(LineWait w) {
+        if (!w.isPending()) {
             counters.deregistered();
             return;
         }
-        int s = f.descriptor().slot().index();
+        int s = w.descriptor().slot().index();
         if (slots[s].isEmpty()) lastQuery[s] = clock.nanos(); // a slot's backstop runs from its first wait
-        slots[s].add(f);
+        slots[s].add(w);
         waiting++;
     }
 
     /** Drops a withdrawn wait (cancelled, timed out, interrupted), if held. */
-    void remove(GpuFuture<?> f) {
-        if (slots[f.descriptor().slot().index()].remove(f)) {
+    void remove(LineWait w) {
+        if (slots[w.descriptor().slot().index()].remove(w)) {
             waiting--;
             counters.deregistered();
         }
@@ -128,7 +121,7 @@ final class LineWatch {
         scan(now, afterSleep);
         backstop(now);
         if (waiting == 0) return Turn.AGAIN;
-        GpuFuture<?> first = earliestHead(); // waiting > 0: a slot has a head
+        LineWait first = earliestHead(); // waiting > 0: a slot has a head
         long nextBackstop = nextBackstop();
         Turn t = decide(clock.nanos(), first.wakeAtNanos, first.spreadNanos, nextBackstop, oversleep.allowanceNanos(),
                 marginNanos, spinWindowNanos, plan.parkNanos(), backlogged, first.wakeAtNanos - first.startNanos);
@@ -185,12 +178,12 @@ final class LineWatch {
      */
     private void scan(long now, boolean afterSleep) {
         for (int s = 0; s < slots.length; s++) {
-            TreeSet<GpuFuture<?>> set = slots[s];
+            TreeSet<LineWait> set = slots[s];
             if (set.isEmpty()) continue;
             long word = snapshot[s];
-            GpuFuture<?> head;
+            LineWait head;
             while ((head = set.isEmpty() ? null : set.first()) != null
-                    && (MemoryDescriptor.reached(word, head.descriptor().target()) || head.rawState() != GpuFuture.PENDING)) {
+                    && (MemoryDescriptor.reached(word, head.descriptor().target()) || !head.isPending())) {
                 set.pollFirst();
                 waiting--;
                 counters.deregistered();
@@ -199,34 +192,34 @@ final class LineWatch {
         }
         // An exception here (an unpark's) leaves the rest in reached, which failAll then fails.
         for (int i = 0; i < reached.size(); i++) {
-            GpuFuture<?> f = reached.get(i);
+            LineWait w = reached.get(i);
             reached.set(i, null);
-            if (f.signal()) {
+            if (w.signal()) {
                 counters.woke();
-                observe(f, now, afterSleep);
+                observe(w, now, afterSleep);
             }
         }
         reached.clear();
     }
 
-    private void observe(GpuFuture<?> f, long now, boolean afterSleep) {
-        if (deadline.isEmpty() || f.pointKey == null) return;
+    private void observe(LineWait w, long now, boolean afterSleep) {
+        if (deadline.isEmpty() || w.pointKey == null) return;
         // A late wake censors the residual (the estimator halves on it). When the OS overslept past
         // its allowance, the store may well have come after the planned wake: that says nothing
         // about the work, so it is not observed (a later exact wait still lowers the prediction).
         if (afterSleep && osLate) return;
-        long residual = Math.max(0, now - f.startNanos);
+        long residual = Math.max(0, now - w.startNanos);
         Outcome o = afterSleep ? new Outcome.Late(residual) : new Outcome.Exact(residual);
-        points.observe(f.pointKey, deadline.get(), o);
+        points.observe(w.pointKey, deadline.get(), o);
     }
 
     /** Queries each busy slot's head at least every backstop: the port is the error authority. */
     private void backstop(long now) {
         for (int s = 0; s < slots.length; s++) {
-            TreeSet<GpuFuture<?>> set = slots[s];
+            TreeSet<LineWait> set = slots[s];
             if (set.isEmpty() || now - lastQuery[s] < plan.backstopNanos()) continue;
             lastQuery[s] = now;
-            GpuFuture<?> head;
+            LineWait head;
             while ((head = set.isEmpty() ? null : set.first()) != null) {
                 counters.queried();
                 boolean done;
@@ -260,9 +253,9 @@ final class LineWatch {
     }
 
     private void failSlot(int s, ReactorException e) {
-        TreeSet<GpuFuture<?>> set = slots[s];
-        for (GpuFuture<?> f : set) {
-            f.fail(e);
+        TreeSet<LineWait> set = slots[s];
+        for (LineWait w : set) {
+            w.fail(e);
             counters.deregistered();
         }
         waiting -= set.size();
@@ -272,17 +265,17 @@ final class LineWatch {
     /** Fails every wait held with {@code why}, and any a scan took out and had not handed over. */
     void failAll(ReactorException why) {
         for (int s = 0; s < slots.length; s++) failSlot(s, why);
-        for (GpuFuture<?> f : reached) {
-            if (f != null) f.fail(why); // already counted out by the scan
+        for (LineWait w : reached) {
+            if (w != null) w.fail(why); // already counted out by the scan
         }
         reached.clear();
         waiting = 0;
     }
 
     /** The slot head that wants the parker awake first (nanoTime order), or null with no waiters. */
-    private GpuFuture<?> earliestHead() {
-        GpuFuture<?> first = null;
-        for (TreeSet<GpuFuture<?>> set : slots) {
+    private LineWait earliestHead() {
+        LineWait first = null;
+        for (TreeSet<LineWait> set : slots) {
             if (!set.isEmpty() && (first == null || set.first().wakeAtNanos - first.wakeAtNanos < 0)) first = set.first();
         }
         return first;
@@ -309,7 +302,7 @@ final class LineWatch {
     /** Waits held per slot (for tests and statistics). */
     List<Integer> slotSizes() {
         List<Integer> out = new ArrayList<>();
-        for (TreeSet<GpuFuture<?>> s : slots) out.add(s.size());
+        for (TreeSet<LineWait> s : slots) out.add(s.size());
         return out;
     }
 }

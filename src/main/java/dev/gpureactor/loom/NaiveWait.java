@@ -42,9 +42,10 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
     }
 
     void run(GpuFuture<?> f, long deadlineNanos) throws InterruptedException {
-        CompletionPort port = new Bounded(f.port(), deadlineNanos, f);
-        OptionalLong sleep = plan.predict().isPresent() && f.pointKey != null
-                ? points.sleepNanos(f.pointKey, plan.predict().get()) : OptionalLong.empty();
+        LineWait w = f.lineWait;
+        CompletionPort port = new Bounded(w.port(), deadlineNanos, f);
+        OptionalLong sleep = plan.predict().isPresent() && w.pointKey != null
+                ? points.sleepNanos(w.pointKey, plan.predict().get()) : OptionalLong.empty();
         if (sleep.isPresent() && deadlineNanos != Long.MAX_VALUE) {
             sleep = OptionalLong.of(Math.min(sleep.getAsLong(), Math.max(0, deadlineNanos - System.nanoTime())));
         }
@@ -53,9 +54,9 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         boolean neverWritten = plan instanceof WaitPlan.FlagWait && !f.descriptor().isComplete();
         if (!f.signal()) return; // settled elsewhere (a parker, a cancel): it speaks for the outcome
         if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, f.descriptor()));
-        if (f.pointKey != null) {
+        if (w.pointKey != null) {
             DeadlinePlan d = plan.predict().orElse(null);
-            if (d != null) points.observe(f.pointKey, d, o);
+            if (d != null) points.observe(w.pointKey, d, o);
         }
     }
 

@@ -48,19 +48,19 @@ final class WaitEvent extends Event {
     static boolean enabled() { return TYPE.isEnabled(); }
 
     /**
-     * Commits the end of {@code f}; call only when {@link #enabled()}. {@code seenNanos}: when the word
+     * Commits the end of {@code w}; call only when {@link #enabled()}. {@code seenNanos}: when the word
      * was seen reached (0: unknown); {@code nowNanos}: when the readback began running, or the settle.
      */
-    static void commit(GpuFuture<?> f, String outcome, String code, long seenNanos, long nowNanos) {
+    static void commit(LineWait w, String outcome, String code, long seenNanos, long nowNanos) {
         WaitEvent e = new WaitEvent();
-        e.line = f.descriptor().line().name();
-        e.slot = f.descriptor().slot().index();
-        e.target = f.descriptor().target();
-        e.plan = f.planLabel;
-        boolean started = f.id >= 0;
-        e.predicted = started ? f.wakeAtNanos - f.startNanos : Long.MIN_VALUE;
+        e.line = w.descriptor().line().name();
+        e.slot = w.descriptor().slot().index();
+        e.target = w.descriptor().target();
+        e.plan = w.planLabel;
+        boolean started = w.started();
+        e.predicted = started ? w.wakeAtNanos - w.startNanos : Long.MIN_VALUE;
         long end = seenNanos != 0 ? seenNanos : nowNanos;
-        e.completion = started ? end - f.startNanos : Long.MIN_VALUE;
+        e.completion = started ? end - w.startNanos : Long.MIN_VALUE;
         e.seenToRunning = seenNanos != 0 ? nowNanos - seenNanos : Long.MIN_VALUE;
         e.outcome = outcome;
         e.code = code;

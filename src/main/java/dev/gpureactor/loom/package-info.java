@@ -1,6 +1,7 @@
 /**
  * The virtual-thread integration: {@link dev.gpureactor.loom.GpuReactor} (the entry point) turns a
- * descriptor and its port into a {@link dev.gpureactor.loom.GpuFuture}; one
+ * descriptor and its port into a {@link dev.gpureactor.loom.GpuFuture} (the {@code Future} state machine),
+ * whose registration node, a {@link dev.gpureactor.loom.LineWait}, is what the parker holds; one
  * {@link dev.gpureactor.loom.LineParker} per completion line, run by a
  * {@link dev.gpureactor.loom.ParkerThread}, sleeps to the predicted completion, parks on the line and
  * unparks exactly the joiners whose words were reached (or runs one itself: hosting); the

@@ -29,7 +29,7 @@ class HandBackTest {
         ParkerThread me = new ParkerThread(p, "t-host");
         GpuFuture<Void> registered = new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1),
                 LineWatchTest.neverDone(), null, Runnable::run, 0, 0, 0, null);
-        p.offer(registered); // a registrar offered ...
+        p.offer(registered.lineWait); // a registrar offered ...
         assertFalse(p.announceHosting(me)); // ... so the parker declines to host,
         assertTrue(p.claimRelief()); // and the registrar took the loop for the standing-by thread
         AtomicReference<Thread> ranOn = new AtomicReference<>();
@@ -49,7 +49,7 @@ class HandBackTest {
                 new ManualClock(), w -> { }, new ReactorCounters(), 0, null, closed, true);
         ParkerThread me = new ParkerThread(p, "t-host");
         p.offer(new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1), LineWatchTest.neverDone(), null,
-                Runnable::run, 0, 0, 0, null));
+                Runnable::run, 0, 0, 0, null).lineWait);
         assertFalse(p.announceHosting(me)); // declined, and nobody claimed the loop: still this thread's
         assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> p.handBack(me, () -> { }));
     }

@@ -57,7 +57,7 @@ class LineWatchTest {
         counters.registered();
         GpuFuture<Void> f = new GpuFuture<>(++ids, new MemoryDescriptor(line, Slot.of(slot), target), port, null,
                 Runnable::run, clock.nanos(), wakeAt, 0, point);
-        watch.add(f);
+        watch.add(f.lineWait);
         return f;
     }
 
@@ -104,7 +104,7 @@ class LineWatchTest {
     @Test
     void a_withdrawn_wait_leaves_its_slot() {
         GpuFuture<Void> f = waitOn(1, 1, new FakePort(), 0, null);
-        watch.remove(f);
+        watch.remove(f.lineWait);
         assertEquals(Turn.IDLE, turn(false));
         assertEquals(0, counters.registrations());
     }
@@ -227,13 +227,13 @@ class LineWatchTest {
         counters.registered();
         GpuFuture<Void> diffuse = new GpuFuture<>(++ids, new MemoryDescriptor(line, Slot.of(0), 1), neverDone(), null,
                 Runnable::run, clock.nanos(), clock.nanos(), 4_500_000, "diffuse");
-        w.add(diffuse);
+        w.add(diffuse.lineWait);
         w.snapshot();
         assertEquals(0, ((Turn.Park) w.next(false, false)).spin(), "a 4.5 ms spread: no spin");
         counters.registered();
         GpuFuture<Void> sharp = new GpuFuture<>(++ids, new MemoryDescriptor(line, Slot.of(1), 1), neverDone(), null,
                 Runnable::run, clock.nanos(), clock.nanos() - 1, 20_000, "sharp");
-        w.add(sharp);
+        w.add(sharp.lineWait);
         w.snapshot();
         assertTrue(((Turn.Park) w.next(false, false)).spin() > 0, "the earliest head is sharp: spins");
     }

@@ -1,0 +1,31 @@
+package dev.gpureactor.loom;
+
+import java.util.concurrent.Executor;
+
+/**
+ * Who may run a wait's plan on the joining thread, given to a {@link GpuFuture} at construction.
+ * A reactor makes its policy once and every await shares it, so an await allocates nothing for it.
+ */
+sealed interface Inline {
+    /** Nobody: only the parker, a registrar's re-check, a port failure or a cancel settles the wait. */
+    None NONE = new None();
+
+    /** Nobody runs the plan inline: futures made outside a reactor, and waits failed before they started. */
+    record None() implements Inline { }
+
+    /**
+     * A joiner runs the plan itself ({@code naive}, through the core's wait driver): any joiner (the
+     * naive kind, or a plan the parker cannot watch), or with {@code platformOnly} only a platform
+     * thread (the std host under gpu-reactor: a platform thread gains nothing from a handoff, while
+     * a virtual thread waits for the parker).
+     * {@code runner} runs the plan when nobody joins to run it (a stage asked for first, a joiner
+     * that left early); null: a new virtual thread on the JDK's scheduler.
+     */
+    record Plan(NaiveWait naive, boolean platformOnly, Executor runner) implements Inline {
+        /** Whether {@code joiner} may take the plan over. */
+        boolean takenBy(Thread joiner) { return !platformOnly || !joiner.isVirtual(); }
+
+        /** Whether a stage with nobody joining starts a runner (under the std host the parker watches instead). */
+        boolean runsForStage() { return !platformOnly; }
+    }
+}
