@@ -9,19 +9,16 @@ import dev.gpureactor.bench.Strategy;
 import dev.gpureactor.bench.SvgPlot;
 import dev.gpureactor.bench.WakeBench;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.Console;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
@@ -74,8 +71,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--margin-us", description = "margin_us of the deadline plan (default: the library's, 100).")
     Long marginUs;
 
-    @Option(names = "--carriers", description = "Carrier threads (default: the library's: one per core under its default fork-join policy).")
-    Integer carriers;
+    @Mixin
+    ReactorOptions.Carriers carriers;
 
     @Option(names = "--jitter", defaultValue = "pollers",
             description = "Whose waits get a uniform jitter of +-min(wait, 1ms)/2: none, pollers (park-poll, sleep-poll; their latency"
@@ -88,15 +85,11 @@ final class BenchCommand implements Callable<Integer> {
                     + " same interrupt see it at once) (default: ${DEFAULT-VALUE}).")
     String device;
 
-    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write a latency-versus-CPU scatter plot (SVG) to FILE.")
-    Path plot;
+    @Mixin
+    OutputOptions.Plot plot;
 
-    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
-    String json;
-
-    @Option(names = "--quiet", description = "No progress bar.")
-    boolean quiet;
+    @Mixin
+    OutputOptions.Report report;
 
     @Override
     public Integer call() throws Exception {
@@ -108,6 +101,7 @@ final class BenchCommand implements Callable<Integer> {
             return 2;
         }
         PrintStream err = System.err;
+        boolean quiet = report.quiet;
         if (!quiet) {
             err.printf(Locale.ROOT, "gar bench: %d strategies x %d wait lengths, %.0f s of waiting%s; knobs: %s%n",
                     settings.strategies().size(), settings.waits().size(), settings.estimatedSeconds(),
@@ -116,18 +110,8 @@ final class BenchCommand implements Callable<Integer> {
         ProgressBar bar = new ProgressBar(err, quiet);
         BenchRun run = WakeBench.run(settings, bar::at);
         bar.finish();
-        boolean jsonToStdout = "-".equals(json);
-        if (!jsonToStdout) System.out.print(run.table());
-        if (json != null) {
-            if (jsonToStdout) System.out.println(run.json());
-            else Files.writeString(Path.of(json), run.json() + "\n", StandardCharsets.UTF_8);
-        }
-        if (plot != null) {
-            Path parent = plot.toAbsolutePath().getParent();
-            if (parent != null) Files.createDirectories(parent);
-            Files.writeString(plot, SvgPlot.render(run), StandardCharsets.UTF_8);
-            if (!quiet) err.println("gar bench: plot written to " + plot);
-        }
+        report.write(run.table(), run::json);
+        if (plot.write(() -> SvgPlot.render(run)) && !quiet) err.println("gar bench: plot written to " + plot.plot);
         return 0;
     }
 
@@ -147,7 +131,7 @@ final class BenchCommand implements Callable<Integer> {
                 idleSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(idleSpin, "--idle-spin").toNanos()),
                 parkSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(parkSpin, "--park-spin").toNanos()),
                 marginUs == null ? OptionalLong.empty() : OptionalLong.of(marginUs),
-                carriers == null ? OptionalInt.empty() : OptionalInt.of(carriers));
+                carriers.value());
         Jitter j;
         try {
             j = Jitter.valueOf(jitter.trim().toUpperCase(Locale.ROOT));

@@ -9,7 +9,7 @@ import dev.gpureactor.json.Json;
 import dev.gpureactor.park.TimerSlack;
 import dev.gpureactor.park.WordWait;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +20,8 @@ import java.util.concurrent.Callable;
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = "Print what this host can do (park, scheduler, io_uring, GPU backends), and why not where it cannot.")
 final class ProbeCommand implements Callable<Integer> {
-    @Option(names = "--json", description = "Print one JSON object instead of the table.")
-    boolean json;
+    @Mixin
+    OutputOptions.JsonFlag json;
 
     @Override
     public Integer call() {
@@ -44,7 +44,7 @@ final class ProbeCommand implements Callable<Integer> {
         out.put("executor kinds", kinds);
         List<BackendReport> backends = BackendProbe.report();
         out.put("backends", backends.stream().map(BackendReport::render).toList());
-        if (json) {
+        if (json.json) {
             System.out.println(Json.write(out));
         } else {
             out.forEach((k, v) -> {

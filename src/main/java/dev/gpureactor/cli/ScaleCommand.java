@@ -6,14 +6,12 @@ import dev.gpureactor.bench.scale.ScaleRun;
 import dev.gpureactor.bench.service.Durations;
 import dev.gpureactor.json.Json;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -64,16 +62,13 @@ final class ScaleCommand implements Callable<Integer> {
             + " (options given explicitly win).")
     boolean quick;
 
-    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
-    String json;
-
-    @Option(names = "--quiet", description = "No progress lines.")
-    boolean quiet;
+    @Mixin
+    OutputOptions.Report report;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        boolean quiet = report.quiet;
         ScaleBench.Settings s;
         try {
             s = settings();
@@ -89,13 +84,7 @@ final class ScaleCommand implements Callable<Integer> {
                 err.flush();
             }
         }, WakeBench.machine(), WakeBench.jdk());
-        boolean toStdout = "-".equals(json);
-        if (!toStdout) System.out.print(run.table());
-        if (json != null) {
-            String text = Json.write(run.json());
-            if (toStdout) System.out.println(text);
-            else Files.writeString(Path.of(json), text + "\n", StandardCharsets.UTF_8);
-        }
+        report.write(run.table(), () -> Json.write(run.json()));
         return run.correct() ? 0 : 1;
     }
 

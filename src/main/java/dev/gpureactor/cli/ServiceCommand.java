@@ -8,6 +8,7 @@ import dev.gpureactor.bench.service.ServicePlot;
 import dev.gpureactor.bench.service.ServiceRun;
 import dev.gpureactor.bench.WakeBench;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -15,7 +16,6 @@ import picocli.CommandLine.Spec;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -78,21 +78,18 @@ final class ServiceCommand implements Callable<Integer> {
             description = "A smoke-sized run: 8 clients, 1 round, no pre-warm, 0.5 s warm-up, 1.5 s window (options given explicitly win).")
     boolean quick;
 
-    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write rps and wake p99 against clients, per mode, as SVG to FILE.")
-    Path plot;
+    @Mixin
+    OutputOptions.Plot plot;
 
-    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
-    String json;
-
-    @Option(names = "--quiet", description = "No progress line.")
-    boolean quiet;
+    @Mixin
+    OutputOptions.Report report;
 
     static final int PROFILE_SECONDS = 20;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        boolean quiet = report.quiet;
         ServiceBench.Settings settings;
         try {
             settings = settings();
@@ -116,19 +113,8 @@ final class ServiceCommand implements Callable<Integer> {
         ServiceRun run = ServiceBench.run(settings, line::at,
                 new ServiceBench.Host(WakeBench.machine(), WakeBench.jdk(), WakeBench::loadAverage));
         line.finish();
-        boolean jsonToStdout = "-".equals(json);
-        if (!jsonToStdout) System.out.print(run.table());
-        if (json != null) {
-            String text = Json.write(run.json());
-            if (jsonToStdout) System.out.println(text);
-            else Files.writeString(Path.of(json), text + "\n", StandardCharsets.UTF_8);
-        }
-        if (plot != null) {
-            Path parent = plot.toAbsolutePath().getParent();
-            if (parent != null) Files.createDirectories(parent);
-            Files.writeString(plot, ServicePlot.render(run), StandardCharsets.UTF_8);
-            if (!quiet) err.println("gar service: plot written to " + plot);
-        }
+        report.write(run.table(), () -> Json.write(run.json()));
+        if (plot.write(() -> ServicePlot.render(run)) && !quiet) err.println("gar service: plot written to " + plot.plot);
         return run.correct() ? 0 : 1;
     }
 
