@@ -8,6 +8,7 @@ import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.host.uring.UringHost;
 import dev.gpureactor.loom.GpuExecutorService;
 import dev.gpureactor.loom.GpuFuture;
 import dev.gpureactor.loom.GpuReactor;
@@ -102,7 +103,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         WaitPlan p = plan.value().orElseThrow();
         Consumer<Warning> print = w -> System.out.println("warning: " + w.message());
-        GpuReactor.Builder b = Hosts.builder().kind(ExecutorKind.parse(kind)).plan(p).warnings(print);
+        GpuReactor.Builder b = UringHost.builder().kind(ExecutorKind.parse(kind)).plan(p).warnings(print);
         carriers.value().ifPresent(b::carriers);
         DemoDevice device;
         try {

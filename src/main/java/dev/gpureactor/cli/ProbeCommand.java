@@ -5,6 +5,7 @@ import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
 import dev.gpureactor.core.Strictness;
+import dev.gpureactor.host.uring.UringHost;
 import dev.gpureactor.json.Json;
 import dev.gpureactor.park.TimerSlack;
 import dev.gpureactor.park.WordWait;
@@ -33,7 +34,7 @@ final class ProbeCommand implements Callable<Integer> {
         out.put("hardware park", park.available() ? park.wordWait().get().describe() : "none: " + park.note());
         out.put("timer slack", TimerSlack.current().isPresent() ? TimerSlack.current().getAsLong() + " ns (this thread; parkers set 1 ns)"
                 : "unknown (not Linux)");
-        HostCaps caps = Hosts.caps();
+        HostCaps caps = UringHost.hostCaps();
         out.put("custom scheduler", show(caps.carriers()));
         out.put("io_uring", show(caps.ioUring()));
         Map<String, String> kinds = new LinkedHashMap<>();
