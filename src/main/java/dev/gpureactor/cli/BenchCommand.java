@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
@@ -28,7 +29,7 @@ import java.util.concurrent.Callable;
  * {@link WakeBench} (shared with the JMH benchmarks); this class parses options, draws the
  * progress bar on stderr and writes the table, the JSON and the SVG.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, defaultValueProvider = BenchCommand.Defaults.class,
         description = {"Wake latency (store -> waiter running again) and waiting CPU of gpu-reactor against the usual ways to wait,"
                 + " on the simulated device; goals judged on this run's own ratios.",
                 "Strategies: reactor, reactor-flag, reactor-poll, reactor-jdk, busy-spin, park-poll, sleep-poll, cf-watcher, cpu-notify."})
@@ -44,10 +45,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "Measuring time per strategy and wait length, split over the rounds (default: ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", defaultValue = "0.4s",
-            description = "Warm-up before a strategy's first slice; a third of it (at least 100 ms) before each later one"
-                    + " (default: ${DEFAULT-VALUE}).")
-    String warmup;
+    @Mixin
+    RunOptions.Warmup warmup;
 
     @Option(names = "--rounds", defaultValue = "3",
             description = "Rounds in which the strategies of a wait length take turns, so that the host's changing load falls on all"
@@ -90,6 +89,11 @@ final class BenchCommand implements Callable<Integer> {
 
     @Mixin
     OutputOptions.Report report;
+
+    /** The bench's warm-up before a strategy's first slice. */
+    static final class Defaults extends OptionDefaults {
+        Defaults() { super(Map.of("--warmup", "0.4s")); }
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -144,7 +148,7 @@ final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--device: \"" + device + "\" is not one of random, exact, timer");
         }
-        return new WakeBench.Settings(chosen, lengths, duration(warmup, "--warmup"), duration(duration, "--duration"), rounds,
+        return new WakeBench.Settings(chosen, lengths, warmup.value(Duration.ZERO), duration(duration, "--duration"), rounds,
                 minWaits, futures, knobs, j, timing);
     }
 

@@ -14,11 +14,8 @@ import dev.gpureactor.loom.GpuFuture;
 import dev.gpureactor.loom.GpuReactor;
 import dev.gpureactor.loom.RunStats;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -34,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -57,11 +55,8 @@ final class DemoCommand implements Callable<Integer> {
     static final String DEFAULT_PLAN = "flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8";
 
     /** Gives the shared {@code --plan} the demo's default (the help shows it as {@code ${DEFAULT-VALUE}}). */
-    static final class Defaults implements IDefaultValueProvider {
-        @Override
-        public String defaultValue(ArgSpec arg) {
-            return arg instanceof OptionSpec o && o.longestName().equals("--plan") ? DEFAULT_PLAN : null;
-        }
+    static final class Defaults extends OptionDefaults {
+        Defaults() { super(Map.of("--plan", DEFAULT_PLAN)); }
     }
 
     @Option(names = "--kind", description = "Executor kind: naive, gpu-reactor, io-uring (default: ${DEFAULT-VALUE}).",

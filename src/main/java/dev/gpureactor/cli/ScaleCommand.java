@@ -34,11 +34,11 @@ final class ScaleCommand implements Callable<Integer> {
     @Option(names = "--waits", split = ",", description = "Steady wait lengths of the many-lines measure (default: 1ms,10ms).")
     List<String> waits;
 
-    @Option(names = "--warmup", description = "Unmeasured time before each many-lines window (default: 1s).")
-    String warmup;
+    @Mixin
+    RunOptions.Warmup warmup;
 
-    @Option(names = "--window", description = "Each many-lines window (default: 3s).")
-    String window;
+    @Mixin
+    RunOptions.Window window;
 
     @Option(names = "--idle-lines", split = ",", description = "Idle line counts (default: 1,8).")
     List<Integer> idleLines;
@@ -58,9 +58,8 @@ final class ScaleCommand implements Callable<Integer> {
     @Option(names = "--no-jfr", description = "Do not record jdk.VirtualThreadPinned with JFR.")
     boolean noJfr;
 
-    @Option(names = "--quick", description = "A smoke-sized run: lines 1,2 at 1ms, 0.5 s windows, 5 fan-out rounds, 10000 waiters"
-            + " (options given explicitly win).")
-    boolean quick;
+    @Mixin
+    RunOptions.Quick quick;
 
     @Mixin
     OutputOptions.Report report;
@@ -89,11 +88,10 @@ final class ScaleCommand implements Callable<Integer> {
     }
 
     private ScaleBench.Settings settings() {
-        ScaleBench.Settings d = quick ? ScaleBench.Settings.quick() : ScaleBench.Settings.defaults();
+        ScaleBench.Settings d = quick.quick ? ScaleBench.Settings.quick() : ScaleBench.Settings.defaults();
         List<Duration> w = waits == null ? d.waits() : waits.stream().map(t -> Durations.parse(t, "--waits")).toList();
         return new ScaleBench.Settings(lines != null ? lines : d.lineCounts(), w,
-                warmup != null ? Durations.parse(warmup, "--warmup") : d.warmup(),
-                window != null ? Durations.parse(window, "--window") : d.window(),
+                warmup.value(d.warmup()), window.value(d.window()),
                 idleLines != null ? idleLines : d.idleLines(),
                 idleWindow != null ? Durations.parse(idleWindow, "--idle-window") : d.idleWindow(),
                 fanOut != null ? fanOut : d.fanOut(), fanOutRounds != null ? fanOutRounds : d.fanOutRounds(),

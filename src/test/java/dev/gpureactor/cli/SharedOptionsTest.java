@@ -6,6 +6,7 @@ import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -52,7 +53,8 @@ class SharedOptionsTest {
             assertNotNull(sub, key + ": no such command");
             OptionSpec o = sub.getCommandSpec().options().stream().filter(x -> parts[2].equals(x.descriptionKey())).findFirst().orElse(null);
             assertNotNull(o, key + ": no option with that descriptionKey");
-            assertEquals(texts.getProperty(key), String.join(" ", o.description()), key);
+            String expected = texts.getProperty(key).replace("${DEFAULT-VALUE}", String.valueOf(o.defaultValueString()));
+            assertEquals(expected, String.join(" ", o.description()), key);
         }
     }
 
@@ -73,6 +75,26 @@ class SharedOptionsTest {
         assertEquals("Print one JSON object (progress goes to stderr).", help("gpu-bench", "--json"));
         assertEquals("Write a latency-versus-CPU scatter plot (SVG) to FILE.", help("bench", "--plot"));
         assertEquals("Write rps and wake p99 against clients, per mode, as SVG to FILE.", help("service", "--plot"));
+        assertEquals("Warm-up before a strategy's first slice; a third of it (at least 100 ms) before each later one (default: 0.4s).",
+                help("bench", "--warmup"));
+        assertEquals("Unmeasured warm-up per cell (default: 3s).", help("service", "--warmup"));
+        assertEquals("Measured window per cell (default: 10s).", help("service", "--window"));
+        assertEquals("Unmeasured time before each many-lines window (default: 1s).", help("scale", "--warmup"));
+        assertEquals("Each many-lines window (default: 3s).", help("scale", "--window"));
+        assertTrue(help("service", "--quick").startsWith("A smoke-sized run: 8 clients"), help("service", "--quick"));
+        assertTrue(help("scale", "--quick").startsWith("A smoke-sized run: lines 1,2"), help("scale", "--quick"));
+    }
+
+    @Test
+    void each_command_keeps_its_own_run_length_defaults() {
+        assertEquals(Duration.ofMillis(400), ((BenchCommand) parsed("bench")).warmup.value(Duration.ZERO));
+        ServiceCommand service = parsed("service");
+        assertEquals(Duration.ofSeconds(3), service.warmup.value(Duration.ZERO));
+        assertEquals(Duration.ofSeconds(10), service.window.value(Duration.ZERO));
+        ScaleCommand scale = parsed("scale");
+        assertEquals(Duration.ofSeconds(7), scale.warmup.value(Duration.ofSeconds(7)), "scale's default is its Settings'");
+        assertEquals(Duration.ofMillis(250), ((ScaleCommand) parsed("scale", "--window", "250ms")).window.value(Duration.ofSeconds(7)));
+        assertTrue(((ScaleCommand) parsed("scale", "--quick")).quick.quick);
     }
 
     @Test
