@@ -50,7 +50,7 @@ import org.junit.jupiter.api.Test;
  * backend.{sim,cuda,hip,metal} -> backend, core, park     (never a sibling; cuda and hip their own ffi)
  * park.ffi, backend.{cuda,hip}.ffi -> the JDK only         (jextract's generated bindings)
  * host                      -> core, park                 (never its sub-package)
- * host.uring                -> host, core, park
+ * host.uring                -> host, core, park, loom   (UringHost composes the ring with a reactor builder)
  * json                      -> the JDK's java.* only
  * bench, soak, demo        -> the library's packages, json (never cli); bench also bench.service
  * bench.gpu, bench.service  -> the library's packages, json (measurement engines; never cli)
@@ -86,7 +86,7 @@ class ArchitectureTest {
             Map.entry("backend/hip", union(BACKEND_SUB, Set.of("backend/hip/ffi"))),
             Map.entry("backend/metal", BACKEND_SUB),
             Map.entry("host", Set.of("core", "park")),
-            Map.entry("host/uring", Set.of("host", "core", "park")),
+            Map.entry("host/uring", Set.of("host", "core", "park", "loom")),
             Map.entry("json", Set.of()),
             // gar bench shares bench.service's ThreadCpu and plot helpers (bench.service never uses bench).
             Map.entry("bench", union(ENGINE, Set.of("bench/service"))),

@@ -9,19 +9,17 @@ import dev.gpureactor.bench.Strategy;
 import dev.gpureactor.bench.SvgPlot;
 import dev.gpureactor.bench.WakeBench;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.Console;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalInt;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
@@ -31,7 +29,7 @@ import java.util.concurrent.Callable;
  * {@link WakeBench} (shared with the JMH benchmarks); this class parses options, draws the
  * progress bar on stderr and writes the table, the JSON and the SVG.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, defaultValueProvider = BenchCommand.Defaults.class,
         description = {"Wake latency (store -> waiter running again) and waiting CPU of gpu-reactor against the usual ways to wait,"
                 + " on the simulated device; goals judged on this run's own ratios.",
                 "Strategies: reactor, reactor-flag, reactor-poll, reactor-jdk, busy-spin, park-poll, sleep-poll, cf-watcher, cpu-notify."})
@@ -47,10 +45,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "Measuring time per strategy and wait length, split over the rounds (default: ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", defaultValue = "0.4s",
-            description = "Warm-up before a strategy's first slice; a third of it (at least 100 ms) before each later one"
-                    + " (default: ${DEFAULT-VALUE}).")
-    String warmup;
+    @Mixin
+    RunOptions.Warmup warmup;
 
     @Option(names = "--rounds", defaultValue = "3",
             description = "Rounds in which the strategies of a wait length take turns, so that the host's changing load falls on all"
@@ -74,8 +70,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--margin-us", description = "margin_us of the deadline plan (default: the library's, 100).")
     Long marginUs;
 
-    @Option(names = "--carriers", description = "Carrier threads (default: the library's: one per core under its default fork-join policy).")
-    Integer carriers;
+    @Mixin
+    ReactorOptions.Carriers carriers;
 
     @Option(names = "--jitter", defaultValue = "pollers",
             description = "Whose waits get a uniform jitter of +-min(wait, 1ms)/2: none, pollers (park-poll, sleep-poll; their latency"
@@ -88,15 +84,16 @@ final class BenchCommand implements Callable<Integer> {
                     + " same interrupt see it at once) (default: ${DEFAULT-VALUE}).")
     String device;
 
-    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write a latency-versus-CPU scatter plot (SVG) to FILE.")
-    Path plot;
+    @Mixin
+    OutputOptions.Plot plot;
 
-    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
-    String json;
+    @Mixin
+    OutputOptions.Report report;
 
-    @Option(names = "--quiet", description = "No progress bar.")
-    boolean quiet;
+    /** The bench's warm-up before a strategy's first slice. */
+    static final class Defaults extends OptionDefaults {
+        Defaults() { super(Map.of("--warmup", "0.4s")); }
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -108,6 +105,7 @@ final class BenchCommand implements Callable<Integer> {
             return 2;
         }
         PrintStream err = System.err;
+        boolean quiet = report.quiet;
         if (!quiet) {
             err.printf(Locale.ROOT, "gar bench: %d strategies x %d wait lengths, %.0f s of waiting%s; knobs: %s%n",
                     settings.strategies().size(), settings.waits().size(), settings.estimatedSeconds(),
@@ -116,18 +114,8 @@ final class BenchCommand implements Callable<Integer> {
         ProgressBar bar = new ProgressBar(err, quiet);
         BenchRun run = WakeBench.run(settings, bar::at);
         bar.finish();
-        boolean jsonToStdout = "-".equals(json);
-        if (!jsonToStdout) System.out.print(run.table());
-        if (json != null) {
-            if (jsonToStdout) System.out.println(run.json());
-            else Files.writeString(Path.of(json), run.json() + "\n", StandardCharsets.UTF_8);
-        }
-        if (plot != null) {
-            Path parent = plot.toAbsolutePath().getParent();
-            if (parent != null) Files.createDirectories(parent);
-            Files.writeString(plot, SvgPlot.render(run), StandardCharsets.UTF_8);
-            if (!quiet) err.println("gar bench: plot written to " + plot);
-        }
+        report.write(run.table(), run::json);
+        if (plot.write(() -> SvgPlot.render(run)) && !quiet) err.println("gar bench: plot written to " + plot.plot);
         return 0;
     }
 
@@ -147,7 +135,7 @@ final class BenchCommand implements Callable<Integer> {
                 idleSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(idleSpin, "--idle-spin").toNanos()),
                 parkSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(parkSpin, "--park-spin").toNanos()),
                 marginUs == null ? OptionalLong.empty() : OptionalLong.of(marginUs),
-                carriers == null ? OptionalInt.empty() : OptionalInt.of(carriers));
+                carriers.value());
         Jitter j;
         try {
             j = Jitter.valueOf(jitter.trim().toUpperCase(Locale.ROOT));
@@ -160,7 +148,7 @@ final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--device: \"" + device + "\" is not one of random, exact, timer");
         }
-        return new WakeBench.Settings(chosen, lengths, duration(warmup, "--warmup"), duration(duration, "--duration"), rounds,
+        return new WakeBench.Settings(chosen, lengths, warmup.value(Duration.ZERO), duration(duration, "--duration"), rounds,
                 minWaits, futures, knobs, j, timing);
     }
 

@@ -8,11 +8,13 @@ import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.host.uring.UringHost;
 import dev.gpureactor.loom.GpuExecutorService;
 import dev.gpureactor.loom.GpuFuture;
 import dev.gpureactor.loom.GpuReactor;
 import dev.gpureactor.loom.RunStats;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -29,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -42,12 +45,19 @@ import java.util.function.IntSupplier;
  * is a {@link DemoDevice}: the simulated one by default, or the CUDA / HIP binding
  * ({@code dev.gpureactor.demo.DriverDemoDevice}: a host function holds each stream for the work, no kernel runs).
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", mixinStandardHelpOptions = true, defaultValueProvider = DemoCommand.Defaults.class,
         description = "Await GPU work (simulated unless --backend says cuda or hip) from virtual threads while CPU work fills the wait.")
 final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--plan", description = "Wait plan text (default: ${DEFAULT-VALUE}).",
-            defaultValue = "flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8")
-    String plan;
+    @Mixin
+    ReactorOptions.Plan plan;
+
+    /** The demo's plan: the recommended flag wait with a deadline sleep in front, so the run shows both. */
+    static final String DEFAULT_PLAN = "flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8";
+
+    /** Gives the shared {@code --plan} the demo's default (the help shows it as {@code ${DEFAULT-VALUE}}). */
+    static final class Defaults extends OptionDefaults {
+        Defaults() { super(Map.of("--plan", DEFAULT_PLAN)); }
+    }
 
     @Option(names = "--kind", description = "Executor kind: naive, gpu-reactor, io-uring (default: ${DEFAULT-VALUE}).",
             defaultValue = "gpu-reactor")
@@ -61,8 +71,8 @@ final class DemoCommand implements Callable<Integer> {
             defaultValue = "0")
     int waiters;
 
-    @Option(names = "--carriers", description = "Carrier threads (default: the library's: one per core under its default fork-join policy).")
-    Integer carriers;
+    @Mixin
+    ReactorOptions.Carriers carriers;
 
     @Option(names = "--jfr", paramLabel = "FILE",
             description = "Write a JFR recording of the run to FILE (the JDK's default events and every dev.gpureactor event, the per-wait one included); read it with: jfr print --events 'dev.gpureactor.*' FILE")
@@ -86,10 +96,10 @@ final class DemoCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        WaitPlan p = WaitPlan.parse(plan);
+        WaitPlan p = plan.value().orElseThrow();
         Consumer<Warning> print = w -> System.out.println("warning: " + w.message());
-        GpuReactor.Builder b = Hosts.builder().kind(ExecutorKind.parse(kind)).plan(p).warnings(print);
-        if (carriers != null) b.carriers(carriers);
+        GpuReactor.Builder b = UringHost.builder().kind(ExecutorKind.parse(kind)).plan(p).warnings(print);
+        carriers.value().ifPresent(b::carriers);
         DemoDevice device;
         try {
             device = DemoDevice.open(backend, print);

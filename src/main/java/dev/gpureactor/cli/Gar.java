@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
  * default; {@code gar probe} says what this host can do and why not where it cannot; {@code gar bench} measures
  * wake latency and waiting CPU against the usual ways to wait.
  */
-@Command(name = "gar", mixinStandardHelpOptions = true, version = "gar 0.1.0",
+@Command(name = "gar", mixinStandardHelpOptions = true, version = "gar 0.1.0", resourceBundle = "dev.gpureactor.cli.Options",
         description = "gpu-async-reactor for the JVM: await GPU work from blocking Java code on virtual threads.",
         subcommands = {DemoCommand.class, ProbeCommand.class, BenchCommand.class, SoakCommand.class, ServiceCommand.class, ScaleCommand.class,
                 GpuBenchCommand.class, CommandLine.HelpCommand.class})

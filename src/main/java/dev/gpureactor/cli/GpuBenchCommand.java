@@ -7,8 +7,10 @@ import dev.gpureactor.bench.gpu.RoundTrip;
 import dev.gpureactor.bench.gpu.WakeRun;
 import dev.gpureactor.bench.gpu.Waiter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,16 +48,17 @@ final class GpuBenchCommand implements Callable<Integer> {
             defaultValue = "5000")
     long timeoutMs;
 
-    @Option(names = "--json", description = "Print one JSON object (progress goes to stderr).")
-    boolean json;
+    @Mixin
+    OutputOptions.JsonFlag json;
 
     @Override
     public Integer call() {
         List<GpuBench.Step> s = steps.stream().map(x -> GpuBench.Step.valueOf(x.trim().toUpperCase(Locale.ROOT))).toList();
         List<Waiter> w = waiters == null ? List.of(Waiter.values()) : waiters.stream().map(Waiter::of).toList();
         GpuBench.Config config = new GpuBench.Config(s, w, warmup, iterations, delayUs * 1_000, timeoutMs * 1_000_000);
-        GpuBench.Report r = GpuBench.run(config, line -> (json ? System.err : System.out).println(line));
-        if (json) System.out.println(Json.write(toMap(r)));
+        PrintStream progress = json.progress();
+        GpuBench.Report r = GpuBench.run(config, progress::println);
+        if (json.json) System.out.println(Json.write(toMap(r)));
         else System.out.print(text(r));
         return r.complete() ? 0 : 1;
     }

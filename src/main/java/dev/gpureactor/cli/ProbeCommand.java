@@ -5,11 +5,12 @@ import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
 import dev.gpureactor.core.Strictness;
+import dev.gpureactor.host.uring.UringHost;
 import dev.gpureactor.json.Json;
 import dev.gpureactor.park.TimerSlack;
 import dev.gpureactor.park.WordWait;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +21,8 @@ import java.util.concurrent.Callable;
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = "Print what this host can do (park, scheduler, io_uring, GPU backends), and why not where it cannot.")
 final class ProbeCommand implements Callable<Integer> {
-    @Option(names = "--json", description = "Print one JSON object instead of the table.")
-    boolean json;
+    @Mixin
+    OutputOptions.JsonFlag json;
 
     @Override
     public Integer call() {
@@ -33,7 +34,7 @@ final class ProbeCommand implements Callable<Integer> {
         out.put("hardware park", park.available() ? park.wordWait().get().describe() : "none: " + park.note());
         out.put("timer slack", TimerSlack.current().isPresent() ? TimerSlack.current().getAsLong() + " ns (this thread; parkers set 1 ns)"
                 : "unknown (not Linux)");
-        HostCaps caps = Hosts.caps();
+        HostCaps caps = UringHost.hostCaps();
         out.put("custom scheduler", show(caps.carriers()));
         out.put("io_uring", show(caps.ioUring()));
         Map<String, String> kinds = new LinkedHashMap<>();
@@ -44,7 +45,7 @@ final class ProbeCommand implements Callable<Integer> {
         out.put("executor kinds", kinds);
         List<BackendReport> backends = BackendProbe.report();
         out.put("backends", backends.stream().map(BackendReport::render).toList());
-        if (json) {
+        if (json.json) {
             System.out.println(Json.write(out));
         } else {
             out.forEach((k, v) -> {

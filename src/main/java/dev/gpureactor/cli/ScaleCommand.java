@@ -6,14 +6,12 @@ import dev.gpureactor.bench.scale.ScaleRun;
 import dev.gpureactor.bench.service.Durations;
 import dev.gpureactor.json.Json;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -36,11 +34,11 @@ final class ScaleCommand implements Callable<Integer> {
     @Option(names = "--waits", split = ",", description = "Steady wait lengths of the many-lines measure (default: 1ms,10ms).")
     List<String> waits;
 
-    @Option(names = "--warmup", description = "Unmeasured time before each many-lines window (default: 1s).")
-    String warmup;
+    @Mixin
+    RunOptions.Warmup warmup;
 
-    @Option(names = "--window", description = "Each many-lines window (default: 3s).")
-    String window;
+    @Mixin
+    RunOptions.Window window;
 
     @Option(names = "--idle-lines", split = ",", description = "Idle line counts (default: 1,8).")
     List<Integer> idleLines;
@@ -60,20 +58,16 @@ final class ScaleCommand implements Callable<Integer> {
     @Option(names = "--no-jfr", description = "Do not record jdk.VirtualThreadPinned with JFR.")
     boolean noJfr;
 
-    @Option(names = "--quick", description = "A smoke-sized run: lines 1,2 at 1ms, 0.5 s windows, 5 fan-out rounds, 10000 waiters"
-            + " (options given explicitly win).")
-    boolean quick;
+    @Mixin
+    RunOptions.Quick quick;
 
-    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
-    String json;
-
-    @Option(names = "--quiet", description = "No progress lines.")
-    boolean quiet;
+    @Mixin
+    OutputOptions.Report report;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        boolean quiet = report.quiet;
         ScaleBench.Settings s;
         try {
             s = settings();
@@ -89,22 +83,15 @@ final class ScaleCommand implements Callable<Integer> {
                 err.flush();
             }
         }, WakeBench.machine(), WakeBench.jdk());
-        boolean toStdout = "-".equals(json);
-        if (!toStdout) System.out.print(run.table());
-        if (json != null) {
-            String text = Json.write(run.json());
-            if (toStdout) System.out.println(text);
-            else Files.writeString(Path.of(json), text + "\n", StandardCharsets.UTF_8);
-        }
+        report.write(run.table(), () -> Json.write(run.json()));
         return run.correct() ? 0 : 1;
     }
 
     private ScaleBench.Settings settings() {
-        ScaleBench.Settings d = quick ? ScaleBench.Settings.quick() : ScaleBench.Settings.defaults();
+        ScaleBench.Settings d = quick.quick ? ScaleBench.Settings.quick() : ScaleBench.Settings.defaults();
         List<Duration> w = waits == null ? d.waits() : waits.stream().map(t -> Durations.parse(t, "--waits")).toList();
         return new ScaleBench.Settings(lines != null ? lines : d.lineCounts(), w,
-                warmup != null ? Durations.parse(warmup, "--warmup") : d.warmup(),
-                window != null ? Durations.parse(window, "--window") : d.window(),
+                warmup.value(d.warmup()), window.value(d.window()),
                 idleLines != null ? idleLines : d.idleLines(),
                 idleWindow != null ? Durations.parse(idleWindow, "--idle-window") : d.idleWindow(),
                 fanOut != null ? fanOut : d.fanOut(), fanOutRounds != null ? fanOutRounds : d.fanOutRounds(),

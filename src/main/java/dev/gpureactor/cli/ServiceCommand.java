@@ -8,6 +8,7 @@ import dev.gpureactor.bench.service.ServicePlot;
 import dev.gpureactor.bench.service.ServiceRun;
 import dev.gpureactor.bench.WakeBench;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -15,11 +16,12 @@ import picocli.CommandLine.Spec;
 import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
@@ -29,7 +31,7 @@ import java.util.concurrent.Callable;
  * ratios against the watcher baseline and the goals judged on them. This class parses options,
  * checks the file-descriptor limit, draws the progress line and writes the table, JSON and SVG.
  */
-@Command(name = "service", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "service", mixinStandardHelpOptions = true, sortOptions = false, defaultValueProvider = ServiceCommand.Defaults.class,
         description = {"The service benchmark: an HttpServer on 127.0.0.1 whose handlers await 0.5-5 ms of simulated GPU work"
                 + " (16 streams, 2 lines), closed-loop keep-alive clients, each mode in turn; goals judged on ratios against the watcher.",
                 "Modes: reactor[:key=value,...] (keys: carriers, hosting, idleSpin, parkSpin, scheduler, plan), reactor-jdk, watcher, sleep1."})
@@ -55,11 +57,11 @@ final class ServiceCommand implements Callable<Integer> {
                     + " the JIT compiling the shared code; 0: none (default: ${DEFAULT-VALUE}).")
     String prewarm;
 
-    @Option(names = "--warmup", defaultValue = "3s", description = "Unmeasured warm-up per cell (default: ${DEFAULT-VALUE}).")
-    String warmup;
+    @Mixin
+    RunOptions.Warmup warmup;
 
-    @Option(names = "--window", defaultValue = "10s", description = "Measured window per cell (default: ${DEFAULT-VALUE}).")
-    String window;
+    @Mixin
+    RunOptions.Window window;
 
     @Option(names = "--max-requests", defaultValue = "1000000",
             description = "Requests per cell at most, warm-up included (default: ${DEFAULT-VALUE}).")
@@ -74,25 +76,26 @@ final class ServiceCommand implements Callable<Integer> {
     @Option(names = "--profile-clients", defaultValue = "512", description = "Clients of the warm-up profile run (default: ${DEFAULT-VALUE}).")
     int profileClients;
 
-    @Option(names = "--quick",
-            description = "A smoke-sized run: 8 clients, 1 round, no pre-warm, 0.5 s warm-up, 1.5 s window (options given explicitly win).")
-    boolean quick;
+    @Mixin
+    RunOptions.Quick quick;
 
-    @Option(names = "--plot", paramLabel = "FILE.svg", description = "Write rps and wake p99 against clients, per mode, as SVG to FILE.")
-    Path plot;
+    @Mixin
+    OutputOptions.Plot plot;
 
-    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
-    String json;
-
-    @Option(names = "--quiet", description = "No progress line.")
-    boolean quiet;
+    @Mixin
+    OutputOptions.Report report;
 
     static final int PROFILE_SECONDS = 20;
+
+    /** The service's warm-up and window per cell. */
+    static final class Defaults extends OptionDefaults {
+        Defaults() { super(Map.of("--warmup", "3s", "--window", "10s")); }
+    }
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        boolean quiet = report.quiet;
         ServiceBench.Settings settings;
         try {
             settings = settings();
@@ -116,35 +119,23 @@ final class ServiceCommand implements Callable<Integer> {
         ServiceRun run = ServiceBench.run(settings, line::at,
                 new ServiceBench.Host(WakeBench.machine(), WakeBench.jdk(), WakeBench::loadAverage));
         line.finish();
-        boolean jsonToStdout = "-".equals(json);
-        if (!jsonToStdout) System.out.print(run.table());
-        if (json != null) {
-            String text = Json.write(run.json());
-            if (jsonToStdout) System.out.println(text);
-            else Files.writeString(Path.of(json), text + "\n", StandardCharsets.UTF_8);
-        }
-        if (plot != null) {
-            Path parent = plot.toAbsolutePath().getParent();
-            if (parent != null) Files.createDirectories(parent);
-            Files.writeString(plot, ServicePlot.render(run), StandardCharsets.UTF_8);
-            if (!quiet) err.println("gar service: plot written to " + plot);
-        }
+        report.write(run.table(), () -> Json.write(run.json()));
+        if (plot.write(() -> ServicePlot.render(run)) && !quiet) err.println("gar service: plot written to " + plot.plot);
         return run.correct() ? 0 : 1;
     }
 
     private ServiceBench.Settings settings() {
         var parsed = spec.commandLine().getParseResult();
-        if (quick) {
+        if (quick.quick) {
             if (!parsed.hasMatchedOption("--clients")) clients = List.of(8);
             if (!parsed.hasMatchedOption("--rounds")) rounds = 1;
-            if (!parsed.hasMatchedOption("--warmup")) warmup = "0.5s";
-            if (!parsed.hasMatchedOption("--window")) window = "1.5s";
+            if (!parsed.hasMatchedOption("--warmup")) warmup.warmup = "0.5s";
+            if (!parsed.hasMatchedOption("--window")) window.window = "1.5s";
             if (!parsed.hasMatchedOption("--prewarm")) prewarm = "0";
         }
         int load = loadCarriers != null ? loadCarriers : Runtime.getRuntime().availableProcessors();
         return new ServiceBench.Settings(Mode.parseList(modes), clients, rounds, Durations.parse(prewarm, "--prewarm"),
-                Durations.parse(warmup, "--warmup"),
-                Durations.parse(window, "--window"), maxRequests, load, warmupProfile ? PROFILE_SECONDS : 0, profileClients,
+                warmup.value(Duration.ZERO), window.value(Duration.ZERO), maxRequests, load, warmupProfile ? PROFILE_SECONDS : 0, profileClients,
                 Mode.BuilderHook.NONE);
     }
 

@@ -3,10 +3,11 @@ package dev.gpureactor.cli;
 import dev.gpureactor.soak.Soak;
 import dev.gpureactor.soak.SoakConfig;
 import dev.gpureactor.soak.SoakReport;
-import dev.gpureactor.core.WaitPlan;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
@@ -32,14 +33,14 @@ final class SoakCommand implements Callable<Integer> {
     @Option(names = "--lines", description = "Completion lines, 8 slots each (default: ${DEFAULT-VALUE}).", defaultValue = "4")
     int lines;
 
-    @Option(names = "--carriers", description = "Carrier threads per reactor (default: cores - 1, at least 1).")
-    Integer carriers;
+    @Mixin
+    ReactorOptions.Carriers carriers;
 
     @Option(names = "--seed", description = "Seed of every random choice (default: from the clock, printed).")
     Long seed;
 
-    @Option(names = "--plan", description = "Wait plan of every reactor (default: drawn per reactor from the seed).")
-    String plan;
+    @Mixin
+    ReactorOptions.Plan plan;
 
     @Option(names = "--settle-ms", description = "How long a finished device's wait may stay unsettled before it is a lost wake (default: ${DEFAULT-VALUE}).",
             defaultValue = "10000")
@@ -49,18 +50,19 @@ final class SoakCommand implements Callable<Integer> {
             defaultValue = "2000")
     int closeWaits;
 
-    @Option(names = "--json", description = "Print the report as JSON (progress goes to stderr).")
-    boolean json;
+    @Mixin
+    OutputOptions.JsonFlag json;
 
     @Override
     public Integer call() {
         SoakConfig c = SoakConfig.defaults(seed != null ? seed : System.nanoTime())
                 .withFutures(futures).withSeconds(seconds).withRounds(rounds).withLines(lines)
                 .withSettle(Duration.ofMillis(settleMs)).withCloseWaits(closeWaits);
-        if (carriers != null) c = c.withCarriers(carriers);
-        if (plan != null) c = c.withPlan(WaitPlan.parse(plan));
-        SoakReport r = Soak.run(c, line -> (json ? System.err : System.out).println(line));
-        System.out.print(json ? r.json() : r.text());
+        if (carriers.value().isPresent()) c = c.withCarriers(carriers.value().getAsInt());
+        if (plan.value().isPresent()) c = c.withPlan(plan.value().get());
+        PrintStream progress = json.progress();
+        SoakReport r = Soak.run(c, progress::println);
+        System.out.print(json.json ? r.json() : r.text());
         return r.ok() ? 0 : 1;
     }
 }

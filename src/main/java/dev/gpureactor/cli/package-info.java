@@ -1,9 +1,12 @@
 /**
  * The {@code gar} command line ({@link dev.gpureactor.cli.Gar}): picocli adapters for {@code demo},
  * {@code probe}, {@code bench} and {@code soak} over the engines beside it ({@code dev.gpureactor.demo},
- * {@code dev.gpureactor.bench}, {@code dev.gpureactor.soak}), and the compositions the layers cannot do
- * themselves (the io_uring deadline sleeper handed to a reactor, the backend probes aggregated for
- * {@code gar probe}). Not part of the library's API: the module does not export it.
+ * {@code dev.gpureactor.bench}, {@code dev.gpureactor.soak}), the option mixins they share
+ * ({@code ReactorOptions}, {@code OutputOptions}, {@code RunOptions}, with per-command wording in
+ * {@code Options.properties} and defaults in {@code OptionDefaults}), and the backend probes
+ * aggregated for {@code gar probe}. The io_uring host comes from
+ * {@code dev.gpureactor.host.uring.UringHost}. Not part of the library's API: the module does not
+ * export it.
  *
  * <p>Layer rule ({@code ArchitectureTest}): the top of the graph. It may use every other package and
  * the CLI's own libraries (picocli, HdrHistogram, both optional dependencies shaded into

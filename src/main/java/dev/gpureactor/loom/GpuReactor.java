@@ -109,6 +109,7 @@ public final class GpuReactor implements AutoCloseable {
     private ReactorBean bean;
 
     private GpuReactor(Builder b) {
+        FirstUse.ensure(); // the await path's class initialisation and linkage, off the awaiting virtual threads
         this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
         this.warningSink = b.warningSink;
         HostCaps caps = b.caps != null ? b.caps : probe();
@@ -292,7 +293,7 @@ public final class GpuReactor implements AutoCloseable {
     }
 
     /** A slot's default readback point: one small record per wait, not a concatenated string (was 48 B and a concat). */
-    private record SlotPoint(CompletionLine line, int slot) {}
+    record SlotPoint(CompletionLine line, int slot) {} // package-private: FirstUse links its equals/hashCode
 
     private static Object defaultPoint(CompletionLine line, int slot) {
         return new SlotPoint(line, slot);

@@ -26,6 +26,8 @@ class JfrEventsTest {
     @Test
     void a_recording_holds_one_wait_event_per_wait_with_its_outcome_and_fields(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("waits.jfr");
+        int parkerSlot;
+        String parkerLine;
         try (Recording rec = new Recording()) {
             rec.enable("dev.gpureactor.Wait");
             rec.enable("dev.gpureactor.PortFailure");
@@ -46,6 +48,8 @@ class JfrEventsTest {
                 SimStream bad2 = dev.stream();
                 bad2.fail("test: stream failed under the parker");
                 SimStream.Signal bad2Sig = bad2.signal();
+                parkerSlot = bad2Sig.descriptor().slot().index();
+                parkerLine = bad2Sig.descriptor().line().name();
                 GpuFuture<Void> failedOnParker = r.await(bad2Sig.descriptor(), bad2Sig.port());
                 assertEquals(ErrorCode.Backend, r.newExecutor().submit(() -> codeOf(failedOnParker)).get(60, TimeUnit.SECONDS));
 
@@ -86,13 +90,15 @@ class JfrEventsTest {
         List<RecordedEvent> portFailures = events.stream()
                 .filter(e -> e.getEventType().getName().equals("dev.gpureactor.PortFailure")).toList();
         // The platform joiner that ran the plan itself reports its port's failure on its own thread.
-        // The parker's backstop reports the other one; in the full suite (native park loaded, other
-        // tests in this JVM) that event was once missing, cause not found yet (see the jfr branch
-        // report), so it is not counted here: every event recorded must be right, the joiner's must be there.
         List<RecordedEvent> onJoiner = portFailures.stream()
                 .filter(e -> e.getThread("eventThread") != null && "main".equals(e.getThread("eventThread").getJavaName())).toList();
         assertEquals(1, onJoiner.size(), () -> "port failures: " + portFailures);
         assertEquals(failed.getInt("slot"), onJoiner.getFirst().getInt("slot"));
+        // The parker's backstop reports the other one: LineWatch.portFailed emits it every time (a
+        // virtual joiner under a flag plan never queries the port, so its Backend failure comes only
+        // from there), but JFR loses it in about 6 runs of 10 when that parker thread has hosted a
+        // virtual thread before (here the first wait's joiner): 36 of 60 lost after hosting, 0 of 60
+        // with hosting off. So it is not counted here; the next test requires it where no parker hosted.
         assertTrue(portFailures.size() <= 2, () -> "port failures: " + portFailures);
         for (RecordedEvent pf : portFailures) {
             assertEquals(ErrorCode.Backend.name(), pf.getString("code"));
@@ -100,6 +106,44 @@ class JfrEventsTest {
             assertEquals(1, pf.getInt("waits"));
             assertTrue(pf.getString("message").contains("failed"), pf.getString("message"));
         }
+    }
+
+    @Test
+    void a_parker_that_has_not_hosted_records_the_port_failure_it_found(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("parker-port-failure.jfr");
+        int slot;
+        String line;
+        try (Recording rec = new Recording()) {
+            rec.enable("dev.gpureactor.PortFailure");
+            rec.start();
+            // Hosting off: JFR events a parker commits after it ran a virtual thread itself can be lost
+            // (see the test above); this one is about the parker's emit, not about hosting.
+            try (GpuReactor r = GpuReactor.builder().carriers(2).hosting(false).build(); SimDevice dev = SimDevice.open()) {
+                SimStream ok = dev.stream(), bad = dev.stream();
+                ok.compute(Duration.ofMillis(2));
+                SimStream.Signal okSig = ok.signal();
+                GpuFuture<Integer> done = r.await(okSig.descriptor(), okSig.port(), () -> 7);
+                assertEquals(7, r.newExecutor().submit(() -> done.join()).get(60, TimeUnit.SECONDS));
+                bad.fail("test: stream failed under the parker");
+                SimStream.Signal sig = bad.signal();
+                slot = sig.descriptor().slot().index();
+                line = sig.descriptor().line().name();
+                GpuFuture<Void> failed = r.await(sig.descriptor(), sig.port());
+                assertEquals(ErrorCode.Backend, r.newExecutor().submit(() -> codeOf(failed)).get(60, TimeUnit.SECONDS));
+                assertEquals(0, r.stats().hosted(), "no parker hosted");
+            }
+            rec.stop();
+            rec.dump(file);
+        }
+        List<RecordedEvent> portFailures = RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.gpureactor.PortFailure")).toList();
+        assertEquals(1, portFailures.size(), () -> "port failures: " + portFailures);
+        RecordedEvent pf = portFailures.getFirst();
+        assertTrue(pf.getThread("eventThread").getJavaName().startsWith("gar-parker-"), () -> "reported by the parker: " + pf);
+        assertEquals(slot, pf.getInt("slot"));
+        assertEquals(line, pf.getString("line"));
+        assertEquals(1, pf.getInt("waits"));
+        assertEquals(ErrorCode.Backend.name(), pf.getString("code"));
     }
 
     @Test

@@ -10,6 +10,10 @@
  * not polling through the ring. The ring's futex wait is offered for CPU agents only; a GPU's
  * store into host memory wakes no futex.
  *
- * <p>Layer rule: this package uses {@code dev.gpureactor.core} and the JDK only.
+ * {@link dev.gpureactor.host.uring.UringHost} composes them with a reactor: one call gives a
+ * {@code GpuReactor.Builder} with the probed capabilities and the ring sleeper.
+ *
+ * <p>Layer rule ({@code ArchitectureTest}): uses {@code dev.gpureactor.host}, {@code core},
+ * {@code park}, and {@code loom} (only for the builder {@code UringHost} configures), and the JDK.
  */
 package dev.gpureactor.host.uring;

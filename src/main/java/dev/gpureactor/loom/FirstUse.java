@@ -1,0 +1,72 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.DeadlinePlan;
+import dev.gpureactor.core.Outcome;
+import dev.gpureactor.core.PointEstimate;
+import dev.gpureactor.core.PointTable;
+
+import java.util.List;
+
+/*
+ * Implementation overview.
+ *
+ * A virtual thread that blocks inside class initialisation or call-site linkage pins its carrier:
+ * the JVM cannot unmount a continuation with a VM frame on it, and JFR reports
+ * jdk.VirtualThreadPinned "Freeze or preempt failed". The first await of a reactor used to do that
+ * work on the awaiting virtual thread: it initialised GpuFuture (its VarHandles), PointEstimate and
+ * java.util.OptionalLong, linked SlotPoint's record hashCode/equals (ObjectMethods bootstrap) as a
+ * PointTable key, PointEstimate.observe's pattern switch (SwitchBootstraps), and the parker's
+ * classes and the JFR event classes (which start JFR's metadata). When several virtual threads
+ * awaited at once, all but one blocked on that initialisation, and each of those pinned
+ * (docs/SCALE.md, "Pinning").
+ *
+ * So the reactor's constructor runs that work once per JVM, on the thread that builds the first
+ * reactor (a platform thread in every use the project knows; on a virtual thread it is the same
+ * one-time cost the first await paid before). Initialisation order gives the happens-before: a
+ * class initialised here is seen initialised by every thread (JLS 12.4.2), and a linked call site
+ * stays linked. What remains on a first await is the library's lambdas, linked on first execution
+ * (they pin only if two virtual threads link the same one at once) and the JDK's own first use of
+ * virtual threads.
+ */
+final class FirstUse {
+    private FirstUse() {}
+
+    /** The classes an await and a join reach that a reactor's construction does not already initialise. */
+    static final List<Class<?>> AWAIT_PATH = List.of(GpuFuture.class, NaiveWait.class, LineParker.class, ParkerThread.class,
+            LineWatch.class, Oversleep.class, WaitEvent.class, ParkerLateEvent.class, PortFailureEvent.class, ReliefEvent.class,
+            BacklogEvent.class, CompletionLine.class, PointEstimate.class, PointTable.class, java.util.OptionalLong.class);
+
+    /** Runs {@link #prime} once per JVM (the holder's class initialisation is the once). */
+    static void ensure() {
+        if (!Primed.DONE) throw new AssertionError("FirstUse.prime returned false");
+    }
+
+    private static final class Primed {
+        static final boolean DONE = prime();
+    }
+
+    private static boolean prime() {
+        try {
+            for (Class<?> c : AWAIT_PATH) {
+                Class.forName(c.getName(), true, c.getClassLoader());
+                // Their nested classes (GpuFuture's joiner node, CompletionLine's listener) too, so that one added later is not forgotten.
+                for (Class<?> nested : c.getDeclaredClasses()) Class.forName(nested.getName(), true, nested.getClassLoader());
+            }
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError("a class of the await path cannot be initialised", e);
+        }
+        // SlotPoint's hashCode and equals (ObjectMethods call sites, linked on first call), as PointTable uses them.
+        GpuReactor.SlotPoint a = new GpuReactor.SlotPoint(null, 0), b = new GpuReactor.SlotPoint(null, 1);
+        PointTable<Object> table = new PointTable<>();
+        DeadlinePlan plan = new DeadlinePlan(0, 0, 1_000, 2);
+        table.observe(a, plan, new Outcome.Exact(1_000));
+        boolean distinct = !a.equals(b) && !a.toString().isEmpty();
+        // PointEstimate's reads (OptionalLong) and observe's pattern switch over every Outcome.
+        PointEstimate e = table.estimate(a);
+        for (Outcome o : List.of(new Outcome.Immediate(1), new Outcome.Exact(1), new Outcome.Late(1), new Outcome.Blocked(1))) {
+            e = e.observe(plan, o);
+        }
+        return distinct && e.sleepNanos(plan).orElse(0) >= 0 && e.spreadNanos() >= 0 && table.sleepNanos(b, plan).isEmpty();
+    }
+}
