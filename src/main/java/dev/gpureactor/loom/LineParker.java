@@ -246,6 +246,9 @@ final class LineParker implements Runnable {
     /** The parker's name (its first line's); its threads are {@code gar-parker-<name>}. */
     String name() { return name; }
 
+    /** The line the parker was made for, its first. */
+    CompletionLine line() { return first; }
+
     /** Whether the thread has left its loop (closed, line closed, or died of an {@link Error}). */
     boolean isDead() { return gone != null; }
 
