@@ -353,8 +353,8 @@ public final class GpuReactor implements AutoCloseable {
         return new SlotPoint(line, slot);
     }
 
-    /** Lines one parker watches at most (tests). */
-    int linesPerParker() { return linesPerParker; }
+    /** Lines one parker thread watches at most ({@link Builder#linesPerParker}, or the default for the park in use). */
+    public int linesPerParker() { return linesPerParker; }
 
     /** Parker test access: the line's current parker, or null. */
     LineParker parkerOf(CompletionLine line) {
