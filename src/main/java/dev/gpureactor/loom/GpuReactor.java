@@ -45,7 +45,7 @@ import java.util.function.Supplier;
  *        └──── CarrierPool (platform carriers) ◄── unpark ───────────┘ then bounded parks on the line
  * </pre>
  *
- * <p>A virtual thread woken when its line has nothing else to watch runs on the parker itself
+ * <p>A virtual thread woken when its parker's lines have nothing else to watch runs on the parker itself
  * ({@link Builder#hosting}, on by default), so the common one-wait-at-a-time wake costs no
  * carrier wake-up.
  *
@@ -573,8 +573,8 @@ public final class GpuReactor implements AutoCloseable {
         /**
          * Whether a parker runs a virtual thread it wakes itself, on the thread that saw the store,
          * instead of handing it to a carrier (the locality-first wake; carrier pool only). It hosts
-         * only when its line has nothing else to watch, and a registration or close that arrives
-         * while the guest runs hands the line's loop to another thread, so no wait goes unwatched.
+         * only when its lines have nothing else to watch, and a registration or close that arrives
+         * while the guest runs hands the parker's loop to another thread, so no wait goes unwatched.
          * On by default (docs/BENCHMARKS.md measures both); off, every woken virtual thread is
          * handed to a carrier.
          */
