@@ -3,11 +3,14 @@ package dev.gpureactor.loom;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ManualClock;
 import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.PointTable;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -182,6 +185,60 @@ class ParkerGroupTest {
         assertEquals(wide, LineParker.either(wide, late, now));
         assertEquals(new Turn.Park(10_000, 10_000), LineParker.either(new Turn.Sleep(now + 10_000), wide, now));
         assertEquals(new Turn.Park(1, 0), LineParker.either(narrow, new Turn.Sleep(now - 5), now));
+    }
+
+    @Test
+    void a_park_arms_every_watched_line_or_under_a_monitor_the_one_busy_line_and_a_registrar_on_another_ends_it() {
+        CompletionLine a = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "a", () -> { });
+        CompletionLine b = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "b", () -> { });
+        CompletionLine c = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "c", () -> { });
+        SnapshotPark monitor = new SnapshotPark() {
+            @Override public void park(List<LineWatch> watches, long bound, long spin) { }
+            @Override public boolean oneLine() { return true; }
+        };
+        LineParker p = new LineParker(a, monitor, LineWatchTest.PLAN, new PointTable<>(), new ManualClock(), w -> { },
+                new ReactorCounters(), 0, null, null, false);
+        p.register(future(a, 0));
+        p.register(future(b, 0)); // b's watch is made by this turn's drain
+        assertInstanceOf(Turn.Again.class, p.step(false), "a new watch: the next turn snapshots it first");
+        assertInstanceOf(Turn.Park.class, p.step(false));
+        assertEquals(List.of(a, b), lines(p.armFor()), "two busy lines: a monitor cannot arm both, the fallback polls them");
+        p.register(future(c, 0)); // c has no watch: a store on it ends no park
+        p.step(false);
+        p.step(false);
+        assertEquals(3, p.watchedLines());
+        b.store(Slot.of(0), 1);
+        c.store(Slot.of(0), 1);
+        p.step(false); // b's and c's waits complete: a alone is busy
+        assertEquals(List.of(0, 0, 0, 0, 0, 0, 0, 0), p.slotSizes(b));
+        assertEquals(List.of(a), lines(p.armFor()), "one busy line of three: the monitor arms it alone");
+        GpuFuture<Void> onB = future(b, 1), onC = future(c, 1);
+        p.register(onB);
+        p.register(onC);
+        b.close();
+        c.close();
+        // The closed lines' watches are dropped; the registrations, drained after, make new watches of
+        // closed lines (Again), which the next turn fails and drops.
+        assertInstanceOf(Turn.Again.class, p.step(false));
+        assertInstanceOf(Turn.Park.class, p.step(false));
+        assertEquals(1, p.watchedLines());
+        for (GpuFuture<Void> f : List.of(onB, onC)) assertEquals(ErrorCode.LineClosed, ((ReactorException) f.exceptionNow()).code());
+        assertEquals(List.of(a), lines(p.armFor()));
+        assertTrue(p.announcePark(p.armFor()));
+        p.register(future(a, 1)); // an armed line: its store ends the park, no wake
+        assertTrue(p.isParking());
+        CompletionLine d = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "d", () -> { });
+        p.register(future(d, 0)); // not armed: the registrar ends the park
+        assertFalse(p.isParking());
+        assertFalse(p.announcePark(p.armFor()), "a registration waits in the inbox: turn again, do not park");
+    }
+
+    private static GpuFuture<Void> future(CompletionLine line, int slot) {
+        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), 1), LineWatchTest.neverDone(), null, Runnable::run, 0, 0, 0, null);
+    }
+
+    private static List<CompletionLine> lines(List<LineWatch> watches) {
+        return watches.stream().map(LineWatch::line).toList();
     }
 
     private static Set<LineParker> parkersOf(GpuReactor r, List<CompletionLine> lines) {
