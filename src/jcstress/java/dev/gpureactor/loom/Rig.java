@@ -44,7 +44,7 @@ final class Rig {
      * due and no deadline sleep is planned: every turn with waiters ends in a park on the line.
      */
     static LineParker parker(CompletionLine line) {
-        return new LineParker(line, (l, snapshot, bound, spin) -> { }, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
+        return new LineParker(line, (watches, bound, spin) -> { }, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
                 new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null, false);
     }
 

@@ -55,6 +55,10 @@ final class ScaleCommand implements Callable<Integer> {
     @Option(names = "--waiters", split = ",", description = "Waiting virtual threads of the many-waiters measure (default: 10000,100000).")
     List<Integer> waiters;
 
+    @Option(names = "--lines-per-parker", description = "Lines one parker thread watches at most (GpuReactor.Builder.linesPerParker;"
+            + " default: the library's, by the park).")
+    Integer linesPerParker;
+
     @Option(names = "--no-jfr", description = "Do not record jdk.VirtualThreadPinned with JFR.")
     boolean noJfr;
 
@@ -95,6 +99,6 @@ final class ScaleCommand implements Callable<Integer> {
                 idleLines != null ? idleLines : d.idleLines(),
                 idleWindow != null ? Durations.parse(idleWindow, "--idle-window") : d.idleWindow(),
                 fanOut != null ? fanOut : d.fanOut(), fanOutRounds != null ? fanOutRounds : d.fanOutRounds(),
-                waiters != null ? waiters : d.waiters(), !noJfr);
+                waiters != null ? waiters : d.waiters(), !noJfr, linesPerParker != null ? linesPerParker : d.linesPerParker());
     }
 }

@@ -19,8 +19,8 @@ import dev.gpureactor.core.Warning;
 import dev.gpureactor.park.WordWait;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,12 +40,12 @@ import java.util.function.Supplier;
  * {@link GpuFuture}, and runs virtual threads on its carriers.
  *
  * <pre>
- *  virtual threads ── join() parks ──►  GpuFuture ◄── signal() ── LineParker (1 platform thread per line)
+ *  virtual threads ── join() parks ──►  GpuFuture ◄── signal() ── LineParker (1 platform thread per line or group of lines)
  *        ▲                                                           │ OS sleep to the prediction,
  *        └──── CarrierPool (platform carriers) ◄── unpark ───────────┘ then bounded parks on the line
  * </pre>
  *
- * <p>A virtual thread woken when its line has nothing else to watch runs on the parker itself
+ * <p>A virtual thread woken when its parker's lines have nothing else to watch runs on the parker itself
  * ({@link Builder#hosting}, on by default), so the common one-wait-at-a-time wake costs no
  * carrier wake-up.
  *
@@ -58,6 +58,14 @@ public final class GpuReactor implements AutoCloseable {
     public static final int WARNINGS_KEPT = 1024;
     /** {@link #park()} of a reactor whose parkers use the pure-Java park. */
     public static final String FALLBACK_PARK = "fallback (spin, then parkNanos slices)";
+    /**
+     * Lines one parker watches by default under the pure-Java park ({@link Builder#linesPerParker}):
+     * its slices poll every word of all its lines, so more lines per thread cost no more wakes
+     * (docs/SCALE.md, "Parkers over several lines").
+     */
+    public static final int FALLBACK_LINES_PER_PARKER = 8;
+    /** Lines one parker watches by default under a hardware word wait: a monitor arms one line. */
+    public static final int HARDWARE_LINES_PER_PARKER = 1;
 
     private final Declared.Resolved<ExecutorKind> kind;
     private final Declared.Resolved<Scheduler> scheduler;
@@ -86,7 +94,17 @@ public final class GpuReactor implements AutoCloseable {
     /** Whether parkers run the virtual threads they wake (with the carrier pool only). */
     private final boolean hosting;
     private final Supplier<Sleeper> deadlineSleeper;
+    /** Each line's parker, for the line's life (a parker that died is replaced at the line's next registration). */
     private final ConcurrentHashMap<CompletionLine, LineParker> parkers = new ConcurrentHashMap<>();
+    /** At most this many lines share a parker ({@link Builder#linesPerParker}). */
+    private final int linesPerParker;
+    /**
+     * Lines assigned to each parker that may take more: a line goes to the least loaded live one
+     * with room, else to a new parker. Guarded by itself, as is each assignment's pair of updates
+     * (this and {@code parkers}), so a parker is closed when its last line closes and never given
+     * a line after that.
+     */
+    private final IdentityHashMap<LineParker, Integer> load = new IdentityHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
     private final Consumer<Warning> warningSink;
@@ -134,6 +152,8 @@ public final class GpuReactor implements AutoCloseable {
         Optional<WordWait> hardware = b.hardwarePark ? park.wordWait() : Optional.empty(); // off: asked for, no warning
         this.linePark = SnapshotPark.of(hardware, 50_000);
         this.parkLabel = hardware.map(WordWait::describe).orElse(FALLBACK_PARK);
+        this.linesPerParker = b.linesPerParker > 0 ? b.linesPerParker
+                : hardware.isPresent() ? HARDWARE_LINES_PER_PARKER : FALLBACK_LINES_PER_PARKER;
         this.parkSpinNanos = b.parkSpinNanos;
         this.hosting = b.hosting;
         this.deadlineSleeper = b.deadlineSleeper;
@@ -263,30 +283,70 @@ public final class GpuReactor implements AutoCloseable {
     }
 
     /**
-     * The live parker of {@code line}, starting one when there is none or the last one left (closed,
-     * or died of an {@link Error}: its waiters failed with {@link ErrorCode#ParkerDied}).
+     * The live parker of {@code line}: the one it was assigned at its first registration, or, when
+     * there is none or it left (closed, or died of an {@link Error}: its waiters failed with
+     * {@link ErrorCode#ParkerDied}), the least loaded live parker with room for a line, else a new one.
      */
     private LineParker parkerFor(CompletionLine line) {
         LineParker p = parkers.get(line);
         if (p != null && p.isLive()) return p;
-        boolean[] first = {false};
-        p = parkers.compute(line, (l, old) -> {
-            if (old != null && old.isLive()) return old;
-            LineParker fresh = new LineParker(l, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos,
-                    kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, pool, hosting);
-            fresh.start();
-            first[0] = old == null;
-            return fresh;
-        });
-        // Outside compute: on a line that is already closed, onClose runs the listener at once, and
-        // the listener's parkers.remove inside compute would be a recursive update of the map.
-        if (first[0]) line.onClose(this, GpuReactor::lineClosed); // holds this reactor weakly
+        boolean first;
+        synchronized (load) {
+            p = parkers.get(line);
+            if (p != null && p.isLive()) return p;
+            first = p == null;
+            if (p != null) unassign(p); // died: the line takes a live parker
+            p = leastLoaded();
+            if (p == null) {
+                p = new LineParker(line, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos,
+                        kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, pool, hosting);
+                p.start();
+            }
+            load.merge(p, 1, Integer::sum);
+            parkers.put(line, p);
+        }
+        // Outside the lock: on a line that is already closed, onClose runs the listener at once,
+        // which takes the lock and may close a parker (a bounded wait).
+        if (first) line.onClose(this, GpuReactor::lineClosed); // holds this reactor weakly
         return p;
     }
 
+    /** The live parker with the fewest lines, below {@link #linesPerParker}; null if none. Holds {@code load}. */
+    private LineParker leastLoaded() {
+        LineParker best = null;
+        int fewest = linesPerParker;
+        for (var it = load.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            if (!e.getKey().isLive()) {
+                it.remove(); // died or closed: its lines move on at their next registration
+                continue;
+            }
+            if (e.getValue() < fewest) {
+                best = e.getKey();
+                fewest = e.getValue();
+            }
+        }
+        return best;
+    }
+
+    /** One line fewer on {@code p}; returns whether that was its last. Holds {@code load}. */
+    private boolean unassign(LineParker p) {
+        return load.computeIfPresent(p, (k, n) -> n == 1 ? null : n - 1) == null;
+    }
+
     private void lineClosed(CompletionLine line) {
-        LineParker current = parkers.remove(line);
-        if (current != null) current.close(new ReactorException(ErrorCode.LineClosed, line.name(), "wait"));
+        LineParker current;
+        boolean last;
+        synchronized (load) {
+            current = parkers.remove(line);
+            last = current != null && unassign(current);
+        }
+        ReactorException why = new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
+        if (current != null && last) {
+            current.close(why); // its last line: the parker leaves (a registrar on it fails LineClosed)
+        } else if (current != null) {
+            current.closeLine(line, why); // its other lines go on
+        }
         // The line's default readback points die with it: a process that makes lines as it goes
         // would otherwise grow the table by eight points per line, for ever.
         for (int s = 0; s < CompletionLine.WORDS; s++) points.forget(defaultPoint(line, s));
@@ -298,6 +358,9 @@ public final class GpuReactor implements AutoCloseable {
     private static Object defaultPoint(CompletionLine line, int slot) {
         return new SlotPoint(line, slot);
     }
+
+    /** Lines one parker thread watches at most ({@link Builder#linesPerParker}, or the default for the park in use). */
+    public int linesPerParker() { return linesPerParker; }
 
     /** Parker test access: the line's current parker, or null. */
     LineParker parkerOf(CompletionLine line) {
@@ -424,8 +487,12 @@ public final class GpuReactor implements AutoCloseable {
             open = List.copyOf(executors);
         }
         for (GpuExecutorService e : open) e.shutdown();
-        List<LineParker> all = new ArrayList<>(parkers.values());
-        parkers.clear();
+        Set<LineParker> all = Collections.newSetFromMap(new IdentityHashMap<>()); // a parker may have several lines
+        synchronized (load) {
+            all.addAll(parkers.values());
+            parkers.clear();
+            load.clear();
+        }
         for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
         if (pool != null) pool.close();
         if (bean != null) bean.unregister();
@@ -444,6 +511,8 @@ public final class GpuReactor implements AutoCloseable {
         private long parkSpinNanos = 200_000;
         private boolean hosting = true;
         private boolean hardwarePark = true;
+        /** 0: by the park ({@link #FALLBACK_LINES_PER_PARKER} or {@link #HARDWARE_LINES_PER_PARKER}). */
+        private int linesPerParker;
         private HostCaps caps;
         private Consumer<Warning> warningSink;
         private Supplier<Sleeper> deadlineSleeper;
@@ -510,8 +579,8 @@ public final class GpuReactor implements AutoCloseable {
         /**
          * Whether a parker runs a virtual thread it wakes itself, on the thread that saw the store,
          * instead of handing it to a carrier (the locality-first wake; carrier pool only). It hosts
-         * only when its line has nothing else to watch, and a registration or close that arrives
-         * while the guest runs hands the line's loop to another thread, so no wait goes unwatched.
+         * only when its lines have nothing else to watch, and a registration or close that arrives
+         * while the guest runs hands the parker's loop to another thread, so no wait goes unwatched.
          * On by default (docs/BENCHMARKS.md measures both); off, every woken virtual thread is
          * handed to a carrier.
          */
@@ -522,6 +591,20 @@ public final class GpuReactor implements AutoCloseable {
          * found one (the default), or the pure-Java park even there: to compare the two on one host.
          */
         public Builder hardwarePark(boolean on) { this.hardwarePark = on; return this; }
+
+        /**
+         * How many lines one parker thread watches at most. A line is given a parker at its first
+         * registration, the live one with the fewest lines below {@code n}, else a new one, and keeps
+         * it for its life; a parker leaves when its last line closes. 1 is one parker per line. By
+         * default {@value #HARDWARE_LINES_PER_PARKER} where the parkers use a hardware word wait
+         * (a monitor arms one line) and {@value #FALLBACK_LINES_PER_PARKER} with the pure-Java park,
+         * whose slices poll all the lines of a parker at the cost of one (docs/SCALE.md).
+         */
+        public Builder linesPerParker(int n) {
+            if (n < 1) throw new ReactorException(ErrorCode.InvalidArgument, "linesPerParker", n, ">= 1");
+            this.linesPerParker = n;
+            return this;
+        }
 
         /** Host capabilities to resolve against, instead of probing (tests, simulations). */
         public Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return this; }

@@ -13,6 +13,7 @@ import dev.gpureactor.park.TimerSlack;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -23,8 +24,18 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The one platform thread that waits on a {@link CompletionLine} for every future of its eight
- * slots, and unparks exactly the waiters whose words reached their targets.
+ * The one platform thread that waits on its {@link CompletionLine}s (one, or a group: see
+ * {@code GpuReactor.Builder#linesPerParker}) for every future of their slots, and unparks exactly
+ * the waiters whose words reached their targets.
+ *
+ * <p><b>Several lines.</b> The parker keeps one {@link LineWatch} per line that had a registration
+ * (the first line's is made with it), all owned by the loop's owner. Every registration, removal and
+ * line close goes through the one inbox, removals, line-close notices and {@code sleeping} of the
+ * parker, so each handshake below holds unchanged for every line; the drain routes each registration
+ * to its line's watch. One turn snapshots every watch (acquire) before the drain, runs each watch's
+ * turn and combines their answers ({@link #either}). A watch made by this drain has no snapshot from
+ * before it, so the turn answers {@link Turn.Again}: the next turn snapshots it first. A watch whose
+ * line closed is failed with {@link ErrorCode#LineClosed} and dropped, alone: the other lines go on.
  *
  * <p><b>Turn and runner.</b> This class is the runner: the cross-thread handshakes below, each
  * proven by jcstress, and a loop that performs what each turn decides. The turn itself (the slot
@@ -46,18 +57,34 @@ import java.util.function.Supplier;
  * store after the snapshot ends the park that compares against it. jcstress proves each half
  * ({@code RegistrationRecheckStress}, {@code StoreAfterRegistrationStress}, {@code ParkerSleepStress}).
  *
+ * <p><b>A park does not watch every line.</b> A store ends a park only on a line the park arms: a
+ * line with no watch yet (its first registration is in the inbox) is not, nor, under a hardware
+ * monitor, any line but the busy one. So before a park the parker publishes the lines it arms
+ * ({@code armed}, volatile), then sets {@code parking} (volatile), then re-checks the inbox; a
+ * registrar offers and then reads {@code parking} and {@code armed}, and if its line is not armed it
+ * CASes {@code parking} clear and unparks the parker (which ends a fallback park; a hardware park
+ * ends at its bound). Either the parker's re-check sees the offer, or the registrar sees the park
+ * and its armed lines ({@code UnarmedLineStress}).
+ *
  * <p><b>Ownership.</b> The watch (the per-slot sets) is touched by the loop's thread only (one at a time: see
  * hosting below; each hand-over is a volatile write read by the next owner); other threads talk to it
  * through {@code inbox}, {@code removals} and {@code sleeping}. A future's state moves by CAS, so a
  * future the parker completes and one a caller cancels cannot both win.
  *
- * <p><b>Failure.</b> An exception in the loop fails the current waiters with
+ * <p><b>Failure.</b> A closed line's {@link ErrorCode#LineClosed} fails and drops that line's watch.
+ * Any other exception in the loop fails the current waiters (of every line) with
  * {@link ErrorCode#ParkerDied} and the loop goes on; an {@link Error} does the same and ends the
- * thread, and the reactor starts a new parker for the line on its next registration.
+ * thread, and the reactor gives each of its lines a parker again on the line's next registration.
+ *
+ * <p><b>A line closes.</b> {@link #closeLine} posts a notice and wakes the parker; the drain fails
+ * and drops that line's watch and acknowledges. A registration on a closed line is routed into a
+ * watch like any other and failed with it at the next turn's snapshot (the line reads as closed),
+ * so one that races the close is never stranded ({@code LineCloseRegisterStress}); the parker
+ * leaves only when closed ({@link #close}: the reactor does that when its last line closes).
  *
  * <p><b>Hosting (the locality-first wake).</b> With a carrier pool to host for, a turn keeps the
- * first virtual thread it wakes ({@link ParkerThread#capture}) and, when the line has nothing else
- * to watch, runs it on this thread, where the store was seen, instead of waking a carrier asleep in
+ * first virtual thread it wakes ({@link ParkerThread#capture}) and, when no watched line has
+ * anything pending, runs it on this thread, where the store was seen, instead of waking a carrier asleep in
  * the OS. While the guest runs nobody watches the line, so a registration or close that comes
  * meanwhile <em>relieves</em> the hosting thread: one CAS on {@code hosting} takes the loop from it
  * and hands it to the thread standing by, which goes on at once; the relieved thread stands by in
@@ -79,10 +106,11 @@ import java.util.function.Supplier;
  * <p><b>When speed pays.</b> Each pass asks the carriers whether they have a backlog
  * ({@link CarrierPool#backlogged}; on the JDK's scheduler never). With one, a thread woken early would
  * only queue, so the turn neither wakes early nor spins ({@link LineWatch#decide}) and this thread
- * does not host: its core is the carriers'. Its CPU time is booked per line ({@link #cpuNanos}).
+ * does not host: its core is the carriers'. Its CPU time is booked per parker ({@link #cpuNanos}),
+ * whatever number of lines it watches.
  */
 final class LineParker implements Runnable {
-    private static final VarHandle SLEEPING, HOSTING, SPARE;
+    private static final VarHandle SLEEPING, HOSTING, SPARE, PARKING;
 
     static {
         try {
@@ -90,6 +118,7 @@ final class LineParker implements Runnable {
             SLEEPING = l.findVarHandle(LineParker.class, "sleeping", boolean.class);
             HOSTING = l.findVarHandle(LineParker.class, "hosting", Object.class);
             SPARE = l.findVarHandle(LineParker.class, "spare", ParkerThread.class);
+            PARKING = l.findVarHandle(LineParker.class, "parking", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -98,8 +127,14 @@ final class LineParker implements Runnable {
     /** {@code hosting} once a registrar or close took the loop from a hosting thread. */
     private static final Object RELIEVED = new Object();
 
-    private final CompletionLine line;
+    /** The line the parker was made for: it names the parker and its threads. */
+    private final CompletionLine first;
+    /** The parker's name, for its threads and events: its first line's. */
+    private final String name;
     private final SnapshotPark park;
+    private final WaitPlan.FlagWait plan;
+    private final PointTable<Object> points;
+    private final long spinWindowNanos;
     private final Consumer<Warning> warnings;
     private final ReactorCounters counters;
     /** Where deadline sleeps go instead of parkNanos (an io_uring timeout); null for parkNanos. One per parker thread. */
@@ -109,20 +144,36 @@ final class LineParker implements Runnable {
     /** The carriers the woken virtual threads run on, asked for a backlog; null on the JDK's scheduler (never backlogged). */
     private final CarrierPool carriers;
     /**
-     * The waits and the turn: touched by the loop's owner only. Ownership moves with the loop: each
-     * hand-over (a relief's volatile {@code handed} or {@link Thread#start}) follows the old owner's
-     * last write to it, and the new owner reads {@code handed} before its first.
+     * The waits and the turn, one watch per line that had a registration: touched by the loop's
+     * owner only. Ownership moves with the loop: each hand-over (a relief's volatile {@code handed}
+     * or {@link Thread#start}) follows the old owner's last write to it, and the new owner reads
+     * {@code handed} before its first.
      */
-    private final LineWatch watch;
+    private final ArrayList<LineWatch> watches = new ArrayList<>();
+    /** An immutable copy of {@link #watches}, remade when one is made or dropped (loop's owner only). */
+    private List<LineWatch> allWatches = List.of();
     private final Clock clock;
 
     private final ConcurrentLinkedQueue<LineWait> inbox = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<LineWait> removals = new ConcurrentLinkedQueue<>();
+    /** Lines closed while this parker goes on: the drain fails and drops their watches. */
+    private final ConcurrentLinkedQueue<LineClose> lineCloses = new ConcurrentLinkedQueue<>();
     private final CountDownLatch left = new CountDownLatch(1);
-    /** CPU time of this line's parker threads, booked by each at its sleeps (any thread adds; readers sum). */
+    /** CPU time of this parker's threads, booked by each at its sleeps (any thread adds; readers sum). */
     private final LongAdder cpuNanos = new LongAdder();
 
     private volatile boolean sleeping;
+    /**
+     * Set (volatile) by the loop's owner just before a park on the lines in {@code armed}, cleared
+     * after it; a registrar on a line not armed CASes it clear and unparks (see the class comment).
+     */
+    private volatile boolean parking;
+    /**
+     * The watches the current or next park arms, written (volatile) before {@code parking} is set:
+     * a registrar that reads {@code parking} set and then this sees the park's lines or a later
+     * park's. Immutable lists; their watches' {@code line} is final.
+     */
+    private volatile List<LineWatch> armed = List.of();
     /** The thread that runs the loop now (it changes when a hosting thread is relieved). */
     private volatile Thread thread;
     /** Null while the loop's thread watches; that thread while it runs a guest; {@link #RELIEVED}. */
@@ -151,27 +202,52 @@ final class LineParker implements Runnable {
      */
     boolean controlSkipsGone;
 
+    /**
+     * Negative control only (jcstress {@code UnarmedLineNegativeControl}): when set, a registrar
+     * does not read {@code parking} after its offer, the one line that pairs it with a park that
+     * does not arm its line. Set before any thread uses this parker; never in production.
+     */
+    boolean controlSkipsParking;
+
+    /**
+     * Negative control only (jcstress {@code LineCloseRegisterNegativeControl}): when set, dropping a
+     * closed line's watch does not fail its waits, the one line that reaches a registration that made
+     * it into the watch before the close. Set before any thread uses this parker; never in production.
+     */
+    boolean controlDropsWithoutFailing;
+
+    /** A line closed under a parker that goes on: {@code done} counts down once its watch is dropped. */
+    private record LineClose(CompletionLine line, ReactorException why, CountDownLatch done) { }
+
     LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
                Supplier<Sleeper> deadlineSleeperFactory, CarrierPool carriers, boolean hosting) {
         this.deadlineSleeperFactory = deadlineSleeperFactory;
         this.carriers = carriers;
         this.hostPool = hosting ? carriers : null;
-        this.line = line;
+        this.first = line;
+        this.name = line.name();
         this.park = park;
+        this.plan = plan;
+        this.points = points;
+        this.spinWindowNanos = spinWindowNanos;
         this.clock = clock;
         this.warnings = warnings;
         this.counters = counters;
-        this.watch = new LineWatch(line, plan, points, clock, warnings, counters, spinWindowNanos);
+        watch(line); // before any registration: the first turn snapshots it before its drain
     }
 
     void start() {
-        Thread t = new ParkerThread(this, "gar-parker-" + line.name());
+        Thread t = new ParkerThread(this, "gar-parker-" + name);
         thread = t;
         t.start();
     }
 
-    CompletionLine line() { return line; }
+    /** The parker's name (its first line's); its threads are {@code gar-parker-<name>}. */
+    String name() { return name; }
+
+    /** The line the parker was made for, its first. */
+    CompletionLine line() { return first; }
 
     /** Whether the thread has left its loop (closed, line closed, or died of an {@link Error}). */
     boolean isDead() { return gone != null; }
@@ -201,6 +277,7 @@ final class LineParker implements Runnable {
     void register(LineWait f) {
         counters.registered();
         offer(f);
+        if (!controlSkipsParking) wakeUnarmed(f.descriptor().line()); // after the offer: the Dekker pair with announcePark
         if (claimRelief()) relieve();
         ReactorException why = controlSkipsGone ? null : gone; // after the offer: the Dekker pair with leave
         if (why == null) why = closing;
@@ -237,6 +314,41 @@ final class LineParker implements Runnable {
         }
     }
 
+    /**
+     * The registrar's half of the park handshake: the parker parks on lines that do not include
+     * {@code line}, so no store of this registration's would end the park: end it. Read after the
+     * offer; see {@link #announcePark}.
+     */
+    private void wakeUnarmed(CompletionLine line) {
+        if (!(boolean) PARKING.getVolatile(this)) return;
+        List<LineWatch> a = armed;
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i).line() == line) return; // a store on it ends the park
+        }
+        if (PARKING.compareAndSet(this, true, false)) LockSupport.unpark(thread);
+    }
+
+    /**
+     * A line of this parker closed while the parker goes on (it has other lines): its waits fail
+     * with {@code why} and its watch is dropped. Waits (bounded) until the parker did so, unless it
+     * is the parker's own thread or the parker has no thread or has left (its leaving failed them).
+     */
+    void closeLine(CompletionLine line, ReactorException why) {
+        LineClose c = new LineClose(line, why, new CountDownLatch(1));
+        lineCloses.offer(c);
+        if (claimRelief()) relieve(); // a thread running a guest sees the notice only once the guest parks
+        wake();
+        Thread t = thread;
+        if (t == null) return;
+        LockSupport.unpark(t); // ends a fallback park, which a line that is not armed cannot end
+        if (t == Thread.currentThread() || gone != null) return; // after the offer: leave drains the notices after writing gone
+        try {
+            c.done().await(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void wake() {
         if ((boolean) SLEEPING.getVolatile(this) && SLEEPING.compareAndSet(this, true, false)) {
             LockSupport.unpark(thread);
@@ -258,7 +370,7 @@ final class LineParker implements Runnable {
                 try {
                     me.deadlineSleeper = deadlineSleeperFactory.get(); // opened here: a ring belongs to one thread
                 } catch (RuntimeException e) {
-                    warnings.accept(Warning.of(ErrorCode.ExecutorFallback, "deadline sleeps on " + line.name(), e.getMessage(), "parkNanos"));
+                    warnings.accept(Warning.of(ErrorCode.ExecutorFallback, "deadline sleeps on " + name, e.getMessage(), "parkNanos"));
                 }
             }
             boolean relieved = me.startsStandingBy;
@@ -272,7 +384,7 @@ final class LineParker implements Runnable {
                 relieved = true; // null: relieved while it ran a guest
             }
         } catch (Error e) {
-            why = new ReactorException(ErrorCode.ParkerDied, e, line.name(), e.toString());
+            why = new ReactorException(ErrorCode.ParkerDied, e, name, e.toString());
             throw e;
         } finally {
             sampleCpu(me);
@@ -283,12 +395,12 @@ final class LineParker implements Runnable {
                     warnings.accept(Warning.of(ErrorCode.Backend, "parker", "close deadline sleeper", -1, e.getClass().getSimpleName(), e.getMessage()));
                 }
             }
-            if (!quiet) leave(why != null ? why : new ReactorException(ErrorCode.ParkerDied, line.name(), "its loop ended"));
+            if (!quiet) leave(why != null ? why : new ReactorException(ErrorCode.ParkerDied, name, "its loop ended"));
         }
     }
 
     /**
-     * Runs until closed, the line closes, or an {@link Error}; returns why it left, or null when
+     * Runs until closed or an {@link Error}; returns why it left, or null when
      * a registrar or close relieved this thread while it ran a guest (the loop is another thread's).
      */
     private ReactorException loop(ParkerThread me) {
@@ -301,7 +413,7 @@ final class LineParker implements Runnable {
                 return c;
             }
             // Nothing in the library interrupts a parker (close sets closing and unparks), so an
-            // interrupt is foreign; honoured it would fail every wait of the line, left set it makes
+            // interrupt is foreign; honoured it would fail every wait of the parker, left set it makes
             // every park and sleep return at once (a hot spin). It is cleared, deliberately ignored.
             Thread.interrupted();
             try {
@@ -309,7 +421,7 @@ final class LineParker implements Runnable {
                 if (hook != null) hook.run();
                 // With a backlog the parker neither spins nor hosts: its core is the carriers'.
                 boolean backlogged = carriers != null && carriers.backlogged();
-                if (backlogged && !wasBacklogged) BacklogEvent.emit(line.name(), carriers); // sampled at the flip
+                if (backlogged && !wasBacklogged) BacklogEvent.emit(name, carriers); // sampled at the flip
                 wasBacklogged = backlogged;
                 if (hostPool != null && !backlogged) me.openCapture(hostPool);
                 Turn next;
@@ -328,7 +440,9 @@ final class LineParker implements Runnable {
                     case Turn.Park p -> {
                         counters.parked();
                         bookCpu(me.cpuSinceLastSample(CPU_SAMPLE_GAP_NANOS)); // a parker that never sleeps still shows
-                        park.park(line, watch.snapshotWords(), p.bound(), p.spin());
+                        List<LineWatch> on = armFor();
+                        if (announcePark(on)) park.park(on, p.bound(), p.spin());
+                        PARKING.setVolatile(this, false);
                         yield false;
                     }
                     case Turn.Again _ -> false; // everything settled; look again at once
@@ -341,37 +455,34 @@ final class LineParker implements Runnable {
     }
 
     /**
-     * The loop's error handling: a closed line ends the loop (returns why); any other exception
-     * fails the current waiters with {@link ErrorCode#ParkerDied} and the loop goes on (returns
-     * null); an {@link Error} does the same and ends the thread (rethrown).
+     * The loop's error handling: a closed line's exception fails and drops that line's watch, and
+     * the loop goes on (returns null); any other exception fails the current waiters with
+     * {@link ErrorCode#ParkerDied} and the loop goes on (returns null); an {@link Error} does the
+     * same and ends the thread (rethrown).
      */
     private ReactorException failed(Throwable e) {
-        if (e instanceof ReactorException r && (r.code() == ErrorCode.LineClosed || line.isClosed())) {
-            ReactorException closed = new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
-            failAll(closed);
-            return closed;
-        }
+        if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && dropClosedLines()) return null;
         String what = e instanceof ReactorException r ? r.getMessage() : e.toString();
-        failAll(new ReactorException(ErrorCode.ParkerDied, e, line.name(), what));
+        failAll(new ReactorException(ErrorCode.ParkerDied, e, name, what));
         if (e instanceof Error err) {
-            warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), e + " (thread ended; a new parker starts on the next registration)"));
+            warnings.accept(Warning.of(ErrorCode.ParkerDied, name, e + " (thread ended; a new parker starts on the next registration)"));
             counters.parkerDied();
             throw err;
         }
-        warnings.accept(Warning.of(ErrorCode.ParkerDied, line.name(), what));
+        warnings.accept(Warning.of(ErrorCode.ParkerDied, name, what));
         return null;
     }
 
     /**
      * The locality-first wake: a virtual thread this turn woke runs here, on the thread that saw
-     * its store, instead of waiting for a carrier to wake. Only when the line has nothing else to
-     * watch: while the guest runs nobody watches the line, so a registration or close that comes
+     * its store, instead of waiting for a carrier to wake. Only when no watched line has anything
+     * pending: while the guest runs nobody watches the lines, so a registration or close that comes
      * meanwhile relieves this thread: the thread standing by takes the loop. It hosts only while
      * one stands by, so relief never waits for a thread to be made. Returns whether this thread
      * still owns the loop.
      */
     private boolean host(ParkerThread me, Runnable guest) {
-        if (watch.waiting() != 0 || spare == null) {
+        if (waiting() != 0 || spare == null) {
             hostPool.execute(guest); // waits to watch, or no thread to relieve it: the carriers run it
             return true;
         }
@@ -417,7 +528,7 @@ final class LineParker implements Runnable {
      */
     boolean announceHosting(Object me) {
         HOSTING.setVolatile(this, me);
-        return inbox.isEmpty() && closing == null;
+        return inbox.isEmpty() && lineCloses.isEmpty() && closing == null;
     }
 
     /** Ends {@code me}'s hosting; false when a registrar or close relieved it first (the loop is no longer its own). */
@@ -444,9 +555,9 @@ final class LineParker implements Runnable {
         // A thread hosts only while one stands by, and only a relief takes it, so it is there; a
         // new thread is the fallback should that ever not hold (never a loop left unowned).
         ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
-        ReliefEvent.emit(line.name(), s != null);
+        ReliefEvent.emit(name, s != null);
         if (s == null) {
-            s = new ParkerThread(this, "gar-parker-" + line.name());
+            s = new ParkerThread(this, "gar-parker-" + name);
             thread = s;
             s.start();
             return;
@@ -463,7 +574,7 @@ final class LineParker implements Runnable {
      */
     private void startSpare() {
         spareStarted = true;
-        ParkerThread s = new ParkerThread(this, "gar-parker-" + line.name());
+        ParkerThread s = new ParkerThread(this, "gar-parker-" + name);
         s.startsStandingBy = true;
         s.start();
     }
@@ -502,6 +613,8 @@ final class LineParker implements Runnable {
     boolean leave(ReactorException why) {
         gone = why;
         failAll(why);
+        LineClose c;
+        while ((c = lineCloses.poll()) != null) c.done().countDown(); // its waits failed with the rest
         ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
         if (s != null) LockSupport.unpark(s);
         left.countDown();
@@ -509,15 +622,55 @@ final class LineParker implements Runnable {
     }
 
     /**
-     * One turn of the loop, up to the wait: snapshot the line, take in registrations and removals,
-     * then the watch's turn (complete every reached waiter, query the ports that are due, decide how
-     * to wait). The loop performs the wait; jcstress runs this same method synchronously against a
-     * concurrent registrar and device. Loop's owner only.
+     * One turn of the loop, up to the wait: snapshot every watched line, take in line closes,
+     * registrations and removals, then each watch's turn (complete every reached waiter, query the
+     * ports that are due, decide how to wait), combined ({@link #either}). The loop performs the
+     * wait; jcstress runs this same method synchronously against a concurrent registrar and device.
+     * Loop's owner only.
      */
     Turn step(boolean afterSleep, boolean backlogged) {
-        watch.snapshot(); // before the drain: see LineWatch.snapshot
-        drain();
-        return watch.next(afterSleep, backlogged);
+        for (int i = 0; i < watches.size(); ) {
+            if (snapshotOrDrop(watches.get(i))) i++; // before the drain: see LineWatch.snapshot
+        }
+        int old = drain();
+        Turn next = Turn.IDLE;
+        long now = clock.nanos();
+        for (int i = 0; i < old; i++) next = either(next, watches.get(i).next(afterSleep, backlogged), now);
+        return old < watches.size() ? Turn.AGAIN : next; // a watch made by the drain: snapshot it first
+    }
+
+    /**
+     * Two lines' answers as one: {@code Again} beats {@code Park} beats {@code Sleep} beats
+     * {@code Idle}; two parks park to the earlier bound, spinning as much of it as the most eager
+     * asks; two sleeps end at the earlier; a park with a sleep ends no later than the sleep would.
+     * Pure.
+     */
+    static Turn either(Turn a, Turn b, long now) {
+        return switch (a) {
+            case Turn.Again x -> x;
+            case Turn.Idle _ -> b;
+            case Turn.Sleep s -> switch (b) {
+                case Turn.Again x -> x;
+                case Turn.Idle _ -> s;
+                case Turn.Sleep t -> t.at() - s.at() < 0 ? t : s;
+                case Turn.Park p -> parkUntil(p, s.at(), now);
+            };
+            case Turn.Park p -> switch (b) {
+                case Turn.Again x -> x;
+                case Turn.Idle _ -> p;
+                case Turn.Sleep t -> parkUntil(p, t.at(), now);
+                case Turn.Park q -> {
+                    long bound = Math.min(p.bound(), q.bound());
+                    yield new Turn.Park(bound, Math.min(bound, Math.max(p.spin(), q.spin())));
+                }
+            };
+        };
+    }
+
+    /** {@code p}, bounded to end by {@code at} (another line's sleep). */
+    private static Turn.Park parkUntil(Turn.Park p, long at, long now) {
+        long bound = Math.min(p.bound(), Math.max(1, at - now));
+        return bound == p.bound() ? p : new Turn.Park(bound, Math.min(bound, p.spin()));
     }
 
     /** {@link #step(boolean, boolean)} with the carriers keeping up (as jcstress runs it). */
@@ -549,14 +702,14 @@ final class LineParker implements Runnable {
         }
         if (timed) {
             long woke = clock.nanos();
-            watch.afterTimedSleep(at, woke);
-            ParkerLateEvent.check(line.name(), at, woke, watch.waiting());
+            for (int i = 0; i < watches.size(); i++) watches.get(i).afterTimedSleep(at, woke);
+            ParkerLateEvent.check(name, at, woke, waiting());
         }
         SLEEPING.setVolatile(this, false);
         return timed;
     }
 
-    /** Books {@code me}'s CPU since its last sample to this line and the reactor's counters (at a sleep, standing by, leaving). */
+    /** Books {@code me}'s CPU since its last sample to this parker and the reactor's counters (at a sleep, standing by, leaving). */
     private void sampleCpu(ParkerThread me) { bookCpu(me.cpuSinceLastSample()); }
 
     private void bookCpu(long d) {
@@ -568,7 +721,7 @@ final class LineParker implements Runnable {
     /** Between sleeps, a parker that only parks samples its CPU at most this often (a sample is a clock_gettime). */
     private static final long CPU_SAMPLE_GAP_NANOS = 1_000_000;
 
-    /** CPU time this line's parker threads used so far (see {@link RunStats#parkerCpuNanos}). */
+    /** CPU time this parker's threads used so far, for all its lines (see {@link RunStats#parkerCpuNanos}). */
     long cpuNanos() { return cpuNanos.sum(); }
 
     /**
@@ -578,31 +731,149 @@ final class LineParker implements Runnable {
      */
     boolean announceSleep() {
         SLEEPING.setVolatile(this, true);
-        if (!inbox.isEmpty() || !removals.isEmpty() || closing != null) {
+        if (!inbox.isEmpty() || !removals.isEmpty() || !lineCloses.isEmpty() || closing != null) {
             SLEEPING.setVolatile(this, false);
             return false;
         }
         return true;
     }
 
-    /** The word of {@code slot} in the snapshot the next {@link Turn.Park} compares against. */
-    long parkedOn(Slot slot) { return watch.parkedOn(slot); }
+    /**
+     * The parker's half of the park handshake: publish the watches the park arms, set
+     * {@code parking}, then re-check the inbox. Returns whether the parker may park; when not (a
+     * registration came), it turns again. The caller clears {@code parking} after the park either way.
+     */
+    boolean announcePark(List<LineWatch> on) {
+        armed = on;
+        PARKING.setVolatile(this, true);
+        return inbox.isEmpty() && lineCloses.isEmpty();
+    }
+
+    /** The watches the next park arms: all of them, or the one busy watch where the park arms one line. */
+    List<LineWatch> armFor() {
+        if (!park.oneLine() || watches.size() == 1) return allWatches;
+        LineWatch busy = null;
+        for (int i = 0; i < watches.size(); i++) {
+            LineWatch w = watches.get(i);
+            if (w.waiting() == 0) continue;
+            if (busy != null) return allWatches; // two busy lines: a monitor cannot arm both
+            busy = w;
+        }
+        return busy == null ? allWatches : List.of(busy);
+    }
+
+    /** Whether the parker is announced parking and no registrar has ended the park (tests). */
+    boolean isParking() { return parking; }
+
+    /** Whether a store on {@code line} since the last turn's snapshot would end a park on {@code armed} (tests). */
+    boolean armedParkWouldEnd() { return SnapshotPark.differs(armed); }
+
+    /** The word of {@code slot} of the first line in the snapshot the next {@link Turn.Park} compares against. */
+    long parkedOn(Slot slot) { return parkedOn(first, slot); }
+
+    /** The word of {@code slot} of {@code line} in the snapshot the next park compares against; -1 without a watch. */
+    long parkedOn(CompletionLine line, Slot slot) {
+        LineWatch w = watchOf(line);
+        return w == null ? -1 : w.parkedOn(slot);
+    }
 
     /** Whether the parker is announced asleep and no wake has claimed it yet (the wake CAS clears it). */
     boolean isSleeping() { return sleeping; }
 
     /** Books a timed sleep asked to end at {@code askedAt} that ended at {@code wokeAt} (tests stand it for a sleep). */
-    void afterTimedSleep(long askedAt, long wokeAt) { watch.afterTimedSleep(askedAt, wokeAt); }
+    void afterTimedSleep(long askedAt, long wokeAt) {
+        for (int i = 0; i < watches.size(); i++) watches.get(i).afterTimedSleep(askedAt, wokeAt);
+    }
 
-    private void drain() {
+    /**
+     * Takes in line closes, then registrations (each to its line's watch, made on the line's first),
+     * then removals. Returns how many watches there were before the registrations: those after are new.
+     */
+    private int drain() {
+        LineClose c;
+        while ((c = lineCloses.poll()) != null) {
+            LineWatch w = watchOf(c.line());
+            if (w != null) drop(w, c.why());
+            c.done().countDown();
+        }
+        int old = watches.size();
         LineWait f;
-        while ((f = inbox.poll()) != null) watch.add(f);
-        while ((f = removals.poll()) != null) watch.remove(f);
+        while ((f = inbox.poll()) != null) watch(f.descriptor().line()).add(f);
+        while ((f = removals.poll()) != null) {
+            LineWatch w = watchOf(f.descriptor().line());
+            if (w != null) w.remove(f); // none: the line closed, and its waits failed
+        }
+        return old;
+    }
+
+    /**
+     * Snapshots {@code w}'s line; a closed line instead fails and drops the watch (a registration
+     * routed into it after the close fails here). Returns whether the watch stays.
+     */
+    private boolean snapshotOrDrop(LineWatch w) {
+        CompletionLine line = w.line();
+        if (!line.isClosed()) {
+            try {
+                w.snapshot();
+                return true;
+            } catch (ReactorException e) {
+                if (e.code() != ErrorCode.LineClosed) throw e;
+            }
+        }
+        drop(w, new ReactorException(ErrorCode.LineClosed, line.name(), "wait"));
+        return false;
+    }
+
+    /** Fails and drops the watch of every closed line; returns whether there was one. */
+    private boolean dropClosedLines() {
+        boolean any = false;
+        for (int i = 0; i < watches.size(); ) {
+            LineWatch w = watches.get(i);
+            if (!w.line().isClosed()) {
+                i++;
+                continue;
+            }
+            drop(w, new ReactorException(ErrorCode.LineClosed, w.line().name(), "wait"));
+            any = true;
+        }
+        return any;
+    }
+
+    /** Fails {@code w}'s waits with {@code why} and stops watching its line. */
+    private void drop(LineWatch w, ReactorException why) {
+        if (!controlDropsWithoutFailing) w.failAll(why); // the one line the negative control removes
+        watches.remove(w);
+        allWatches = List.copyOf(watches);
+    }
+
+    /** The watch of {@code line}, made now if it has none (loop's owner, or the constructor). */
+    private LineWatch watch(CompletionLine line) {
+        LineWatch w = watchOf(line);
+        if (w != null) return w;
+        w = new LineWatch(line, plan, points, clock, warnings, counters, spinWindowNanos);
+        watches.add(w);
+        allWatches = List.copyOf(watches);
+        return w;
+    }
+
+    /** The watch of {@code line}, or null: a linear search, a parker watches a few lines. */
+    private LineWatch watchOf(CompletionLine line) {
+        for (int i = 0; i < watches.size(); i++) {
+            if (watches.get(i).line() == line) return watches.get(i);
+        }
+        return null;
+    }
+
+    /** Waits held on all the parker's lines (loop's owner). */
+    private int waiting() {
+        int n = 0;
+        for (int i = 0; i < watches.size(); i++) n += watches.get(i).waiting();
+        return n;
     }
 
     /** Fails the waits held and every registration in the inbox (loop's owner only). */
     private void failAll(ReactorException why) {
-        watch.failAll(why);
+        for (int i = 0; i < watches.size(); i++) watches.get(i).failAll(why);
         LineWait f;
         while ((f = inbox.poll()) != null) {
             f.fail(why);
@@ -614,9 +885,15 @@ final class LineParker implements Runnable {
     /** Registrations offered and not yet drained (tests). */
     int inboxSize() { return inbox.size(); }
 
-    /** Withdrawals offered and not yet drained (tests). */
-    int removalsSize() { return removals.size(); }
+    /** Registrations held now on the first line (parker-side view, for tests and statistics). */
+    List<Integer> slotSizes() { return slotSizes(first); }
 
-    /** Registrations held now (parker-side view, for tests and statistics). */
-    List<Integer> slotSizes() { return watch.slotSizes(); }
+    /** Registrations held now on {@code line}, per slot; empty without a watch (tests). */
+    List<Integer> slotSizes(CompletionLine line) {
+        LineWatch w = watchOf(line);
+        return w == null ? List.of() : w.slotSizes();
+    }
+
+    /** Lines watched now (tests). */
+    int watchedLines() { return watches.size(); }
 }

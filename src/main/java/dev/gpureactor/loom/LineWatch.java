@@ -289,6 +289,9 @@ final class LineWatch {
         return min;
     }
 
+    /** The line this watch holds the waits of. */
+    CompletionLine line() { return line; }
+
     /** The words the next park compares against (the runner hands them to {@link SnapshotPark}). */
     long[] snapshotWords() { return snapshot; }
 

@@ -5,13 +5,20 @@ import dev.gpureactor.core.Slot;
 import dev.gpureactor.park.FallbackPark;
 import dev.gpureactor.park.WordWait;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
- * How a parker waits on its line between scans (not {@link dev.gpureactor.park.LinePark}, the
- * predicate park it is built on): waits until any word differs from {@code snapshot}, the
- * bound passes, or (without a hardware park) an unpark arrives, whichever is first. It may return
- * early; it is always bounded.
+ * How a parker waits on its lines between scans (not {@link dev.gpureactor.park.LinePark}, the
+ * predicate park it is built on): waits until any word of the given watches' lines differs from that
+ * watch's snapshot, the bound passes, or (without a hardware park) an unpark arrives, whichever is
+ * first. It may return early; it is always bounded.
+ *
+ * <p><b>Several lines.</b> The fallback park polls every word of every line it is given at each
+ * spin step and at the end of each slice, so one thread's slice wakes serve any number of lines. A
+ * hardware monitor arms one 64-byte line: {@link #oneLine()} says so, and the parker then hands it
+ * the one busy watch when exactly one is busy; given several, it too polls them in fallback slices.
+ * The lines a call watches are the ones the parker publishes as armed (see {@code LineParker}).
  *
  * <p>{@code spinNanos} is how much of the bound the parker is willing to burn spinning: non-zero
  * only around a predicted completion, where a spinning waiter sees a store in well under a
@@ -20,17 +27,43 @@ import java.util.Optional;
  */
 @FunctionalInterface
 interface SnapshotPark {
-    void park(CompletionLine line, long[] snapshot, long boundNanos, long spinNanos);
+    /** Parks on {@code watches} (at least one), each against its own snapshot. */
+    void park(List<LineWatch> watches, long boundNanos, long spinNanos);
 
-    /** The probed hardware word wait where there is one, else {@link FallbackPark} slices of {@code sliceNanos}. */
+    /** Whether this park arms one line only when given one (a hardware monitor); false: it polls all it is given. */
+    default boolean oneLine() { return false; }
+
+    /** The probed hardware word wait where there is one (for one line), else {@link FallbackPark} slices of {@code sliceNanos}. */
     static SnapshotPark of(Optional<WordWait> hardware, long sliceNanos) {
-        if (hardware.isPresent()) {
-            WordWait w = hardware.get();
-            return (line, snapshot, bound, spin) -> w.park(line, l -> differs(l, snapshot), bound);
-        }
         FallbackPark sleepOnly = new FallbackPark(0, sliceNanos);
-        return (line, snapshot, bound, spin) ->
-                (spin > 0 ? new FallbackPark(spin, sliceNanos) : sleepOnly).park(line, l -> differs(l, snapshot), bound);
+        SnapshotPark fallback = (watches, bound, spin) ->
+                (spin > 0 ? new FallbackPark(spin, sliceNanos) : sleepOnly).park(watches.getFirst().line(), l -> differs(watches), bound);
+        if (hardware.isEmpty()) return fallback;
+        WordWait w = hardware.get();
+        return new SnapshotPark() {
+            @Override
+            public void park(List<LineWatch> watches, long bound, long spin) {
+                if (watches.size() != 1) {
+                    fallback.park(watches, bound, spin); // a monitor arms one line
+                    return;
+                }
+                LineWatch only = watches.getFirst();
+                long[] snapshot = only.snapshotWords();
+                w.park(only.line(), l -> differs(l, snapshot), bound);
+            }
+
+            @Override
+            public boolean oneLine() { return true; }
+        };
+    }
+
+    /** Whether a word of any watch's line differs from that watch's snapshot (acquire loads). */
+    static boolean differs(List<LineWatch> watches) {
+        for (int i = 0; i < watches.size(); i++) {
+            LineWatch w = watches.get(i);
+            if (differs(w.line(), w.snapshotWords())) return true;
+        }
+        return false;
     }
 
     static boolean differs(CompletionLine line, long[] snapshot) {

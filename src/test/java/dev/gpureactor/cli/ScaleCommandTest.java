@@ -53,6 +53,18 @@ class ScaleCommandTest {
     }
 
     @Test
+    void lines_per_parker_reaches_the_reactors_and_the_report(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("scale.json");
+        DemoCommandTest.Run r = DemoCommandTest.gar(null, null, "scale", "--quick", "--lines", "2", "--warmup", "0.3s", "--window", "0.5s",
+                "--idle-lines", "2", "--idle-window", "0.1s", "--fan-out", "10", "--fan-out-rounds", "1", "--waiters", "100",
+                "--lines-per-parker", "2", "--no-jfr", "--json", json.toString(), "--quiet");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("lines per parker: 2"), r.out());
+        assertTrue(Files.readString(json, StandardCharsets.UTF_8).contains("\"linesPerParker\":2"));
+        assertEquals(2, DemoCommandTest.gar(null, null, "scale", "--lines-per-parker", "-1", "--quiet").code());
+    }
+
+    @Test
     void bad_options_exit_2_with_a_reason() {
         DemoCommandTest.Run r = DemoCommandTest.gar(null, null, "scale", "--waits", "soon", "--quiet");
         assertEquals(2, r.code());

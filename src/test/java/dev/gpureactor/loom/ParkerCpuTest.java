@@ -9,10 +9,10 @@ import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The parkers' CPU time is booked per line and shows in {@link RunStats#parkerCpuNanos}. */
+/** The parkers' CPU time is booked per parker (all its lines) and shows in {@link RunStats#parkerCpuNanos}. */
 class ParkerCpuTest {
     @Test
-    void a_parker_that_served_waits_books_its_cpu_to_its_line_and_the_run_stats() throws Exception {
+    void a_parker_that_served_waits_books_its_cpu_to_itself_and_the_run_stats() throws Exception {
         try (GpuReactor r = GpuReactor.builder().build(); SimDevice dev = SimDevice.open()) {
             assertEquals(0, r.stats().parkerCpuNanos());
             SimStream s = dev.stream();
@@ -23,7 +23,7 @@ class ParkerCpuTest {
             LineParker p = r.parkerOf(s.line());
             // Booked at the parker's next sleep; with nothing left to watch it goes idle, which is one.
             until(() -> p.cpuNanos() > 0);
-            assertTrue(r.stats().parkerCpuNanos() >= p.cpuNanos(), "the run stats sum every line's parker");
+            assertTrue(r.stats().parkerCpuNanos() >= p.cpuNanos(), "the run stats sum every parker");
         }
     }
 

@@ -62,9 +62,10 @@ public final class ScaleBench {
      * @param fanOutRounds measured fan-out repeats (after three unmeasured ones)
      * @param waiters      waiting virtual thread counts of the many-waiters measure, over eight lines
      * @param jfr          record jdk.VirtualThreadPinned over the run
+     * @param linesPerParker the reactors' {@link GpuReactor.Builder#linesPerParker}; 0 for the library's default
      */
     public record Settings(List<Integer> lineCounts, List<Duration> waits, Duration warmup, Duration window, List<Integer> idleLines,
-                           Duration idleWindow, int fanOut, int fanOutRounds, List<Integer> waiters, boolean jfr) {
+                           Duration idleWindow, int fanOut, int fanOutRounds, List<Integer> waiters, boolean jfr, int linesPerParker) {
         public Settings {
             lineCounts = List.copyOf(lineCounts);
             waits = List.copyOf(waits);
@@ -72,19 +73,19 @@ public final class ScaleBench {
             waiters = List.copyOf(waiters);
             if (lineCounts.stream().anyMatch(n -> n < 1) || idleLines.stream().anyMatch(n -> n < 1) || fanOut < 1 || fanOutRounds < 1
                     || waiters.stream().anyMatch(n -> n < 1) || waits.stream().anyMatch(d -> d.isNegative())
-                    || !window.isPositive() || !idleWindow.isPositive() || warmup.isNegative()) {
-                throw new IllegalArgumentException("counts must be >= 1, waits and the warm-up >= 0, windows > 0");
+                    || !window.isPositive() || !idleWindow.isPositive() || warmup.isNegative() || linesPerParker < 0) {
+                throw new IllegalArgumentException("counts must be >= 1, waits and the warm-up >= 0, windows > 0, lines per parker >= 0");
             }
         }
 
         public static Settings defaults() {
             return new Settings(List.of(1, 2, 4, 8), List.of(Duration.ofMillis(1), Duration.ofMillis(10)), Duration.ofSeconds(1),
-                    Duration.ofSeconds(3), List.of(1, 8), Duration.ofSeconds(10), 1000, 50, List.of(10_000, 100_000), true);
+                    Duration.ofSeconds(3), List.of(1, 8), Duration.ofSeconds(10), 1000, 50, List.of(10_000, 100_000), true, 0);
         }
 
         public static Settings quick() {
             return new Settings(List.of(1, 2), List.of(Duration.ofMillis(1)), Duration.ofMillis(200), Duration.ofMillis(500),
-                    List.of(1, 8), Duration.ofMillis(500), 1000, 5, List.of(10_000), true);
+                    List.of(1, 8), Duration.ofMillis(500), 1000, 5, List.of(10_000), true, 0);
         }
 
         /** Seconds of measuring and settling, without set-up and the many-waiters phases' GCs. */
@@ -103,16 +104,16 @@ public final class ScaleBench {
         for (Duration wait : s.waits()) {
             for (int n : s.lineCounts()) {
                 progress.accept(n + " lines x 8 busy slots, " + ScaleRun.duration(wait) + " waits");
-                lines.add(lines(n, wait, s.warmup(), s.window()));
+                lines.add(lines(n, wait, s.warmup(), s.window(), s.linesPerParker()));
             }
         }
         List<ScaleRun.IdleCell> idle = new ArrayList<>();
         for (int n : s.idleLines()) {
             progress.accept(n + " idle lines");
-            idle.add(idle(n, s.idleWindow()));
+            idle.add(idle(n, s.idleWindow(), s.linesPerParker()));
         }
         progress.accept("fan-out: one store, " + s.fanOut() + " waiters");
-        ScaleRun.FanOut fan = fanOut(s.fanOut(), s.fanOutRounds());
+        ScaleRun.FanOut fan = fanOut(s.fanOut(), s.fanOutRounds(), s.linesPerParker());
         List<ManyResult> many = new ArrayList<>();
         for (int n : s.waiters()) {
             many.add(ManyFutures.run(n, ScaleRun.WAITER_LINES, Knobs.DEFAULTS, p -> progress.accept("many waiters: " + p)));
@@ -148,8 +149,15 @@ public final class ScaleBench {
         long parkerThreads() { return threads.names().values().stream().filter(n -> n.startsWith("gar-parker")).count(); }
     }
 
-    static ScaleRun.LinesCell lines(int lines, Duration wait, Duration warmup, Duration window) throws InterruptedException {
-        try (SimDevice device = SimDevice.open(); GpuReactor r = GpuReactor.open()) {
+    /** A default reactor, but for its lines per parker (0: the default). */
+    static GpuReactor reactor(int linesPerParker) {
+        GpuReactor.Builder b = GpuReactor.builder();
+        if (linesPerParker > 0) b.linesPerParker(linesPerParker);
+        return b.build();
+    }
+
+    static ScaleRun.LinesCell lines(int lines, Duration wait, Duration warmup, Duration window, int linesPerParker) throws InterruptedException {
+        try (SimDevice device = SimDevice.open(); GpuReactor r = reactor(linesPerParker)) {
             int slots = lines * CompletionLine.WORDS;
             SimStream[] streams = new SimStream[slots];
             for (int i = 0; i < slots; i++) streams[i] = device.stream();
@@ -205,10 +213,10 @@ public final class ScaleBench {
         }
     }
 
-    static ScaleRun.IdleCell idle(int lines, Duration window) throws InterruptedException {
+    static ScaleRun.IdleCell idle(int lines, Duration window, int linesPerParker) throws InterruptedException {
         CompletionLine[] owned = new CompletionLine[lines];
         for (int i = 0; i < lines; i++) owned[i] = CompletionLine.allocate();
-        try (SimDevice device = SimDevice.open(); GpuReactor r = GpuReactor.open()) {
+        try (SimDevice device = SimDevice.open(); GpuReactor r = reactor(linesPerParker)) {
             long completed = 0;
             for (CompletionLine line : owned) {
                 SimStream s = device.stream(line, Slot.of(0));
@@ -229,11 +237,11 @@ public final class ScaleBench {
         }
     }
 
-    static ScaleRun.FanOut fanOut(int waiters, int rounds) throws InterruptedException {
+    static ScaleRun.FanOut fanOut(int waiters, int rounds, int linesPerParker) throws InterruptedException {
         final int unmeasured = 3;
         long[] last = new long[rounds];
         long completed = 0;
-        try (SimDevice device = SimDevice.open(); GpuReactor r = GpuReactor.open()) {
+        try (SimDevice device = SimDevice.open(); GpuReactor r = reactor(linesPerParker)) {
             SimStream stream = device.stream();
             for (int round = -unmeasured; round < rounds; round++) {
                 CountDownLatch gate = new CountDownLatch(1);

@@ -119,7 +119,8 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
 
     public String table() {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "gar scale  %s  %s  %s%n%n", date, machine, jdk));
+        b.append(String.format(Locale.ROOT, "gar scale  %s  %s  %s  lines per parker: %s%n%n", date, machine, jdk,
+                settings.linesPerParker() > 0 ? settings.linesPerParker() : "default"));
         b.append("Many lines (8 busy slots each; CPU in cores over the window; wake = store stamp -> waiter running; carriers: ")
                 .append(lines.isEmpty() ? "-" : lines.getFirst().carriers() == 0 ? "0, the JDK's scheduler: run through ./gar"
                         : String.valueOf(lines.getFirst().carriers())).append(")\n");
@@ -159,6 +160,7 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("date", date);
         m.put("machine", machine);
+        m.put("linesPerParker", settings.linesPerParker());
         m.put("jdk", jdk);
         m.put("correct", correct());
         List<Object> ls = new ArrayList<>();

@@ -81,6 +81,7 @@ public sealed interface Mode {
         Map<String, BiConsumer<GpuReactor.Builder, String>> m = new LinkedHashMap<>();
         m.put("carriers", (b, v) -> b.carriers(integer("carriers", v)));
         m.put("hosting", (b, v) -> b.hosting(bool("hosting", v)));
+        m.put("linesPerParker", (b, v) -> b.linesPerParker(integer("linesPerParker", v)));
         m.put("idleSpin", (b, v) -> b.idleSpin(Durations.parse(v, "idleSpin")));
         m.put("parkSpin", (b, v) -> b.parkSpin(Durations.parse(v, "parkSpin")));
         m.put("scheduler", (b, v) -> b.scheduler(scheduler(v)));

@@ -49,6 +49,10 @@ class ModeTest {
             assertEquals(3, reactor.carriers().orElseThrow().size());
         }
         assertEquals(List.of("newOption=x"), seen);
+        try (GpuReactor reactor = ((Mode.Reactor) Mode.parse("reactor:linesPerParker=4")).builder(Mode.BuilderHook.NONE).build()) {
+            assertEquals(4, reactor.linesPerParker());
+        }
+        assertThrows(IllegalArgumentException.class, () -> ((Mode.Reactor) Mode.parse("reactor:linesPerParker=many")).builder(Mode.BuilderHook.NONE));
         try (GpuReactor reactor = ((Mode.Reactor) Mode.parse("reactor-jdk")).builder(Mode.BuilderHook.NONE).build()) {
             assertEquals(Scheduler.JDK_DEFAULT, reactor.schedulerResolution().running());
         }
