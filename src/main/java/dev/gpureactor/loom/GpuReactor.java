@@ -21,6 +21,7 @@ import dev.gpureactor.park.WordWait;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -102,9 +103,10 @@ public final class GpuReactor implements AutoCloseable {
      * Lines assigned to each parker that may take more: a line goes to the least loaded live one
      * with room, else to a new parker. Guarded by itself, as is each assignment's pair of updates
      * (this and {@code parkers}), so a parker is closed when its last line closes and never given
-     * a line after that.
+     * a line after that. In the order the parkers were made (LineParker keeps identity equality), so
+     * a tie goes to the oldest: the same lines get the same parkers in every run.
      */
-    private final IdentityHashMap<LineParker, Integer> load = new IdentityHashMap<>();
+    private final LinkedHashMap<LineParker, Integer> load = new LinkedHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
     private final Consumer<Warning> warningSink;
