@@ -97,8 +97,8 @@ class JfrEventsTest {
         // The parker's backstop reports the other one: LineWatch.portFailed emits it every time (a
         // virtual joiner under a flag plan never queries the port, so its Backend failure comes only
         // from there), but JDK 25's JFR drops a platform thread's first event after a virtual thread
-        // it carried committed one (JfrAfterHostingTest): here, when the parker hosted a joiner that
-        // committed its Wait event. So it is not counted here; the next two tests require it where no
+        // it carried committed one (JDK-8391824, JfrAfterHostingTest): here, when the parker hosted a
+        // joiner that committed its Wait event. So it is not counted here; the next two tests require it where no
         // hosted guest commits an event (hosting on, Wait off) and where no parker hosts.
         assertTrue(portFailures.size() <= 2, () -> "port failures: " + portFailures);
         for (RecordedEvent pf : portFailures) {
@@ -115,8 +115,8 @@ class JfrEventsTest {
         int slot;
         String line;
         try (Recording rec = new Recording()) {
-            // Only the parker's event: a hosted guest (a virtual joiner) commits none, so the parker's
-            // JFR writer is never retagged by a guest and JDK 25 loses nothing (JfrAfterHostingTest).
+            // Only the parker's event: a hosted guest (a virtual joiner) then commits none, so no guest
+            // retags the parker's JFR writer and JDK-8391824 cannot drop its event (JfrAfterHostingTest).
             rec.enable("dev.gpureactor.PortFailure");
             rec.start();
             try (GpuReactor r = GpuReactor.builder().carriers(2).build(); SimDevice dev = SimDevice.open()) {
