@@ -25,10 +25,16 @@ import java.util.concurrent.TimeUnit;
 public record ChildJvm(boolean exited, int exitValue, String output, Map<String, String> facts) {
     /** Runs {@code main} with {@code args}; kills it after {@code guardSeconds} (a hang guard, not a timing). */
     public static ChildJvm run(Class<?> main, long guardSeconds, String... args) throws Exception {
+        return run(main, guardSeconds, List.of(), args);
+    }
+
+    /** As {@link #run(Class, long, String...)}, with {@code jvmFlags} added to the child's java command. */
+    public static ChildJvm run(Class<?> main, long guardSeconds, List<String> jvmFlags, String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String flags = System.getProperty("gar.test.classpath.jvmFlags", "--enable-native-access=ALL-UNNAMED").trim();
         if (!flags.isEmpty()) cmd.addAll(Arrays.asList(flags.split("\\s+")));
+        cmd.addAll(jvmFlags);
         cmd.addAll(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Xshare:auto", "-cp",
                 System.getProperty("java.class.path"), main.getName()));
         cmd.addAll(Arrays.asList(args));
