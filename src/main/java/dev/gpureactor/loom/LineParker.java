@@ -13,7 +13,6 @@ import dev.gpureactor.park.TimerSlack;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -132,9 +131,6 @@ final class LineParker implements Runnable {
     /** The parker's name, for its threads and events: its first line's. */
     private final String name;
     private final SnapshotPark park;
-    private final WaitPlan.FlagWait plan;
-    private final PointTable<Object> points;
-    private final long spinWindowNanos;
     private final Consumer<Warning> warnings;
     private final ReactorCounters counters;
     /** Where deadline sleeps go instead of parkNanos (an io_uring timeout); null for parkNanos. One per parker thread. */
@@ -144,14 +140,12 @@ final class LineParker implements Runnable {
     /** The carriers the woken virtual threads run on, asked for a backlog; null on the JDK's scheduler (never backlogged). */
     private final CarrierPool carriers;
     /**
-     * The waits and the turn, one watch per line that had a registration: touched by the loop's
-     * owner only. Ownership moves with the loop: each hand-over (a relief's volatile {@code handed}
-     * or {@link Thread#start}) follows the old owner's last write to it, and the new owner reads
+     * The waits and the turn over every line ({@link LineGroup}): touched by the loop's owner only.
+     * Ownership moves with the loop: each hand-over (a relief's volatile {@code handed} or
+     * {@link Thread#start}) follows the old owner's last write to it, and the new owner reads
      * {@code handed} before its first.
      */
-    private final ArrayList<LineWatch> watches = new ArrayList<>();
-    /** An immutable copy of {@link #watches}, remade when one is made or dropped (loop's owner only). */
-    private List<LineWatch> allWatches = List.of();
+    final LineGroup group;
     private final Clock clock;
 
     private final ConcurrentLinkedQueue<LineWait> inbox = new ConcurrentLinkedQueue<>();
@@ -209,13 +203,6 @@ final class LineParker implements Runnable {
      */
     boolean controlSkipsParking;
 
-    /**
-     * Negative control only (jcstress {@code LineCloseRegisterNegativeControl}): when set, dropping a
-     * closed line's watch does not fail its waits, the one line that reaches a registration that made
-     * it into the watch before the close. Set before any thread uses this parker; never in production.
-     */
-    boolean controlDropsWithoutFailing;
-
     /** A line closed under a parker that goes on: {@code done} counts down once its watch is dropped. */
     private record LineClose(CompletionLine line, ReactorException why, CountDownLatch done) { }
 
@@ -228,13 +215,10 @@ final class LineParker implements Runnable {
         this.first = line;
         this.name = line.name();
         this.park = park;
-        this.plan = plan;
-        this.points = points;
-        this.spinWindowNanos = spinWindowNanos;
         this.clock = clock;
         this.warnings = warnings;
         this.counters = counters;
-        watch(line); // before any registration: the first turn snapshots it before its drain
+        this.group = new LineGroup(line, plan, points, clock, warnings, counters, spinWindowNanos, park.oneLine());
     }
 
     void start() {
@@ -440,7 +424,7 @@ final class LineParker implements Runnable {
                     case Turn.Park p -> {
                         counters.parked();
                         bookCpu(me.cpuSinceLastSample(CPU_SAMPLE_GAP_NANOS)); // a parker that never sleeps still shows
-                        List<LineWatch> on = armFor();
+                        List<LineWatch> on = group.armFor();
                         if (announcePark(on)) park.park(on, p.bound(), p.spin());
                         PARKING.setVolatile(this, false);
                         yield false;
@@ -461,7 +445,7 @@ final class LineParker implements Runnable {
      * same and ends the thread (rethrown).
      */
     private ReactorException failed(Throwable e) {
-        if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && dropClosedLines()) return null;
+        if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && group.dropClosedLines()) return null;
         String what = e instanceof ReactorException r ? r.getMessage() : e.toString();
         failAll(new ReactorException(ErrorCode.ParkerDied, e, name, what));
         if (e instanceof Error err) {
@@ -482,7 +466,7 @@ final class LineParker implements Runnable {
      * still owns the loop.
      */
     private boolean host(ParkerThread me, Runnable guest) {
-        if (waiting() != 0 || spare == null) {
+        if (group.waiting() != 0 || spare == null) {
             hostPool.execute(guest); // waits to watch, or no thread to relieve it: the carriers run it
             return true;
         }
@@ -623,54 +607,14 @@ final class LineParker implements Runnable {
 
     /**
      * One turn of the loop, up to the wait: snapshot every watched line, take in line closes,
-     * registrations and removals, then each watch's turn (complete every reached waiter, query the
-     * ports that are due, decide how to wait), combined ({@link #either}). The loop performs the
-     * wait; jcstress runs this same method synchronously against a concurrent registrar and device.
-     * Loop's owner only.
+     * registrations and removals, then the group's turn ({@link LineGroup#next}). The loop performs
+     * the wait; jcstress runs this same method synchronously against a concurrent registrar and
+     * device. Loop's owner only.
      */
     Turn step(boolean afterSleep, boolean backlogged) {
-        for (int i = 0; i < watches.size(); ) {
-            if (snapshotOrDrop(watches.get(i))) i++; // before the drain: see LineWatch.snapshot
-        }
-        int old = drain();
-        Turn next = Turn.IDLE;
-        long now = clock.nanos();
-        for (int i = 0; i < old; i++) next = either(next, watches.get(i).next(afterSleep, backlogged), now);
-        return old < watches.size() ? Turn.AGAIN : next; // a watch made by the drain: snapshot it first
-    }
-
-    /**
-     * Two lines' answers as one: {@code Again} beats {@code Park} beats {@code Sleep} beats
-     * {@code Idle}; two parks park to the earlier bound, spinning as much of it as the most eager
-     * asks; two sleeps end at the earlier; a park with a sleep ends no later than the sleep would.
-     * Pure.
-     */
-    static Turn either(Turn a, Turn b, long now) {
-        return switch (a) {
-            case Turn.Again x -> x;
-            case Turn.Idle _ -> b;
-            case Turn.Sleep s -> switch (b) {
-                case Turn.Again x -> x;
-                case Turn.Idle _ -> s;
-                case Turn.Sleep t -> t.at() - s.at() < 0 ? t : s;
-                case Turn.Park p -> parkUntil(p, s.at(), now);
-            };
-            case Turn.Park p -> switch (b) {
-                case Turn.Again x -> x;
-                case Turn.Idle _ -> p;
-                case Turn.Sleep t -> parkUntil(p, t.at(), now);
-                case Turn.Park q -> {
-                    long bound = Math.min(p.bound(), q.bound());
-                    yield new Turn.Park(bound, Math.min(bound, Math.max(p.spin(), q.spin())));
-                }
-            };
-        };
-    }
-
-    /** {@code p}, bounded to end by {@code at} (another line's sleep). */
-    private static Turn.Park parkUntil(Turn.Park p, long at, long now) {
-        long bound = Math.min(p.bound(), Math.max(1, at - now));
-        return bound == p.bound() ? p : new Turn.Park(bound, Math.min(bound, p.spin()));
+        group.snapshot(); // before the drain: see LineWatch.snapshot
+        drain();
+        return group.next(afterSleep, backlogged);
     }
 
     /** {@link #step(boolean, boolean)} with the carriers keeping up (as jcstress runs it). */
@@ -702,8 +646,8 @@ final class LineParker implements Runnable {
         }
         if (timed) {
             long woke = clock.nanos();
-            for (int i = 0; i < watches.size(); i++) watches.get(i).afterTimedSleep(at, woke);
-            ParkerLateEvent.check(name, at, woke, waiting());
+            group.afterTimedSleep(at, woke);
+            ParkerLateEvent.check(name, at, woke, group.waiting());
         }
         SLEEPING.setVolatile(this, false);
         return timed;
@@ -749,18 +693,8 @@ final class LineParker implements Runnable {
         return inbox.isEmpty() && lineCloses.isEmpty();
     }
 
-    /** The watches the next park arms: all of them, or the one busy watch where the park arms one line. */
-    List<LineWatch> armFor() {
-        if (!park.oneLine() || watches.size() == 1) return allWatches;
-        LineWatch busy = null;
-        for (int i = 0; i < watches.size(); i++) {
-            LineWatch w = watches.get(i);
-            if (w.waiting() == 0) continue;
-            if (busy != null) return allWatches; // two busy lines: a monitor cannot arm both
-            busy = w;
-        }
-        return busy == null ? allWatches : List.of(busy);
-    }
+    /** The watches the next park arms ({@link LineGroup#armFor}; loop's owner). */
+    List<LineWatch> armFor() { return group.armFor(); }
 
     /** Whether the parker is announced parking and no registrar has ended the park (tests). */
     boolean isParking() { return parking; }
@@ -772,108 +706,29 @@ final class LineParker implements Runnable {
     long parkedOn(Slot slot) { return parkedOn(first, slot); }
 
     /** The word of {@code slot} of {@code line} in the snapshot the next park compares against; -1 without a watch. */
-    long parkedOn(CompletionLine line, Slot slot) {
-        LineWatch w = watchOf(line);
-        return w == null ? -1 : w.parkedOn(slot);
-    }
+    long parkedOn(CompletionLine line, Slot slot) { return group.parkedOn(line, slot); }
 
     /** Whether the parker is announced asleep and no wake has claimed it yet (the wake CAS clears it). */
     boolean isSleeping() { return sleeping; }
 
     /** Books a timed sleep asked to end at {@code askedAt} that ended at {@code wokeAt} (tests stand it for a sleep). */
-    void afterTimedSleep(long askedAt, long wokeAt) {
-        for (int i = 0; i < watches.size(); i++) watches.get(i).afterTimedSleep(askedAt, wokeAt);
-    }
+    void afterTimedSleep(long askedAt, long wokeAt) { group.afterTimedSleep(askedAt, wokeAt); }
 
-    /**
-     * Takes in line closes, then registrations (each to its line's watch, made on the line's first),
-     * then removals. Returns how many watches there were before the registrations: those after are new.
-     */
-    private int drain() {
+    /** Takes in line closes (each failed and dropped), then registrations (each routed to its line), then removals. */
+    private void drain() {
         LineClose c;
         while ((c = lineCloses.poll()) != null) {
-            LineWatch w = watchOf(c.line());
-            if (w != null) drop(w, c.why());
+            group.closeLine(c.line(), c.why());
             c.done().countDown();
         }
-        int old = watches.size();
         LineWait f;
-        while ((f = inbox.poll()) != null) watch(f.descriptor().line()).add(f);
-        while ((f = removals.poll()) != null) {
-            LineWatch w = watchOf(f.descriptor().line());
-            if (w != null) w.remove(f); // none: the line closed, and its waits failed
-        }
-        return old;
-    }
-
-    /**
-     * Snapshots {@code w}'s line; a closed line instead fails and drops the watch (a registration
-     * routed into it after the close fails here). Returns whether the watch stays.
-     */
-    private boolean snapshotOrDrop(LineWatch w) {
-        CompletionLine line = w.line();
-        if (!line.isClosed()) {
-            try {
-                w.snapshot();
-                return true;
-            } catch (ReactorException e) {
-                if (e.code() != ErrorCode.LineClosed) throw e;
-            }
-        }
-        drop(w, new ReactorException(ErrorCode.LineClosed, line.name(), "wait"));
-        return false;
-    }
-
-    /** Fails and drops the watch of every closed line; returns whether there was one. */
-    private boolean dropClosedLines() {
-        boolean any = false;
-        for (int i = 0; i < watches.size(); ) {
-            LineWatch w = watches.get(i);
-            if (!w.line().isClosed()) {
-                i++;
-                continue;
-            }
-            drop(w, new ReactorException(ErrorCode.LineClosed, w.line().name(), "wait"));
-            any = true;
-        }
-        return any;
-    }
-
-    /** Fails {@code w}'s waits with {@code why} and stops watching its line. */
-    private void drop(LineWatch w, ReactorException why) {
-        if (!controlDropsWithoutFailing) w.failAll(why); // the one line the negative control removes
-        watches.remove(w);
-        allWatches = List.copyOf(watches);
-    }
-
-    /** The watch of {@code line}, made now if it has none (loop's owner, or the constructor). */
-    private LineWatch watch(CompletionLine line) {
-        LineWatch w = watchOf(line);
-        if (w != null) return w;
-        w = new LineWatch(line, plan, points, clock, warnings, counters, spinWindowNanos);
-        watches.add(w);
-        allWatches = List.copyOf(watches);
-        return w;
-    }
-
-    /** The watch of {@code line}, or null: a linear search, a parker watches a few lines. */
-    private LineWatch watchOf(CompletionLine line) {
-        for (int i = 0; i < watches.size(); i++) {
-            if (watches.get(i).line() == line) return watches.get(i);
-        }
-        return null;
-    }
-
-    /** Waits held on all the parker's lines (loop's owner). */
-    private int waiting() {
-        int n = 0;
-        for (int i = 0; i < watches.size(); i++) n += watches.get(i).waiting();
-        return n;
+        while ((f = inbox.poll()) != null) group.add(f);
+        while ((f = removals.poll()) != null) group.remove(f);
     }
 
     /** Fails the waits held and every registration in the inbox (loop's owner only). */
     private void failAll(ReactorException why) {
-        for (int i = 0; i < watches.size(); i++) watches.get(i).failAll(why);
+        group.failAll(why);
         LineWait f;
         while ((f = inbox.poll()) != null) {
             f.fail(why);
@@ -889,11 +744,8 @@ final class LineParker implements Runnable {
     List<Integer> slotSizes() { return slotSizes(first); }
 
     /** Registrations held now on {@code line}, per slot; empty without a watch (tests). */
-    List<Integer> slotSizes(CompletionLine line) {
-        LineWatch w = watchOf(line);
-        return w == null ? List.of() : w.slotSizes();
-    }
+    List<Integer> slotSizes(CompletionLine line) { return group.slotSizes(line); }
 
     /** Lines watched now (tests). */
-    int watchedLines() { return watches.size(); }
+    int watchedLines() { return group.lines(); }
 }
