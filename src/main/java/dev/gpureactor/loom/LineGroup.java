@@ -62,7 +62,10 @@ final class LineGroup {
     private final ArrayList<LineWatch> watches = new ArrayList<>();
     /** An immutable copy of {@link #watches}, remade when one is made or dropped: what a park may arm. */
     private List<LineWatch> all = List.of();
-    /** How many of the first {@link #watches} the last {@link #snapshot} read; those after it were made since. */
+    /**
+     * How many of the first {@link #watches} the last {@link #snapshot} read; those after it were made
+     * since (appended by {@link #add}). Never more than the watches: a drop before it lowers it.
+     */
     private int snapped;
 
     /**
