@@ -17,7 +17,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Negative control for {@link LineCloseRegisterStress}, never run in CI (the default filter
  * excludes {@code NegativeControl}): the same test, but dropping a closed line's watch does not
- * fail its waits ({@link LineParker#controlDropsWithoutFailing}), one real line removed, so the
+ * fail its waits ({@link LineGroup#controlDropsWithoutFailing}), one real line removed, so the
  * registration that reached B's watch is stranded: run {@code mvn -B -ntp verify -Pjcstress
  * -Djcstress.filter=LineCloseRegisterNegativeControl} and expect BUILD FAILURE with its count.
  *
@@ -52,15 +52,15 @@ public class LineCloseRegisterNegativeControl {
     final GpuFuture<Void> onB = Rig.future(b, 0, 1, null);
 
     public LineCloseRegisterNegativeControl() {
-        parker.controlDropsWithoutFailing = true; // dropping a closed line's watch no longer fails its waits
+        parker.group.controlDropsWithoutFailing = true; // dropping a closed line's watch no longer fails its waits
         b.onClose(() -> parker.closeLine(b, new ReactorException(ErrorCode.LineClosed, b.name(), "wait")));
-        parker.register(onA);
+        parker.register(onA.lineWait);
         parker.step(false);
     }
 
     @Actor
     public void registrar() {
-        parker.register(onB);
+        parker.register(onB.lineWait);
     }
 
     @Actor

@@ -34,8 +34,9 @@ final class FirstUse {
 
     /** The classes an await and a join reach that a reactor's construction does not already initialise. */
     static final List<Class<?>> AWAIT_PATH = List.of(GpuFuture.class, NaiveWait.class, LineParker.class, ParkerThread.class,
-            LineWatch.class, Oversleep.class, WaitEvent.class, ParkerLateEvent.class, PortFailureEvent.class, ReliefEvent.class,
-            BacklogEvent.class, LineWait.class, Inline.class, CompletionLine.class, PointEstimate.class, PointTable.class, java.util.OptionalLong.class);
+            LineWait.class, Inline.class, LineGroup.class, LineWatch.class, Oversleep.class, WaitEvent.class, ParkerLateEvent.class,
+            PortFailureEvent.class, ReliefEvent.class, BacklogEvent.class, CompletionLine.class, PointEstimate.class,
+            PointTable.class, java.util.OptionalLong.class);
 
     /** Runs {@link #prime} once per JVM (the holder's class initialisation is the once). */
     static void ensure() {

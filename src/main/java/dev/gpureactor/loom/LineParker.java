@@ -13,7 +13,6 @@ import dev.gpureactor.park.TimerSlack;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -24,92 +23,84 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The one platform thread that waits on its {@link CompletionLine}s (one, or a group: see
- * {@code GpuReactor.Builder#linesPerParker}) for every future of their slots, and unparks exactly
- * the waiters whose words reached their targets.
- *
- * <p><b>Several lines.</b> The parker keeps one {@link LineWatch} per line that had a registration
- * (the first line's is made with it), all owned by the loop's owner. Every registration, removal and
- * line close goes through the one inbox, removals, line-close notices and {@code sleeping} of the
- * parker, so each handshake below holds unchanged for every line; the drain routes each registration
- * to its line's watch. One turn snapshots every watch (acquire) before the drain, runs each watch's
- * turn and combines their answers ({@link #either}). A watch made by this drain has no snapshot from
- * before it, so the turn answers {@link Turn.Again}: the next turn snapshots it first. A watch whose
- * line closed is failed with {@link ErrorCode#LineClosed} and dropped, alone: the other lines go on.
- *
- * <p><b>Turn and runner.</b> This class is the runner: the cross-thread handshakes below, each
- * proven by jcstress, and a loop that performs what each turn decides. The turn itself (the slot
- * sets, the snapshot scan, the backstop queries, the estimator's observations, the decision how to
- * wait) is {@link LineWatch}, single-threaded and pure, answering with a {@link Turn}: with no
- * waiters block in the OS ({@link Turn.Idle}); sleep in the OS to the earliest predicted completion
- * from the {@link PointTable} ({@link Turn.Sleep}); else a bounded park on the line
- * ({@link Turn.Park}, bound = min(park, next backstop)). See docs/PARKER.md.
- *
- * <p><b>Registration protocol (no lost wakeup).</b> A registering thread (1) offers the future to
- * {@code inbox} (a volatile write), (2) reads {@code sleeping} and, if set, CASes it clear and
- * unparks this thread, then (3) re-loads the word with a volatile load and completes the future
- * itself if it is reached. The parker (a) sets {@code sleeping} (volatile), (b) re-checks
- * {@code inbox}, and only then (c) parks. Both pairs are sequentially consistent, so either the
- * registrar sees {@code sleeping} and wakes the parker, or the parker sees the inbox entry; and
- * either the registrar's re-load sees the device's store, or the store happens after it and the
- * parker sees it: each turn snapshots the line (acquire) before it drains the inbox and scans the
- * snapshot, so a snapshot that holds the store also holds the registration made before it, and a
- * store after the snapshot ends the park that compares against it. jcstress proves each half
- * ({@code RegistrationRecheckStress}, {@code StoreAfterRegistrationStress}, {@code ParkerSleepStress}).
- *
- * <p><b>A park does not watch every line.</b> A store ends a park only on a line the park arms: a
- * line with no watch yet (its first registration is in the inbox) is not, nor, under a hardware
- * monitor, any line but the busy one. So before a park the parker publishes the lines it arms
- * ({@code armed}, volatile), then sets {@code parking} (volatile), then re-checks the inbox; a
- * registrar offers and then reads {@code parking} and {@code armed}, and if its line is not armed it
- * CASes {@code parking} clear and unparks the parker (which ends a fallback park; a hardware park
- * ends at its bound). Either the parker's re-check sees the offer, or the registrar sees the park
- * and its armed lines ({@code UnarmedLineStress}).
- *
- * <p><b>Ownership.</b> The watch (the per-slot sets) is touched by the loop's thread only (one at a time: see
- * hosting below; each hand-over is a volatile write read by the next owner); other threads talk to it
- * through {@code inbox}, {@code removals} and {@code sleeping}. A future's state moves by CAS, so a
- * future the parker completes and one a caller cancels cannot both win.
- *
- * <p><b>Failure.</b> A closed line's {@link ErrorCode#LineClosed} fails and drops that line's watch.
- * Any other exception in the loop fails the current waiters (of every line) with
- * {@link ErrorCode#ParkerDied} and the loop goes on; an {@link Error} does the same and ends the
- * thread, and the reactor gives each of its lines a parker again on the line's next registration.
- *
- * <p><b>A line closes.</b> {@link #closeLine} posts a notice and wakes the parker; the drain fails
- * and drops that line's watch and acknowledges. A registration on a closed line is routed into a
- * watch like any other and failed with it at the next turn's snapshot (the line reads as closed),
- * so one that races the close is never stranded ({@code LineCloseRegisterStress}); the parker
- * leaves only when closed ({@link #close}: the reactor does that when its last line closes).
- *
- * <p><b>Hosting (the locality-first wake).</b> With a carrier pool to host for, a turn keeps the
- * first virtual thread it wakes ({@link ParkerThread#capture}) and, when no watched line has
- * anything pending, runs it on this thread, where the store was seen, instead of waking a carrier asleep in
- * the OS. While the guest runs nobody watches the line, so a registration or close that comes
- * meanwhile <em>relieves</em> the hosting thread: one CAS on {@code hosting} takes the loop from it
- * and hands it to the thread standing by, which goes on at once; the relieved thread stands by in
- * its turn once its guest parks. The parker announces hosting and then re-checks the inbox, a
- * registrar offers and then reads {@code hosting}, so one of them sees the other
- * ({@code HostingReliefStress}); ending the hosting and claiming relief are CASes on one field, so
- * the loop has exactly one owner ({@code HostingOwnerStress}); and a thread standing by publishes
- * itself before it reads {@code gone}, so a leaving parker wakes it ({@code StandbyLeaveStress}).
- *
- * <p><b>Leaving (nothing waits forever).</b> However the loop ends (close, a closed line, an
- * {@link Error}), the thread sets {@code gone} and only then drains the inbox one last time,
- * failing what it finds. A registrar offers to the inbox and only then reads {@code gone} (and
- * {@code closing}); if set, it takes its own entry back and fails it. The offer/poll and the two
- * volatile accesses form the same Dekker pair as above, so an entry is either drained by the
- * leaving thread or seen by its registrar: no registration is stranded in the inbox of a parker
- * that left ({@code RegisterLeaveStress}). {@link #isLive()} is false from then on, and the
- * reactor replaces the parker.
- *
- * <p><b>When speed pays.</b> Each pass asks the carriers whether they have a backlog
- * ({@link CarrierPool#backlogged}; on the JDK's scheduler never). With one, a thread woken early would
- * only queue, so the turn neither wakes early nor spins ({@link LineWatch#decide}) and this thread
- * does not host: its core is the carriers'. Its CPU time is booked per parker ({@link #cpuNanos}),
- * whatever number of lines it watches.
+ * The runner of one parker: the platform thread that waits on its {@link CompletionLine}s (one, or a
+ * group: see {@code GpuReactor.Builder#linesPerParker}) for every future of their slots, and unparks
+ * exactly the waiters whose words reached their targets. Whom to complete and how to wait next is the
+ * turn's decision ({@link LineGroup}: one {@link LineWatch} per line, pure, on an injected clock); this
+ * class performs it and keeps the cross-thread handshakes, each proven by jcstress. See
+ * docs/PARKER.md and docs/DESIGN.md.
  */
 final class LineParker implements Runnable {
+    /*
+     * Implementation overview.
+     *
+     * Threads and ownership. One thread at a time owns the loop: the first ParkerThread, or a
+     * standing-by one handed the loop by a relief (hosting, below). The owner alone touches the
+     * group (the watches, their slot sets and snapshots) and the plain fields; each hand-over is a
+     * volatile write the next owner reads before its first access. Every other thread talks to the
+     * loop through three queues and a few volatile fields only:
+     *   inbox, removals, lineCloses   registrations, withdrawals, line-close notices (offer: release;
+     *                                 the drain's poll: acquire)
+     *   sleeping, parking + armed     the owner is about to sleep in the OS / park on these watches
+     *   hosting, spare, thread        who runs the loop, who stands by, whom to unpark
+     *   closing, gone                 why the parker stops / that it has left
+     * A future's state moves by CAS, so a future the parker completes and one a caller cancels cannot
+     * both win.
+     *
+     * The loop (loop()), one pass:
+     *   closing set?   fail every wait and the inbox, leave
+     *   the carriers backlogged? (asked each pass)   then neither spin nor host; else open a capture
+     *   step():        group.snapshot() (acquire, before the drain); drain() the three queues into the
+     *                  group; group.next(): the Turn
+     *   a woken virtual thread captured?   host it (below) or give it to the carriers
+     *   perform the Turn: Idle, Sleep(at) -> sleepUntil (the sleep handshake; a timed sleep's lateness
+     *                  is booked to every watch); Park(bound, spin) -> announcePark(group.armFor()),
+     *                  then the SnapshotPark; Again -> turn at once
+     *   an exception:  failed(): a closed line's LineClosed drops the closed lines' watches alone;
+     *                  anything else fails every wait ParkerDied and goes on; an Error also ends the
+     *                  thread, and the reactor gives each line a parker again at its next registration.
+     *
+     * Handshakes. Each is a Dekker pair of sequentially consistent accesses: each side writes its
+     * own field, then reads the other's, so at least one side sees the other.
+     *   registration   registrar: (1) offer to inbox, (2) read sleeping and, if set, CAS it clear and
+     *                  unpark, (3) re-load the word (volatile) and complete the future itself if
+     *                  reached. Parker: (a) set sleeping, (b) re-check the mailboxes, (c) sleep. And
+     *                  each turn snapshots every line (acquire) before its drain, so a snapshot that
+     *                  holds a store also holds the registration made before it, and a store after the
+     *                  snapshot ends the park that compares against it. RegistrationRecheckStress,
+     *                  StoreAfterRegistrationStress, ParkerSleepStress.
+     *   unarmed line   a store ends a park only on a line the park arms: not a line whose first
+     *                  registration is still in the inbox, nor, under a hardware monitor, any line but
+     *                  the busy one. Parker: publish armed, set parking, re-check inbox and notices.
+     *                  Registrar: offer, read parking then armed; its line not armed: CAS parking
+     *                  clear and unpark (a fallback park ends; a hardware park ends at its bound).
+     *                  UnarmedLineStress (UnarmedLineNegativeControl).
+     *   line close     closeLine(): offer a notice, relieve a host, wake and unpark, wait (bounded) for
+     *                  done. The drain fails and drops that line's watch alone; a registration routed
+     *                  after the close makes a watch of the closed line, which the next snapshot fails
+     *                  and drops: never stranded. LineCloseRegisterStress (...NegativeControl).
+     *   hosting        with a carrier pool to host for, a turn keeps the first virtual thread it wakes
+     *                  (ParkerThread.capture) and, when no line has a wait, runs it here, where the
+     *                  store was seen. Parker: announce hosting, re-check inbox, notices and closing.
+     *                  Registrar or closer: offer, then claimRelief's CAS on hosting, and the winner
+     *                  hands the loop to the thread standing by (its volatile handed, or a new thread's
+     *                  start). endHosting and claimRelief CAS one field: exactly one owner.
+     *                  HostingReliefStress, HostingOwnerStress.
+     *   standby        a relieved thread publishes itself in spare, then reads gone; the leaver writes
+     *                  gone, then takes spare and unparks it. StandbyLeaveStress.
+     *   leaving        however the loop ends, the thread writes gone, then drains the inbox one last
+     *                  time, failing what it finds; a registrar offers, then reads gone (and closing)
+     *                  and, if set, takes its own entry back and fails it: no registration is stranded
+     *                  in the inbox of a parker that left. RegisterLeaveStress
+     *                  (RegisterLeaveNegativeControl). isLive() is false from then on, and the reactor
+     *                  replaces the parker.
+     *
+     * When speed pays. With a carrier backlog (CarrierPool.backlogged; on the JDK's scheduler never)
+     * a thread woken early would only queue, so the turn neither wakes early nor spins
+     * (LineWatch.decide) and this thread does not host: its core is the carriers'. Its CPU time is
+     * booked per parker (cpuNanos), whatever number of lines it watches.
+     */
+
     private static final VarHandle SLEEPING, HOSTING, SPARE, PARKING;
 
     static {
@@ -132,9 +123,6 @@ final class LineParker implements Runnable {
     /** The parker's name, for its threads and events: its first line's. */
     private final String name;
     private final SnapshotPark park;
-    private final WaitPlan.FlagWait plan;
-    private final PointTable<Object> points;
-    private final long spinWindowNanos;
     private final Consumer<Warning> warnings;
     private final ReactorCounters counters;
     /** Where deadline sleeps go instead of parkNanos (an io_uring timeout); null for parkNanos. One per parker thread. */
@@ -144,49 +132,84 @@ final class LineParker implements Runnable {
     /** The carriers the woken virtual threads run on, asked for a backlog; null on the JDK's scheduler (never backlogged). */
     private final CarrierPool carriers;
     /**
-     * The waits and the turn, one watch per line that had a registration: touched by the loop's
-     * owner only. Ownership moves with the loop: each hand-over (a relief's volatile {@code handed}
-     * or {@link Thread#start}) follows the old owner's last write to it, and the new owner reads
+     * The waits and the turn over every line ({@link LineGroup}): touched by the loop's owner only.
+     * Ownership moves with the loop: each hand-over (a relief's volatile {@code handed} or
+     * {@link Thread#start}) follows the old owner's last write to it, and the new owner reads
      * {@code handed} before its first.
      */
-    private final ArrayList<LineWatch> watches = new ArrayList<>();
-    /** An immutable copy of {@link #watches}, remade when one is made or dropped (loop's owner only). */
-    private List<LineWatch> allWatches = List.of();
+    final LineGroup group;
     private final Clock clock;
 
+    /**
+     * Registrations: any thread offers (release: the wait's fields before it), the loop's owner polls
+     * (acquire) in the drain, after the snapshot. A registrar offers before it reads {@code sleeping},
+     * {@code parking}, {@code hosting} and {@code gone}: its half of each Dekker pair.
+     */
     private final ConcurrentLinkedQueue<LineWait> inbox = new ConcurrentLinkedQueue<>();
+    /**
+     * Withdrawals (cancel, timeout, interrupt), polled after the inbox (acquire). One that overtakes
+     * its registration finds no wait; the registration, drained later, is settled and only counted out.
+     */
     private final ConcurrentLinkedQueue<LineWait> removals = new ConcurrentLinkedQueue<>();
-    /** Lines closed while this parker goes on: the drain fails and drops their watches. */
+    /**
+     * Lines closed while this parker goes on: polled (acquire) before the registrations, so a
+     * registration drained with the notice lands in the closed line's watch, failed with it, or in a
+     * new one the next snapshot fails. Each notice's {@code done} counts down once its watch is dropped.
+     */
     private final ConcurrentLinkedQueue<LineClose> lineCloses = new ConcurrentLinkedQueue<>();
     private final CountDownLatch left = new CountDownLatch(1);
     /** CPU time of this parker's threads, booked by each at its sleeps (any thread adds; readers sum). */
     private final LongAdder cpuNanos = new LongAdder();
 
+    /**
+     * Set (volatile) by the loop's owner before it re-checks the mailboxes and sleeps in the OS,
+     * cleared by it on waking; a waker reads it after its offer and CASes it clear to claim the one
+     * unpark. Written before the re-check, read after the offer: one of them sees the other.
+     */
     private volatile boolean sleeping;
     /**
      * Set (volatile) by the loop's owner just before a park on the lines in {@code armed}, cleared
-     * after it; a registrar on a line not armed CASes it clear and unparks (see the class comment).
+     * after it; a registrar on a line not armed CASes it clear and unparks (see the overview).
      */
     private volatile boolean parking;
     /**
      * The watches the current or next park arms, written (volatile) before {@code parking} is set:
      * a registrar that reads {@code parking} set and then this sees the park's lines or a later
-     * park's. Immutable lists; their watches' {@code line} is final.
+     * park's. Immutable lists ({@link LineGroup#armFor}); their watches' {@code line} is final.
      */
     private volatile List<LineWatch> armed = List.of();
-    /** The thread that runs the loop now (it changes when a hosting thread is relieved). */
+    /**
+     * The thread that runs the loop now (it changes when a hosting thread is relieved): written
+     * before the hand-over ({@code handed} or start), so a waker that saw the new owner's
+     * {@code sleeping} or {@code parking} unparks the new owner.
+     */
     private volatile Thread thread;
-    /** Null while the loop's thread watches; that thread while it runs a guest; {@link #RELIEVED}. */
+    /**
+     * Null while the loop's thread watches; that thread while it runs a guest; {@link #RELIEVED}
+     * once a registrar or close took the loop. Only CASes end a hosting or claim it (one owner); the
+     * announcement is written before the host's re-check of the mailboxes, read after a registrar's offer.
+     */
     private volatile Object hosting;
-    /** A relieved thread standing by to take the loop again, or null. */
+    /**
+     * A relieved thread standing by to take the loop again, or null: published (CAS) before that
+     * thread reads {@code gone}; taken (getAndSet) by a relief, or by the leaver after it writes
+     * {@code gone}: a leaving parker never strands it.
+     */
     private volatile ParkerThread spare;
     /** Set before the first thread starts; relief threads do not count as parkers started. */
     private boolean started;
     /** Whether the standing-by thread was started (loop's thread only; the flag moves with the loop). */
     private boolean spareStarted;
-    /** Set by {@link #close}: why pending waiters fail. */
+    /**
+     * Set once by {@link #close} (volatile) before it unparks: why pending waiters fail. The loop reads
+     * it each pass, the sleep and hosting announcements re-check it, a registrar reads it after its offer.
+     */
     private volatile ReactorException closing;
-    /** Set by the parker thread as it leaves its loop, before its last drain of the inbox. */
+    /**
+     * Set (volatile) by the thread leaving the loop, before its last drain of the inbox and before it
+     * takes {@code spare}: a registrar reads it after its offer, a standing-by thread after it
+     * publishes itself, so each either is seen by the leaver or sees it.
+     */
     private volatile ReactorException gone;
 
     /**
@@ -209,13 +232,6 @@ final class LineParker implements Runnable {
      */
     boolean controlSkipsParking;
 
-    /**
-     * Negative control only (jcstress {@code LineCloseRegisterNegativeControl}): when set, dropping a
-     * closed line's watch does not fail its waits, the one line that reaches a registration that made
-     * it into the watch before the close. Set before any thread uses this parker; never in production.
-     */
-    boolean controlDropsWithoutFailing;
-
     /** A line closed under a parker that goes on: {@code done} counts down once its watch is dropped. */
     private record LineClose(CompletionLine line, ReactorException why, CountDownLatch done) { }
 
@@ -228,13 +244,10 @@ final class LineParker implements Runnable {
         this.first = line;
         this.name = line.name();
         this.park = park;
-        this.plan = plan;
-        this.points = points;
-        this.spinWindowNanos = spinWindowNanos;
         this.clock = clock;
         this.warnings = warnings;
         this.counters = counters;
-        watch(line); // before any registration: the first turn snapshots it before its drain
+        this.group = new LineGroup(line, plan, points, clock, warnings, counters, spinWindowNanos, park.oneLine());
     }
 
     void start() {
@@ -289,19 +302,19 @@ final class LineParker implements Runnable {
 
     /** Steps (1) and (2) of the registration protocol: offer {@code f}, then wake the parker if it sleeps. */
     void offer(LineWait f) {
-        inbox.offer(f);
-        wake();
+        inbox.offer(f); // release: the wait's fields before the drain's poll
+        wake(); // after the offer: the Dekker pair with announceSleep
     }
 
     /** A cancelled, timed-out or interrupted future: drop it from its slot. */
     void remove(LineWait f) {
         removals.offer(f);
-        wake();
+        wake(); // after the offer, as for a registration
     }
 
     /** Stops the parker: every pending waiter fails with {@code why}; waits (bounded) until it has left the line. */
     void close(ReactorException why) {
-        closing = why;
+        closing = why; // volatile: before the unpark; the loop and every announcement re-check it
         if (claimRelief()) relieve(); // a thread running a guest sees closing only once the guest parks
         Thread t = thread;
         if (t != null) LockSupport.unpark(t);
@@ -320,12 +333,12 @@ final class LineParker implements Runnable {
      * offer; see {@link #announcePark}.
      */
     private void wakeUnarmed(CompletionLine line) {
-        if (!(boolean) PARKING.getVolatile(this)) return;
-        List<LineWatch> a = armed;
+        if (!(boolean) PARKING.getVolatile(this)) return; // SC, after the offer
+        List<LineWatch> a = armed; // after parking: the park's lines or a later park's
         for (int i = 0; i < a.size(); i++) {
             if (a.get(i).line() == line) return; // a store on it ends the park
         }
-        if (PARKING.compareAndSet(this, true, false)) LockSupport.unpark(thread);
+        if (PARKING.compareAndSet(this, true, false)) LockSupport.unpark(thread); // the CAS: one unpark per park
     }
 
     /**
@@ -335,7 +348,7 @@ final class LineParker implements Runnable {
      */
     void closeLine(CompletionLine line, ReactorException why) {
         LineClose c = new LineClose(line, why, new CountDownLatch(1));
-        lineCloses.offer(c);
+        lineCloses.offer(c); // release: before the hosting, sleeping and gone reads below
         if (claimRelief()) relieve(); // a thread running a guest sees the notice only once the guest parks
         wake();
         Thread t = thread;
@@ -350,6 +363,7 @@ final class LineParker implements Runnable {
     }
 
     private void wake() {
+        // SC read after the caller's offer (the pair with announceSleep); the CAS: one unpark per sleep
         if ((boolean) SLEEPING.getVolatile(this) && SLEEPING.compareAndSet(this, true, false)) {
             LockSupport.unpark(thread);
         }
@@ -440,9 +454,9 @@ final class LineParker implements Runnable {
                     case Turn.Park p -> {
                         counters.parked();
                         bookCpu(me.cpuSinceLastSample(CPU_SAMPLE_GAP_NANOS)); // a parker that never sleeps still shows
-                        List<LineWatch> on = armFor();
+                        List<LineWatch> on = group.armFor();
                         if (announcePark(on)) park.park(on, p.bound(), p.spin());
-                        PARKING.setVolatile(this, false);
+                        PARKING.setVolatile(this, false); // the park is over: a registrar need not end it
                         yield false;
                     }
                     case Turn.Again _ -> false; // everything settled; look again at once
@@ -461,7 +475,7 @@ final class LineParker implements Runnable {
      * same and ends the thread (rethrown).
      */
     private ReactorException failed(Throwable e) {
-        if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && dropClosedLines()) return null;
+        if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && group.dropClosedLines()) return null;
         String what = e instanceof ReactorException r ? r.getMessage() : e.toString();
         failAll(new ReactorException(ErrorCode.ParkerDied, e, name, what));
         if (e instanceof Error err) {
@@ -482,7 +496,7 @@ final class LineParker implements Runnable {
      * still owns the loop.
      */
     private boolean host(ParkerThread me, Runnable guest) {
-        if (waiting() != 0 || spare == null) {
+        if (group.waiting() != 0 || spare == null) {
             hostPool.execute(guest); // waits to watch, or no thread to relieve it: the carriers run it
             return true;
         }
@@ -611,11 +625,11 @@ final class LineParker implements Runnable {
      * {@code gone} and ends: see {@link #standBy}). Returns whether there was one.
      */
     boolean leave(ReactorException why) {
-        gone = why;
+        gone = why; // volatile, before the last drain: the Dekker pair with register's offer-then-read
         failAll(why);
         LineClose c;
         while ((c = lineCloses.poll()) != null) c.done().countDown(); // its waits failed with the rest
-        ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
+        ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null); // after gone: the pair with standBy
         if (s != null) LockSupport.unpark(s);
         left.countDown();
         return s != null;
@@ -623,54 +637,14 @@ final class LineParker implements Runnable {
 
     /**
      * One turn of the loop, up to the wait: snapshot every watched line, take in line closes,
-     * registrations and removals, then each watch's turn (complete every reached waiter, query the
-     * ports that are due, decide how to wait), combined ({@link #either}). The loop performs the
-     * wait; jcstress runs this same method synchronously against a concurrent registrar and device.
-     * Loop's owner only.
+     * registrations and removals, then the group's turn ({@link LineGroup#next}). The loop performs
+     * the wait; jcstress runs this same method synchronously against a concurrent registrar and
+     * device. Loop's owner only.
      */
     Turn step(boolean afterSleep, boolean backlogged) {
-        for (int i = 0; i < watches.size(); ) {
-            if (snapshotOrDrop(watches.get(i))) i++; // before the drain: see LineWatch.snapshot
-        }
-        int old = drain();
-        Turn next = Turn.IDLE;
-        long now = clock.nanos();
-        for (int i = 0; i < old; i++) next = either(next, watches.get(i).next(afterSleep, backlogged), now);
-        return old < watches.size() ? Turn.AGAIN : next; // a watch made by the drain: snapshot it first
-    }
-
-    /**
-     * Two lines' answers as one: {@code Again} beats {@code Park} beats {@code Sleep} beats
-     * {@code Idle}; two parks park to the earlier bound, spinning as much of it as the most eager
-     * asks; two sleeps end at the earlier; a park with a sleep ends no later than the sleep would.
-     * Pure.
-     */
-    static Turn either(Turn a, Turn b, long now) {
-        return switch (a) {
-            case Turn.Again x -> x;
-            case Turn.Idle _ -> b;
-            case Turn.Sleep s -> switch (b) {
-                case Turn.Again x -> x;
-                case Turn.Idle _ -> s;
-                case Turn.Sleep t -> t.at() - s.at() < 0 ? t : s;
-                case Turn.Park p -> parkUntil(p, s.at(), now);
-            };
-            case Turn.Park p -> switch (b) {
-                case Turn.Again x -> x;
-                case Turn.Idle _ -> p;
-                case Turn.Sleep t -> parkUntil(p, t.at(), now);
-                case Turn.Park q -> {
-                    long bound = Math.min(p.bound(), q.bound());
-                    yield new Turn.Park(bound, Math.min(bound, Math.max(p.spin(), q.spin())));
-                }
-            };
-        };
-    }
-
-    /** {@code p}, bounded to end by {@code at} (another line's sleep). */
-    private static Turn.Park parkUntil(Turn.Park p, long at, long now) {
-        long bound = Math.min(p.bound(), Math.max(1, at - now));
-        return bound == p.bound() ? p : new Turn.Park(bound, Math.min(bound, p.spin()));
+        group.snapshot(); // before the drain: see LineWatch.snapshot
+        drain();
+        return group.next(afterSleep, backlogged);
     }
 
     /** {@link #step(boolean, boolean)} with the carriers keeping up (as jcstress runs it). */
@@ -702,10 +676,10 @@ final class LineParker implements Runnable {
         }
         if (timed) {
             long woke = clock.nanos();
-            for (int i = 0; i < watches.size(); i++) watches.get(i).afterTimedSleep(at, woke);
-            ParkerLateEvent.check(name, at, woke, waiting());
+            group.afterTimedSleep(at, woke);
+            ParkerLateEvent.check(name, at, woke, group.waiting());
         }
-        SLEEPING.setVolatile(this, false);
+        SLEEPING.setVolatile(this, false); // awake: a waker need not unpark
         return timed;
     }
 
@@ -730,7 +704,7 @@ final class LineParker implements Runnable {
      * when something arrived, so the loop turns instead. Parker thread only.
      */
     boolean announceSleep() {
-        SLEEPING.setVolatile(this, true);
+        SLEEPING.setVolatile(this, true); // SC, before the re-check: the pair with a waker's offer-then-read
         if (!inbox.isEmpty() || !removals.isEmpty() || !lineCloses.isEmpty() || closing != null) {
             SLEEPING.setVolatile(this, false);
             return false;
@@ -744,23 +718,13 @@ final class LineParker implements Runnable {
      * registration came), it turns again. The caller clears {@code parking} after the park either way.
      */
     boolean announcePark(List<LineWatch> on) {
-        armed = on;
-        PARKING.setVolatile(this, true);
+        armed = on; // volatile, before parking: a registrar that reads parking set then sees these lines
+        PARKING.setVolatile(this, true); // SC, before the re-check: the pair with wakeUnarmed
         return inbox.isEmpty() && lineCloses.isEmpty();
     }
 
-    /** The watches the next park arms: all of them, or the one busy watch where the park arms one line. */
-    List<LineWatch> armFor() {
-        if (!park.oneLine() || watches.size() == 1) return allWatches;
-        LineWatch busy = null;
-        for (int i = 0; i < watches.size(); i++) {
-            LineWatch w = watches.get(i);
-            if (w.waiting() == 0) continue;
-            if (busy != null) return allWatches; // two busy lines: a monitor cannot arm both
-            busy = w;
-        }
-        return busy == null ? allWatches : List.of(busy);
-    }
+    /** The watches the next park arms ({@link LineGroup#armFor}; loop's owner). */
+    List<LineWatch> armFor() { return group.armFor(); }
 
     /** Whether the parker is announced parking and no registrar has ended the park (tests). */
     boolean isParking() { return parking; }
@@ -772,108 +736,29 @@ final class LineParker implements Runnable {
     long parkedOn(Slot slot) { return parkedOn(first, slot); }
 
     /** The word of {@code slot} of {@code line} in the snapshot the next park compares against; -1 without a watch. */
-    long parkedOn(CompletionLine line, Slot slot) {
-        LineWatch w = watchOf(line);
-        return w == null ? -1 : w.parkedOn(slot);
-    }
+    long parkedOn(CompletionLine line, Slot slot) { return group.parkedOn(line, slot); }
 
     /** Whether the parker is announced asleep and no wake has claimed it yet (the wake CAS clears it). */
     boolean isSleeping() { return sleeping; }
 
     /** Books a timed sleep asked to end at {@code askedAt} that ended at {@code wokeAt} (tests stand it for a sleep). */
-    void afterTimedSleep(long askedAt, long wokeAt) {
-        for (int i = 0; i < watches.size(); i++) watches.get(i).afterTimedSleep(askedAt, wokeAt);
-    }
+    void afterTimedSleep(long askedAt, long wokeAt) { group.afterTimedSleep(askedAt, wokeAt); }
 
-    /**
-     * Takes in line closes, then registrations (each to its line's watch, made on the line's first),
-     * then removals. Returns how many watches there were before the registrations: those after are new.
-     */
-    private int drain() {
+    /** Takes in line closes (each failed and dropped), then registrations (each routed to its line), then removals. */
+    private void drain() {
         LineClose c;
         while ((c = lineCloses.poll()) != null) {
-            LineWatch w = watchOf(c.line());
-            if (w != null) drop(w, c.why());
+            group.closeLine(c.line(), c.why());
             c.done().countDown();
         }
-        int old = watches.size();
         LineWait f;
-        while ((f = inbox.poll()) != null) watch(f.descriptor().line()).add(f);
-        while ((f = removals.poll()) != null) {
-            LineWatch w = watchOf(f.descriptor().line());
-            if (w != null) w.remove(f); // none: the line closed, and its waits failed
-        }
-        return old;
-    }
-
-    /**
-     * Snapshots {@code w}'s line; a closed line instead fails and drops the watch (a registration
-     * routed into it after the close fails here). Returns whether the watch stays.
-     */
-    private boolean snapshotOrDrop(LineWatch w) {
-        CompletionLine line = w.line();
-        if (!line.isClosed()) {
-            try {
-                w.snapshot();
-                return true;
-            } catch (ReactorException e) {
-                if (e.code() != ErrorCode.LineClosed) throw e;
-            }
-        }
-        drop(w, new ReactorException(ErrorCode.LineClosed, line.name(), "wait"));
-        return false;
-    }
-
-    /** Fails and drops the watch of every closed line; returns whether there was one. */
-    private boolean dropClosedLines() {
-        boolean any = false;
-        for (int i = 0; i < watches.size(); ) {
-            LineWatch w = watches.get(i);
-            if (!w.line().isClosed()) {
-                i++;
-                continue;
-            }
-            drop(w, new ReactorException(ErrorCode.LineClosed, w.line().name(), "wait"));
-            any = true;
-        }
-        return any;
-    }
-
-    /** Fails {@code w}'s waits with {@code why} and stops watching its line. */
-    private void drop(LineWatch w, ReactorException why) {
-        if (!controlDropsWithoutFailing) w.failAll(why); // the one line the negative control removes
-        watches.remove(w);
-        allWatches = List.copyOf(watches);
-    }
-
-    /** The watch of {@code line}, made now if it has none (loop's owner, or the constructor). */
-    private LineWatch watch(CompletionLine line) {
-        LineWatch w = watchOf(line);
-        if (w != null) return w;
-        w = new LineWatch(line, plan, points, clock, warnings, counters, spinWindowNanos);
-        watches.add(w);
-        allWatches = List.copyOf(watches);
-        return w;
-    }
-
-    /** The watch of {@code line}, or null: a linear search, a parker watches a few lines. */
-    private LineWatch watchOf(CompletionLine line) {
-        for (int i = 0; i < watches.size(); i++) {
-            if (watches.get(i).line() == line) return watches.get(i);
-        }
-        return null;
-    }
-
-    /** Waits held on all the parker's lines (loop's owner). */
-    private int waiting() {
-        int n = 0;
-        for (int i = 0; i < watches.size(); i++) n += watches.get(i).waiting();
-        return n;
+        while ((f = inbox.poll()) != null) group.add(f);
+        while ((f = removals.poll()) != null) group.remove(f);
     }
 
     /** Fails the waits held and every registration in the inbox (loop's owner only). */
     private void failAll(ReactorException why) {
-        for (int i = 0; i < watches.size(); i++) watches.get(i).failAll(why);
+        group.failAll(why);
         LineWait f;
         while ((f = inbox.poll()) != null) {
             f.fail(why);
@@ -885,15 +770,15 @@ final class LineParker implements Runnable {
     /** Registrations offered and not yet drained (tests). */
     int inboxSize() { return inbox.size(); }
 
+    /** Withdrawals offered and not yet drained (tests). */
+    int removalsSize() { return removals.size(); }
+
     /** Registrations held now on the first line (parker-side view, for tests and statistics). */
     List<Integer> slotSizes() { return slotSizes(first); }
 
     /** Registrations held now on {@code line}, per slot; empty without a watch (tests). */
-    List<Integer> slotSizes(CompletionLine line) {
-        LineWatch w = watchOf(line);
-        return w == null ? List.of() : w.slotSizes();
-    }
+    List<Integer> slotSizes(CompletionLine line) { return group.slotSizes(line); }
 
     /** Lines watched now (tests). */
-    int watchedLines() { return watches.size(); }
+    int watchedLines() { return group.lines(); }
 }

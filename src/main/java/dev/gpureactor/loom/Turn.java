@@ -1,7 +1,8 @@
 package dev.gpureactor.loom;
 
 /**
- * What one turn of a parker's loop decided: how its thread waits next ({@link LineWatch#next}).
+ * What one turn of a parker's loop decided: how its thread waits next ({@link LineWatch#next} for
+ * one line, combined over a parker's lines by {@link LineGroup#next}).
  * A value, so the decision is tested on a manual clock without a thread; the runner
  * ({@link LineParker}) performs it.
  */
