@@ -54,13 +54,13 @@ public class LineCloseRegisterNegativeControl {
     public LineCloseRegisterNegativeControl() {
         parker.controlDropsWithoutFailing = true; // dropping a closed line's watch no longer fails its waits
         b.onClose(() -> parker.closeLine(b, new ReactorException(ErrorCode.LineClosed, b.name(), "wait")));
-        parker.register(onA);
+        parker.register(onA.lineWait);
         parker.step(false);
     }
 
     @Actor
     public void registrar() {
-        parker.register(onB);
+        parker.register(onB.lineWait);
     }
 
     @Actor

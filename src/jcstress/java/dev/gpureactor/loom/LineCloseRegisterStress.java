@@ -47,13 +47,13 @@ public class LineCloseRegisterStress {
 
     public LineCloseRegisterStress() {
         b.onClose(() -> parker.closeLine(b, new ReactorException(ErrorCode.LineClosed, b.name(), "wait")));
-        parker.register(onA);
+        parker.register(onA.lineWait);
         parker.step(false);
     }
 
     @Actor
     public void registrar() {
-        parker.register(onB);
+        parker.register(onB.lineWait);
     }
 
     @Actor

@@ -55,13 +55,13 @@ public class UnarmedLineNegativeControl {
 
     public UnarmedLineNegativeControl() {
         parker.controlSkipsParking = true; // the registrar no longer reads parking after its offer
-        parker.register(Rig.future(a, 1, 1, null)); // a bystander on A keeps the parker parking on A
+        parker.register(Rig.future(a, 1, 1, null).lineWait); // a bystander on A keeps the parker parking on A
         parker.step(false);
     }
 
     @Actor
     public void waiterThenDevice() {
-        parker.registerAndRecheck(waiter); // misses: B's word is still 0
+        parker.registerAndRecheck(waiter.lineWait); // misses: B's word is still 0
         b.store(Slot.of(0), 1);
     }
 

@@ -885,6 +885,9 @@ final class LineParker implements Runnable {
     /** Registrations offered and not yet drained (tests). */
     int inboxSize() { return inbox.size(); }
 
+    /** Withdrawals offered and not yet drained (tests). */
+    int removalsSize() { return removals.size(); }
+
     /** Registrations held now on the first line (parker-side view, for tests and statistics). */
     List<Integer> slotSizes() { return slotSizes(first); }
 
