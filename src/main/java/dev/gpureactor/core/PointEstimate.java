@@ -1,6 +1,7 @@
 package dev.gpureactor.core;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -79,6 +80,39 @@ public final class PointEstimate {
         System.arraycopy(samples, samples.length - (keep - 1), next, 0, keep - 1);
         next[keep - 1] = sample;
         return new PointEstimate(next);
+    }
+
+    /**
+     * This estimate with {@code outcomes} folded in, in order: exactly {@link #observe} applied to
+     * each (a late wake's censored sample reads the prediction of the samples kept at its turn), in
+     * one allocation. A parker's scan completes every wait a store reached at once (a fan-out: a
+     * thousand waits of one point), and one {@code observe} each copied the window a thousand times.
+     */
+    public PointEstimate observeAll(DeadlinePlan plan, List<? extends Outcome> outcomes) {
+        int window = plan.window();
+        long[] buf = Arrays.copyOf(samples, samples.length + outcomes.size());
+        int end = samples.length, kept = samples.length;
+        boolean changed = false;
+        for (Outcome o : outcomes) {
+            long sample = switch (o) {
+                case Outcome.Immediate i -> Math.max(0, i.residualNanos());
+                case Outcome.Exact e -> Math.max(0, e.residualNanos());
+                case Outcome.Late l -> Math.min(Math.max(0, l.wokeNanos()), minOf(buf, end - kept, end)) / 2;
+                case Outcome.Blocked b -> -1;
+            };
+            if (sample < 0) continue;
+            buf[end++] = sample;
+            kept = Math.min(window, kept + 1);
+            changed = true;
+        }
+        return changed ? new PointEstimate(Arrays.copyOfRange(buf, end - kept, end)) : this;
+    }
+
+    /** The smallest of {@code v[from, to)}; {@code Long.MAX_VALUE} when empty (a cold point predicts nothing). */
+    private static long minOf(long[] v, int from, int to) {
+        long min = Long.MAX_VALUE;
+        for (int i = from; i < to; i++) min = Math.min(min, v[i]);
+        return min;
     }
 
     /** How many samples are kept. */

@@ -1,5 +1,6 @@
 package dev.gpureactor.core;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +27,20 @@ public final class PointTable<K> {
         points.compute(Objects.requireNonNull(key, "key"), (k, old) -> {
             PointEstimate next = (old == null ? PointEstimate.cold() : old).observe(plan, outcome);
             return next.sampleCount() == 0 ? null : next; // an outcome that taught nothing adds no point
+        });
+    }
+
+    /**
+     * Folds {@code outcomes}, in order, into the point's estimate in one update: what
+     * {@link #observe} once each would leave, with one {@code compute} and one estimate allocated
+     * (a store that reached many waits of one point). Readers see the estimate before or after all.
+     */
+    public void observeAll(K key, DeadlinePlan plan, List<? extends Outcome> outcomes) {
+        Objects.requireNonNull(plan, "plan");
+        if (outcomes.isEmpty()) return;
+        points.compute(Objects.requireNonNull(key, "key"), (k, old) -> {
+            PointEstimate next = (old == null ? PointEstimate.cold() : old).observeAll(plan, outcomes);
+            return next.sampleCount() == 0 ? null : next; // outcomes that taught nothing add no point
         });
     }
 

@@ -16,7 +16,7 @@ import java.util.List;
  * jdk.VirtualThreadPinned "Freeze or preempt failed". The first await of a reactor used to do that
  * work on the awaiting virtual thread: it initialised GpuFuture (its VarHandles), PointEstimate and
  * java.util.OptionalLong, linked SlotPoint's record hashCode/equals (ObjectMethods bootstrap) as a
- * PointTable key, PointEstimate.observe's pattern switch (SwitchBootstraps), and the parker's
+ * PointTable key, PointEstimate.observe's and observeAll's pattern switches (SwitchBootstraps), and the parker's
  * classes and the JFR event classes (which start JFR's metadata). When several virtual threads
  * awaited at once, all but one blocked on that initialisation, and each of those pinned
  * (docs/SCALE.md, "Pinning").
@@ -68,6 +68,8 @@ final class FirstUse {
         for (Outcome o : List.of(new Outcome.Immediate(1), new Outcome.Exact(1), new Outcome.Late(1), new Outcome.Blocked(1))) {
             e = e.observe(plan, o);
         }
+        // And the parker's fold of a scan's run (observeAll's own pattern switch), linked here too.
+        table.observeAll(new GpuReactor.SlotPoint(null, 2), plan, List.of(new Outcome.Immediate(1), new Outcome.Exact(1), new Outcome.Late(1), new Outcome.Blocked(1)));
         return distinct && e.sleepNanos(plan).orElse(0) >= 0 && e.spreadNanos() >= 0 && table.sleepNanos(b, plan).isEmpty();
     }
 }

@@ -33,7 +33,7 @@ class ScaleCommandTest {
         assertTrue(j.contains("\"correct\":true"), j);
         for (String field : new String[] {"many_lines", "waiting_cores_per_line", "parker_cores_per_line", "wake_p50_us", "wake_p99_us",
                 "parker_threads", "idle_lines", "waiting_cpu_ms_per_s", "fan_out", "last_running_p99_ms", "many_waiters",
-                "bytes_per_future", "completions_per_s", "pinned_events", "pinned_where", "goals"}) {
+                "bytes_per_future", "completions_per_s", "floor", "fan_out_p99_ms", "pinned_events", "pinned_where", "goals"}) {
             assertTrue(j.contains("\"" + field + "\":"), field + " missing: " + j);
         }
         // Every wait launched completed: issued == completed in each many-lines and idle cell and the fan-out.

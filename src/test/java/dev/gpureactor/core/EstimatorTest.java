@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** The deadline estimator, with every worked number of the crate's estimator tests (seed-crate.md 2.3). */
@@ -230,5 +233,55 @@ class EstimatorTest {
         PointEstimate e = exact(PointEstimate.cold(), 5_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000,
                 1_000_000, 1_000_000, 1_000_000, 1_050_000);
         assertEquals(50_000, e.spreadNanos());
+    }
+
+    /** A random outcome of every kind, residuals from 0 to 10 ms (some negative: clamped). */
+    private static Outcome randomOutcome(SplittableRandom r) {
+        long v = r.nextLong(-1_000, 10_000_000);
+        return switch (r.nextInt(4)) {
+            case 0 -> new Outcome.Immediate(v);
+            case 1 -> new Outcome.Exact(v);
+            case 2 -> new Outcome.Late(v);
+            default -> new Outcome.Blocked(v);
+        };
+    }
+
+    @Test
+    void observing_many_outcomes_at_once_is_observing_each_in_turn() {
+        SplittableRandom r = new SplittableRandom(19);
+        for (int round = 0; round < 2_000; round++) {
+            DeadlinePlan plan = new DeadlinePlan(150_000, 20_000, 50_000_000, 1 + r.nextInt(10));
+            // A start of any length, some longer than this plan's window (a point kept under a wider one).
+            PointEstimate start = PointEstimate.cold();
+            DeadlinePlan wide = new DeadlinePlan(150_000, 20_000, 50_000_000, 12);
+            for (int i = r.nextInt(14); i > 0; i--) start = start.observe(wide, new Outcome.Exact(r.nextLong(0, 10_000_000)));
+            List<Outcome> outcomes = new ArrayList<>();
+            for (int i = r.nextInt(40); i > 0; i--) outcomes.add(randomOutcome(r));
+            PointEstimate oneByOne = start;
+            for (Outcome o : outcomes) oneByOne = oneByOne.observe(plan, o);
+            PointEstimate all = start.observeAll(plan, outcomes);
+            assertEquals(oneByOne.toString(), all.toString(), "samples after " + outcomes + " on " + start);
+            assertEquals(oneByOne.predictedNanos(), all.predictedNanos());
+            assertEquals(oneByOne.spreadNanos(), all.spreadNanos());
+        }
+    }
+
+    @Test
+    void observing_nothing_or_only_blocked_waits_keeps_the_estimate() {
+        PointEstimate e = exact(PointEstimate.cold(), 1_000_000, 2_000_000);
+        assertSame(e, e.observeAll(PLAN, List.of()));
+        assertSame(e, e.observeAll(PLAN, List.of(new Outcome.Blocked(5), new Outcome.Blocked(7))));
+    }
+
+    @Test
+    void a_table_folds_a_run_of_outcomes_into_one_point_as_one_observation_each() {
+        PointTable<String> one = new PointTable<>(), all = new PointTable<>();
+        List<Outcome> run = List.of(new Outcome.Exact(3_000_000), new Outcome.Late(5_000_000), new Outcome.Exact(900_000),
+                new Outcome.Blocked(1), new Outcome.Late(400_000));
+        for (Outcome o : run) one.observe("k", PLAN, o);
+        all.observeAll("k", PLAN, run);
+        assertEquals(one.estimate("k").toString(), all.estimate("k").toString());
+        all.observeAll("b", PLAN, List.of(new Outcome.Blocked(5_000_000)));
+        assertEquals(1, all.size(), "outcomes that taught nothing add no point");
     }
 }

@@ -187,6 +187,29 @@ class LineWatchTest {
     }
 
     @Test
+    void a_store_that_reaches_many_waits_of_a_few_points_teaches_each_point_every_residual_in_order() {
+        // A fan-out: waits started 1 ms apart on two slots (two points) and a third point mixed into slot 1.
+        List<Long> starts = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            waitOn(i < 12 ? 0 : 1, 1, new FakePort(), 0, i < 12 ? "a" : i % 2 == 0 ? "b" : "c");
+            starts.add(clock.nanos());
+            clock.advance(1_000_000);
+        }
+        line.store(Slot.of(0), 1);
+        line.store(Slot.of(1), 1);
+        turn(false);
+        PointTable<Object> expected = new PointTable<>();
+        for (int i = 0; i < 20; i++) {
+            expected.observe(i < 12 ? "a" : i % 2 == 0 ? "b" : "c", PLAN.predict().orElseThrow(),
+                    new dev.gpureactor.core.Outcome.Exact(clock.nanos() - starts.get(i)));
+        }
+        for (String p : List.of("a", "b", "c")) {
+            assertEquals(expected.estimate(p).toString(), points.estimate(p).toString(), "point " + p);
+        }
+        assertEquals(8, points.estimate("a").sampleCount(), "the window keeps the last 8 of a's 12");
+    }
+
+    @Test
     void the_oversleep_allowance_beyond_the_margin_wakes_the_sleep_earlier_by_the_excess() {
         watch.afterTimedSleep(0, 400_000); // the OS woke a sleep 400 µs late: 300 µs past the 100 µs margin
         assertEquals(400_000, watch.oversleepAllowanceNanos());

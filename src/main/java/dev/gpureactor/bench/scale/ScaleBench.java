@@ -118,8 +118,13 @@ public final class ScaleBench {
         for (int n : s.waiters()) {
             many.add(ManyFutures.run(n, ScaleRun.WAITER_LINES, Knobs.DEFAULTS, p -> progress.accept("many waiters: " + p)));
         }
+        List<ScaleRun.Floor> floor = new ArrayList<>();
+        for (UnparkFloor.Scheduler on : UnparkFloor.Scheduler.values()) {
+            progress.accept("floor (no reactor) on the " + on.label);
+            floor.add(UnparkFloor.run(on, s.fanOut(), s.fanOutRounds(), s.waiters()));
+        }
         Optional<ScaleRun.Pinned> pinned = jfr == null ? Optional.empty() : Optional.of(pinnedEvents(jfr));
-        return new ScaleRun(date, machine, jdk, s, lines, idle, fan, many, pinned);
+        return new ScaleRun(date, machine, jdk, s, lines, idle, fan, many, floor, pinned);
     }
 
     /** A stamp written on the stream just before its store, read after the wait (the store's release orders it). */

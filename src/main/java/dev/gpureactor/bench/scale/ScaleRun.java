@@ -15,10 +15,11 @@ import java.util.Optional;
 /**
  * One {@code gar scale} run: each measure's cells and the goals of issue 19 judged on them.
  *
+ * @param floor  the fan-out and many-waiters shapes without the reactor, one per scheduler ({@link UnparkFloor})
  * @param pinned jdk.VirtualThreadPinned events over the run; empty when JFR was off
  */
 public record ScaleRun(String date, String machine, String jdk, ScaleBench.Settings settings, List<LinesCell> lines,
-                       List<IdleCell> idle, FanOut fanOut, List<ManyResult> waiters, Optional<Pinned> pinned) {
+                       List<IdleCell> idle, FanOut fanOut, List<ManyResult> waiters, List<Floor> floor, Optional<Pinned> pinned) {
     /** Lines the many-waiters measure spreads its futures over. */
     public static final int WAITER_LINES = 8;
     static final double CORES_PER_BUSY_LINE_MAX = 0.15, P50_RATIO_MAX = 2, THREADS_PER_LINE_MAX = 2;
@@ -61,6 +62,22 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
     public record FanOut(int waiters, int rounds, long p50Nanos, long p99Nanos, long maxNanos, long issued, long completed,
                          long registrationsLeft) {
         boolean correct() { return issued == completed && registrationsLeft == 0; }
+    }
+
+    /**
+     * The floor on one scheduler: virtual threads parked with {@code LockSupport.park}, unparked by
+     * one platform thread in a loop; fan-out from the first unpark to the last running.
+     */
+    public record Floor(String scheduler, int carriers, int waiters, int rounds, long p50Nanos, long p99Nanos, long maxNanos,
+                        List<FloorMany> many) {
+        public Floor {
+            many = List.copyOf(many);
+        }
+    }
+
+    /** {@code waiters} plainly parked virtual threads, all unparked at once: nanos until the last ran. */
+    public record FloorMany(int waiters, long wakeAllNanos) {
+        double completionsPerSecond() { return waiters / (wakeAllNanos / 1e9); }
     }
 
     /** JFR's jdk.VirtualThreadPinned events over the run: how many, and the most frequent places (reason @ frames). */
@@ -144,6 +161,15 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
             b.append(String.format(Locale.ROOT, "%8d waiters: %.0f B per future, %.0f B per virtual thread, all woken in %.1f ms = %.3f M/s%n",
                     m.futures(), m.bytesPerFuture(), m.bytesPerVirtualThread(), m.wakeAllMillis(), m.completionsPerSecond() / 1e6));
         }
+        b.append("\nFloor (no reactor: virtual threads in LockSupport.park, unparked by one platform thread in a loop)\n");
+        for (Floor fl : floor) {
+            b.append(String.format(Locale.ROOT, "  %-13s %d carriers  fan-out %d: last running p50 %.3f ms, p99 %.3f ms, max %.3f ms%n",
+                    fl.scheduler(), fl.carriers(), fl.waiters(), fl.p50Nanos() / 1e6, fl.p99Nanos() / 1e6, fl.maxNanos() / 1e6));
+            for (FloorMany m : fl.many()) {
+                b.append(String.format(Locale.ROOT, "  %-13s %d carriers  %8d waiters: all woken in %.1f ms = %.3f M/s%n", fl.scheduler(),
+                        fl.carriers(), m.waiters(), m.wakeAllNanos() / 1e6, m.completionsPerSecond() / 1e6));
+            }
+        }
         b.append("\nPinning: ").append(pinned.isPresent() ? pinned.get().events() + " jdk.VirtualThreadPinned events" : "not recorded (--no-jfr)");
         pinned.ifPresent(p -> p.where().forEach(w -> b.append("\n  ").append(w)));
         b.append("\n\nGoals of issue 19\n");
@@ -218,6 +244,27 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
             ws.add(o);
         }
         m.put("many_waiters", ws);
+        List<Object> fls = new ArrayList<>();
+        for (Floor fl : floor) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("scheduler", fl.scheduler());
+            o.put("carriers", fl.carriers());
+            o.put("fan_out_waiters", fl.waiters());
+            o.put("fan_out_rounds", fl.rounds());
+            o.put("fan_out_p50_ms", fl.p50Nanos() / 1e6);
+            o.put("fan_out_p99_ms", fl.p99Nanos() / 1e6);
+            List<Object> ms = new ArrayList<>();
+            for (FloorMany fm : fl.many()) {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("waiters", fm.waiters());
+                x.put("wake_all_ms", fm.wakeAllNanos() / 1e6);
+                x.put("completions_per_s", Json.significant(fm.completionsPerSecond()));
+                ms.add(x);
+            }
+            o.put("many_waiters", ms);
+            fls.add(o);
+        }
+        m.put("floor", fls);
         m.put("pinned_events", pinned.map(Pinned::events).orElse(null));
         m.put("pinned_where", pinned.map(Pinned::where).orElse(List.of()));
         List<Object> gs = new ArrayList<>();
