@@ -11,7 +11,7 @@ import java.util.Objects;
  *
  * @param <B> the vendor binding
  */
-public abstract class BoundLineDriver<B extends DriverBinding> implements LineDriver {
+public abstract class BoundLineDriver<B extends DriverBinding<?>> implements LineDriver {
     /** The binding every call goes to; immutable, shared by every line of the library. */
     protected final B binding;
 
