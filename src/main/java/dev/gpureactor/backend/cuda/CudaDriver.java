@@ -4,6 +4,7 @@ import dev.gpureactor.backend.DriverBinding;
 import dev.gpureactor.backend.LineDriver;
 import dev.gpureactor.backend.LineVendor;
 import dev.gpureactor.backend.MappedLine;
+import dev.gpureactor.backend.PrimaryContexts;
 import dev.gpureactor.backend.StoreSupport;
 import dev.gpureactor.backend.StreamCalls;
 import dev.gpureactor.backend.WordPark;
@@ -84,7 +85,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * context's device, whose ports are {@link CudaPort}s; and its {@link StreamCalls} drive streams of the
  * current context.
  */
-public final class CudaDriver extends DriverBinding<CudaCall> implements LineVendor<CuStream, CudaPort>, StreamCalls<CuStream> {
+public final class CudaDriver extends DriverBinding<CudaCall> implements LineVendor<CuStream, CudaPort>, StreamCalls<CuStream>, PrimaryContexts {
     /** The system property naming the library (path or loader name). */
     public static final String LIBRARY_PROPERTY = "gar.cuda.library";
     /** The driver's loader name. */
@@ -376,6 +377,7 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
     }
 
     /** The device of the calling thread's current context ({@code cuCtxGetDevice}). */
+    @Override
     public int currentDevice() {
         return outInt("cuCtxGetDevice", this::cuCtxGetDevice);
     }
@@ -398,6 +400,7 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
     }
 
     /** Retains the device's primary context and returns it. */
+    @Override
     public long primaryContextRetain(int device) {
         return outAddress("cuDevicePrimaryCtxRetain", c -> cuDevicePrimaryCtxRetain(c, device));
     }
@@ -407,6 +410,7 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         check("cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags_v2(device, flags));
     }
 
+    @Override
     public void primaryContextRelease(int device) {
         check("cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease_v2(device));
     }

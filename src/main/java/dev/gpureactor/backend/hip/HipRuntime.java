@@ -4,6 +4,7 @@ import dev.gpureactor.backend.DriverBinding;
 import dev.gpureactor.backend.LineDriver;
 import dev.gpureactor.backend.LineVendor;
 import dev.gpureactor.backend.MappedLine;
+import dev.gpureactor.backend.PrimaryContexts;
 import dev.gpureactor.backend.StoreSupport;
 import dev.gpureactor.backend.StreamCalls;
 import dev.gpureactor.backend.WordPark;
@@ -56,7 +57,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * device, whose ports are {@link HipPort}s; and its {@link StreamCalls} drive streams of the current
  * device.
  */
-public final class HipRuntime extends DriverBinding<HipCall> implements LineVendor<HipStream, HipPort>, StreamCalls<HipStream> {
+public final class HipRuntime extends DriverBinding<HipCall> implements LineVendor<HipStream, HipPort>, StreamCalls<HipStream>, PrimaryContexts {
     public static final String LIBRARY_PROPERTY = "gar.hip.library";
     public static final String DEFAULT_LIBRARY = "libamdhip64.so";
 
@@ -239,6 +240,7 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
     }
 
     /** The calling thread's current device ({@code hipGetDevice}). */
+    @Override
     public int currentDevice() {
         return outInt("hipGetDevice", this::hipGetDevice);
     }
@@ -247,10 +249,12 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         check("hipSetDevice", hipSetDevice(device));
     }
 
+    @Override
     public long primaryContextRetain(int device) {
         return outAddress("hipDevicePrimaryCtxRetain", c -> hipDevicePrimaryCtxRetain(c, device));
     }
 
+    @Override
     public void primaryContextRelease(int device) {
         check("hipDevicePrimaryCtxRelease", hipDevicePrimaryCtxRelease(device));
     }
