@@ -10,6 +10,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -103,6 +104,67 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
         B raced = cache.putIfAbsent(pathOrName, fresh);
         return raced != null ? raced : fresh;
     }
+
+    /**
+     * The {@code gar probe} entry of a vendor, written once: loads the binding of {@code library} (not
+     * found: the coded reason), says what was found ({@link #probeFound}), lists the devices and whether
+     * each can store into a line (not where the library lacks a function of {@link #lineFunctions}; else
+     * {@link LineVendor#storeSupport}); a binding whose library loaded but cannot run says why ({@link
+     * #cannotRun}). It never runs work on a device.
+     */
+    public static <B extends DriverBinding<?> & LineVendor<?, ?>> BackendReport probe(String backend, String library,
+                                                                                     Function<String, B> load) {
+        B binding;
+        try {
+            binding = load.apply(library);
+        } catch (ReactorException e) {
+            return new BackendReport(backend, library, false, e.getMessage(), List.of());
+        }
+        List<String> lacking = binding.lineFunctions().stream().filter(binding.missing()::contains).toList();
+        List<DeviceReport> devices = new ArrayList<>();
+        String why;
+        try {
+            String found = binding.probeFound();
+            int count = binding.deviceCount();
+            for (int i = 0; i < count; i++) {
+                int dev = binding.device(i);
+                StoreSupport stores;
+                if (!lacking.isEmpty()) {
+                    stores = new StoreSupport(false, "missing " + String.join(", ", lacking));
+                } else {
+                    try {
+                        stores = binding.storeSupport(dev);
+                    } catch (ReactorException e) {
+                        stores = new StoreSupport(false, e.getMessage());
+                    }
+                }
+                devices.add(new DeviceReport(i, binding.deviceName(dev), stores.usable(), stores.detail()));
+            }
+            why = found + ", " + count + " device(s)";
+        } catch (ReactorException e) {
+            why = binding.cannotRun(e);
+        }
+        if (!lacking.isEmpty()) why += "; no lines (missing " + String.join(", ", lacking) + "): query plan only";
+        return new BackendReport(backend, library, true, why, devices);
+    }
+
+    /** Every function a line needs; a library without one of them offers the query plan only. */
+    public abstract List<String> lineFunctions();
+
+    /** Readies the library for the probe's questions and says what was found ("driver 13.0"). */
+    protected abstract String probeFound();
+
+    /** What the probe says of a library that loaded but failed a call ({@code e}). */
+    protected abstract String cannotRun(ReactorException e);
+
+    /** How many devices the library sees. */
+    public abstract int deviceCount();
+
+    /** The device of an ordinal. */
+    public abstract int device(int ordinal);
+
+    /** A device's name. */
+    public abstract String deviceName(int device);
 
     /** "cuda", "hip": the first argument of the {@code Backend} errors. */
     public final String backend() { return backend; }

@@ -352,15 +352,34 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         return outInt("cuDriverGetVersion", this::cuDriverGetVersion);
     }
 
+    /** {@code cuInit(0)} and the driver's version ("driver 13.0"). */
+    @Override
+    protected String probeFound() {
+        ensureInitialized();
+        int version = driverVersion();
+        return "driver " + version / 1000 + "." + version % 1000 / 10;
+    }
+
+    @Override
+    protected String cannotRun(ReactorException e) {
+        return "the library loaded but the driver cannot run: " + e.getMessage();
+    }
+
+    @Override
+    public List<String> lineFunctions() { return LINE_FUNCTIONS; }
+
+    @Override
     public int deviceCount() {
         return outInt("cuDeviceGetCount", this::cuDeviceGetCount);
     }
 
     /** The {@code CUdevice} of an ordinal. */
+    @Override
     public int device(int ordinal) {
         return outInt("cuDeviceGet", d -> cuDeviceGet(d, ordinal));
     }
 
+    @Override
     public String deviceName(int device) {
         return outString("cuDeviceGetName", 256, name -> cuDeviceGetName(name, 256, device));
     }

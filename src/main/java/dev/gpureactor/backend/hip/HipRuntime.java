@@ -227,14 +227,35 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         return outInt("hipDriverGetVersion", this::hipDriverGetVersion);
     }
 
+    /** The runtime's version number ("runtime 60443483"; the runtime initializes itself). */
+    @Override
+    protected String probeFound() {
+        return "runtime " + driverVersion();
+    }
+
+    /** On a machine without an AMD GPU ({@code hipErrorNoDevice}): the runtime's version, no device. */
+    @Override
+    protected String cannotRun(ReactorException e) {
+        boolean noDevice = e.code() == ErrorCode.Backend && e.args().size() > 2
+                && e.args().get(2).equals(Integer.toString(hipErrorNoDevice));
+        return noDevice ? "HIP runtime " + versionText() + " found, no device"
+                : "the library loaded but the runtime cannot run: " + e.getMessage();
+    }
+
+    @Override
+    public List<String> lineFunctions() { return LINE_FUNCTIONS; }
+
+    @Override
     public int deviceCount() {
         return outInt("hipGetDeviceCount", this::hipGetDeviceCount);
     }
 
+    @Override
     public int device(int ordinal) {
         return outInt("hipDeviceGet", d -> hipDeviceGet(d, ordinal));
     }
 
+    @Override
     public String deviceName(int device) {
         return outString("hipDeviceGetName", 256, name -> hipDeviceGetName(name, 256, device));
     }
