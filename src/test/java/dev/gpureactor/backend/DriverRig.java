@@ -133,6 +133,11 @@ public abstract class DriverRig<S extends DriverStream> implements AutoCloseable
         return host;
     }
 
+    /** The device address of memory from {@link #mappedPage}. */
+    public long devicePointer(long host) {
+        return calls.mappedDevicePointer(host);
+    }
+
     /** A device-side write of {@code n} bytes of {@code value}, in stream order. */
     public void fill(S stream, long deviceAddress, byte value, long n) {
         calls.fillAsync(stream, deviceAddress, value, n);
