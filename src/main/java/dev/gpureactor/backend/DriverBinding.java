@@ -10,6 +10,9 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +31,12 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <ul>
  *   <li>The library opened once per path or name through the one loader ({@link NativeLoader#load},
  *       with its directory checks): {@link #once}.
- *   <li>The addresses of the functions it binds, resolved at construction (the jextract-generated
- *       {@code *_fn} types take them): {@link #need} in each raw method, so a missing symbol fails only
- *       when that function is first needed; {@link #require} for a whole feature up front.
+ *   <li>The addresses of the functions it binds ({@link DriverCall}: a vendor's enum, one constant per
+ *       function), resolved once at construction into one array indexed by the constant's ordinal (the
+ *       jextract-generated {@code *_fn} types take them): {@link #need} in each raw method is an array
+ *       load and a null check, not a lookup by name, because the backstop's stream query is on the
+ *       parker's hot path. A missing symbol fails only when that function is first needed; {@link
+ *       #require} checks a whole feature up front.
  *   <li>The coded errors: {@link ErrorCode#NativeUnavailable} for a missing library or symbol,
  *       {@link ErrorCode#Backend} (backend, call, status, the driver's error name, its text) for a
  *       failed call ({@link #failure}, {@link #check}).
@@ -44,31 +50,42 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p><b>Threads.</b> Immutable after construction; every method may be called from any thread.
  */
 @SuppressWarnings("restricted") // FFM: handle() links a downcall for callers that want a MethodHandle
-public abstract class DriverBinding {
+public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
     private final String backend;
     /** The status of a call that succeeded ({@code CUDA_SUCCESS}, {@code hipSuccess}). */
     private final int success;
     private final NativeLibrary lib;
-    private final Map<String, FunctionDescriptor> functions;
-    /** Every bound function to its address; {@link MemorySegment#NULL} where the library lacks it. */
-    private final Map<String, MemorySegment> resolved;
+    private final Class<F> calls;
+    /**
+     * The address of each bound function by its {@link DriverCall#ordinal}; {@link MemorySegment#NULL} where
+     * the library lacks it. Written only in the constructor and read through this final field, so the
+     * final-field freeze publishes the elements to every thread without a fence on the read.
+     */
+    private final MemorySegment[] addresses;
     private final List<String> missing;
 
     /**
-     * Resolves every function of {@code functions} (name to exact descriptor, in header order) in {@code lib}.
+     * Resolves every function of {@code calls} (in header order) in {@code lib}, once.
      *
      * @param backend "cuda", "hip": the first argument of the {@code Backend} errors
      * @param success the status of a call that succeeded
      */
-    protected DriverBinding(String backend, NativeLibrary lib, Map<String, FunctionDescriptor> functions, int success) {
+    protected DriverBinding(String backend, NativeLibrary lib, Class<F> calls, int success) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.success = success;
         this.lib = Objects.requireNonNull(lib, "lib");
-        this.functions = Map.copyOf(functions);
-        Map<String, MemorySegment> r = new LinkedHashMap<>();
-        functions.keySet().forEach(name -> r.put(name, lib.symbol(name).orElse(MemorySegment.NULL)));
-        this.resolved = Map.copyOf(r);
-        this.missing = r.entrySet().stream().filter(e -> e.getValue().address() == 0).map(Map.Entry::getKey).toList();
+        this.calls = Objects.requireNonNull(calls, "calls");
+        F[] all = calls.getEnumConstants();
+        this.addresses = Arrays.stream(all).map(f -> lib.symbol(f.name()).orElse(MemorySegment.NULL))
+                .toArray(MemorySegment[]::new);
+        this.missing = Arrays.stream(all).filter(f -> addresses[f.ordinal()].address() == 0).map(Enum::name).toList();
+    }
+
+    /** Every function of a vendor's {@code calls} and its exact descriptor, in header order. */
+    public static <F extends Enum<F> & DriverCall> Map<String, FunctionDescriptor> descriptors(Class<F> calls) {
+        Map<String, FunctionDescriptor> d = new LinkedHashMap<>();
+        for (F f : calls.getEnumConstants()) d.put(f.name(), f.descriptor());
+        return Collections.unmodifiableMap(d);
     }
 
     /**
@@ -78,7 +95,7 @@ public abstract class DriverBinding {
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library;
      *     {@link ErrorCode#NativeDirUnsafe} for a path another user could write
      */
-    public static <B extends DriverBinding> B once(ConcurrentHashMap<String, B> cache, String pathOrName,
+    public static <B extends DriverBinding<?>> B once(ConcurrentHashMap<String, B> cache, String pathOrName,
                                                   Function<NativeLibrary, B> make) {
         Objects.requireNonNull(pathOrName, "pathOrName");
         B known = cache.get(pathOrName);
@@ -87,6 +104,67 @@ public abstract class DriverBinding {
         B raced = cache.putIfAbsent(pathOrName, fresh);
         return raced != null ? raced : fresh;
     }
+
+    /**
+     * The {@code gar probe} entry of a vendor, written once: loads the binding of {@code library} (not
+     * found: the coded reason), says what was found ({@link #probeFound}), lists the devices and whether
+     * each can store into a line (not where the library lacks a function of {@link #lineFunctions}; else
+     * {@link LineVendor#storeSupport}); a binding whose library loaded but cannot run says why ({@link
+     * #cannotRun}). It never runs work on a device.
+     */
+    public static <B extends DriverBinding<?> & LineVendor<?, ?>> BackendReport probe(String backend, String library,
+                                                                                     Function<String, B> load) {
+        B binding;
+        try {
+            binding = load.apply(library);
+        } catch (ReactorException e) {
+            return new BackendReport(backend, library, false, e.getMessage(), List.of());
+        }
+        List<String> lacking = binding.lineFunctions().stream().filter(binding.missing()::contains).toList();
+        List<DeviceReport> devices = new ArrayList<>();
+        String why;
+        try {
+            String found = binding.probeFound();
+            int count = binding.deviceCount();
+            for (int i = 0; i < count; i++) {
+                int dev = binding.device(i);
+                StoreSupport stores;
+                if (!lacking.isEmpty()) {
+                    stores = new StoreSupport(false, "missing " + String.join(", ", lacking));
+                } else {
+                    try {
+                        stores = binding.storeSupport(dev);
+                    } catch (ReactorException e) {
+                        stores = new StoreSupport(false, e.getMessage());
+                    }
+                }
+                devices.add(new DeviceReport(i, binding.deviceName(dev), stores.usable(), stores.detail()));
+            }
+            why = found + ", " + count + " device(s)";
+        } catch (ReactorException e) {
+            why = binding.cannotRun(e);
+        }
+        if (!lacking.isEmpty()) why += "; no lines (missing " + String.join(", ", lacking) + "): query plan only";
+        return new BackendReport(backend, library, true, why, devices);
+    }
+
+    /** Every function a line needs; a library without one of them offers the query plan only. */
+    public abstract List<String> lineFunctions();
+
+    /** Readies the library for the probe's questions and says what was found ("driver 13.0"). */
+    protected abstract String probeFound();
+
+    /** What the probe says of a library that loaded but failed a call ({@code e}). */
+    protected abstract String cannotRun(ReactorException e);
+
+    /** How many devices the library sees. */
+    public abstract int deviceCount();
+
+    /** The device of an ordinal. */
+    public abstract int device(int ordinal);
+
+    /** A device's name. */
+    public abstract String deviceName(int device);
 
     /** "cuda", "hip": the first argument of the {@code Backend} errors. */
     public final String backend() { return backend; }
@@ -99,7 +177,8 @@ public abstract class DriverBinding {
 
     /** A downcall handle of a bound function, or {@code NativeUnavailable} naming it. */
     public final MethodHandle handle(String function) {
-        return Linker.nativeLinker().downcallHandle(need(function), functions.get(function));
+        F f = call(function);
+        return Linker.nativeLinker().downcallHandle(need(f), f.descriptor());
     }
 
     /**
@@ -107,28 +186,34 @@ public abstract class DriverBinding {
      * required} it lacks; does nothing when all are there.
      */
     public final void require(List<String> required) {
-        List<String> lacking = required.stream().filter(f -> !has(f)).toList();
+        List<String> lacking = required.stream().filter(f -> !has(call(f))).toList();
         if (!lacking.isEmpty()) {
             throw NativeLibrary.unavailable(lib.name(), "it has no symbol " + String.join(", no symbol ", lacking), null);
         }
     }
 
-    /** Whether the library exports {@code function} (one this binding binds). */
-    protected final boolean has(String function) {
-        return address(function).address() != 0;
+    /** Whether the library exports {@code function}. */
+    protected final boolean has(F function) {
+        return addresses[function.ordinal()].address() != 0; // the final array: see the field
     }
 
-    /** The address of a bound function, or {@code NativeUnavailable} naming it when the library lacks it. */
-    protected final MemorySegment need(String function) {
-        MemorySegment a = address(function);
-        if (a.address() == 0) throw lib.missing(function);
+    /**
+     * The address of a bound function, or {@code NativeUnavailable} naming it when the library lacks it:
+     * each raw call's first step, so one array load (no lookup by name).
+     */
+    protected final MemorySegment need(F function) {
+        MemorySegment a = addresses[function.ordinal()]; // the final array: see the field
+        if (a.address() == 0) throw lib.missing(function.name());
         return a;
     }
 
-    private MemorySegment address(String function) {
-        MemorySegment a = resolved.get(function);
-        if (a == null) throw new IllegalArgumentException("not bound: " + function); // a bug in the binding
-        return a;
+    /** The constant of a function named by its symbol; a name this binding does not bind is a bug in the caller. */
+    private F call(String function) {
+        try {
+            return Enum.valueOf(calls, function);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("not bound: " + function, e);
+        }
     }
 
     /** The driver's name for a status, e.g. "CUDA_ERROR_LAUNCH_FAILED", or a fallback naming the number. */

@@ -5,6 +5,7 @@ import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,8 +54,16 @@ public abstract class DriverPort<S extends DriverStream> implements CompletionPo
                 line.stores().usable());
     }
 
-    /** A port without a line: status by query, wait by the driver's synchronize, {@code arm} does nothing. */
-    protected DriverPort(LineDriver driver, S stream) {
+    /**
+     * A port without a line: status by query, wait by the driver's synchronize, {@code arm} does nothing.
+     * The vendors' {@code queryOnly}: it first checks that the binding has every function of {@code
+     * needs}, so a driver that cannot make lines still gets this port and one that cannot query does not.
+     *
+     * @throws dev.gpureactor.core.ReactorException {@code NativeUnavailable} naming what the library lacks
+     */
+    protected DriverPort(BoundLineDriver<?> driver, S stream, List<String> needs) {
+        Objects.requireNonNull(stream, "stream");
+        driver.binding.require(needs);
         this(driver, null, stream, null, 0, WordPark.spinThenPark(), false);
     }
 

@@ -4,8 +4,11 @@
  * page and ownership rules and one port body ({@link dev.gpureactor.backend.MappedLine} over a
  * {@link dev.gpureactor.backend.MappedPage} over a {@link dev.gpureactor.backend.LineDriver} table,
  * {@link dev.gpureactor.backend.DriverPort}); each binding ({@link dev.gpureactor.backend.DriverBinding}:
- * load-once, symbols, coded errors) supplies only its calls, as a {@link dev.gpureactor.backend.LineVendor}
- * and as {@link dev.gpureactor.backend.StreamCalls}. {@code metal} is an {@code MTLSharedEvent} port.
+ * load-once, its {@link dev.gpureactor.backend.DriverCall} symbols resolved once into a table, coded
+ * errors, the {@code gar probe} entry) supplies only its calls, as a {@link dev.gpureactor.backend.LineVendor},
+ * {@link dev.gpureactor.backend.PrimaryContexts} and {@link dev.gpureactor.backend.StreamCalls}; a line's
+ * table ({@link dev.gpureactor.backend.BoundLineDriver}) keeps only the vendor's own calls.
+ * {@code metal} is an {@code MTLSharedEvent} port.
  * Every vendor entry point is resolved at run time through FFM ({@link
  * dev.gpureactor.park.NativeLoader#load}, with its directory checks); nothing links against a vendor library at build time.
  * Depends on {@code core}, {@code park} (its one native-library loader) and the JDK only.

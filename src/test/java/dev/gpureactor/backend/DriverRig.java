@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A driver to test lines against (the CUDA and HIP rigs): the stand-in (always; it is what counts) or
@@ -44,6 +47,46 @@ public abstract class DriverRig<S extends DriverStream> implements AutoCloseable
     protected void release() {}
 
     // ------------------------------------------------------------------ shared
+
+    /** The rig of a parameterized test's kind: {@code "standin"} or {@code "real"}. */
+    public static <R extends DriverRig<?>> R open(String kind, Supplier<R> standin, Supplier<R> real) {
+        return switch (kind) {
+            case "standin" -> standin.get();
+            case "real" -> real.get();
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
+
+    /**
+     * A real library a rig may open, and whether it can be tested here: asked once, then kept (a JVM
+     * does not gain a GPU). Racing first askers compute the same answer; the volatile publishes it.
+     */
+    public static final class RealLibrary {
+        public final String library;
+        private final IntSupplier deviceCount;
+        private volatile Optional<String> unavailable; // null: not asked yet
+
+        /** @param deviceCount loads the library (readied as a rig would) and counts its devices */
+        public RealLibrary(String library, IntSupplier deviceCount) {
+            this.library = library;
+            this.deviceCount = deviceCount;
+        }
+
+        /** Why the real library cannot be tested here, or empty when it can. */
+        public Optional<String> unavailable() {
+            Optional<String> known = unavailable;
+            if (known != null) return known;
+            Optional<String> why = realUnavailable(library, deviceCount);
+            unavailable = why;
+            return why;
+        }
+
+        /** A JUnit assumption (with the reason) that the real library can be tested here. */
+        public void assume() {
+            Optional<String> why = unavailable();
+            assumeTrue(why.isEmpty(), why.orElse(""));
+        }
+    }
 
     /**
      * Why the real library cannot be tested here, or empty when it can: no library, one that cannot
@@ -88,6 +131,11 @@ public abstract class DriverRig<S extends DriverStream> implements AutoCloseable
         pages.add(host);
         MemorySegment.ofAddress(host).reinterpret(bytes).fill((byte) 0);
         return host;
+    }
+
+    /** The device address of memory from {@link #mappedPage}. */
+    public long devicePointer(long host) {
+        return calls.mappedDevicePointer(host);
     }
 
     /** A device-side write of {@code n} bytes of {@code value}, in stream order. */

@@ -53,6 +53,17 @@ class BackendProbeTest {
         assertTrue(r.why().contains("no lines (missing cuStreamWriteValue64_v2): query plan only"), r.why());
     }
 
+    /** A device of a driver that cannot store into a line is not usable, whatever its attributes say. */
+    @Test
+    void aDriverWithoutTheV2EntryPointListsNoDeviceAsUsable() {
+        BackendReport r = CudaBackend.probe(Standin.library(Standin.CUDA_NO_V2));
+        assertFalse(r.devices().isEmpty(), r.render());
+        for (var d : r.devices()) {
+            assertFalse(d.streamMemOps(), r.render());
+            assertEquals("missing cuStreamWriteValue64_v2", d.memOps(), r.render());
+        }
+    }
+
     @Test
     void aMissingLibrarySaysWhy() {
         BackendReport cuda = CudaBackend.probe("/nonexistent/libcuda.so.1");

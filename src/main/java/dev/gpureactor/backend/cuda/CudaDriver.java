@@ -4,6 +4,7 @@ import dev.gpureactor.backend.DriverBinding;
 import dev.gpureactor.backend.LineDriver;
 import dev.gpureactor.backend.LineVendor;
 import dev.gpureactor.backend.MappedLine;
+import dev.gpureactor.backend.PrimaryContexts;
 import dev.gpureactor.backend.StoreSupport;
 import dev.gpureactor.backend.StreamCalls;
 import dev.gpureactor.backend.WordPark;
@@ -50,8 +51,6 @@ import dev.gpureactor.park.NativeLibrary;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -86,7 +85,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * context's device, whose ports are {@link CudaPort}s; and its {@link StreamCalls} drive streams of the
  * current context.
  */
-public final class CudaDriver extends DriverBinding implements LineVendor<CuStream, CudaPort>, StreamCalls<CuStream> {
+public final class CudaDriver extends DriverBinding<CudaCall> implements LineVendor<CuStream, CudaPort>, StreamCalls<CuStream>, PrimaryContexts {
     /** The system property naming the library (path or loader name). */
     public static final String LIBRARY_PROPERTY = "gar.cuda.library";
     /** The driver's loader name. */
@@ -139,53 +138,14 @@ public final class CudaDriver extends DriverBinding implements LineVendor<CuStre
     /** Every entry point a port without a line needs ({@link CudaPort#queryOnly}). */
     public static final List<String> QUERY_FUNCTIONS = List.of("cuStreamQuery", "cuStreamSynchronize", "cuGetErrorName", "cuGetErrorString");
 
-    private static final Map<String, FunctionDescriptor> FUNCTIONS;
-
-    static {
-        Map<String, FunctionDescriptor> f = new LinkedHashMap<>();
-        f.put("cuInit", cuInit_fn.descriptor());
-        f.put("cuDriverGetVersion", cuDriverGetVersion_fn.descriptor());
-        f.put("cuGetErrorName", cuGetErrorName_fn.descriptor());
-        f.put("cuGetErrorString", cuGetErrorString_fn.descriptor());
-        f.put("cuDeviceGetCount", cuDeviceGetCount_fn.descriptor());
-        f.put("cuDeviceGet", cuDeviceGet_fn.descriptor());
-        f.put("cuDeviceGetName", cuDeviceGetName_fn.descriptor());
-        f.put("cuDeviceGetAttribute", cuDeviceGetAttribute_fn.descriptor());
-        f.put("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain_fn.descriptor());
-        f.put("cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease_v2_fn.descriptor());
-        f.put("cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags_v2_fn.descriptor());
-        f.put("cuCtxCreate_v4", cuCtxCreate_v4_fn.descriptor());
-        f.put("cuCtxDestroy_v2", cuCtxDestroy_v2_fn.descriptor());
-        f.put("cuCtxGetCurrent", cuCtxGetCurrent_fn.descriptor());
-        f.put("cuCtxSetCurrent", cuCtxSetCurrent_fn.descriptor());
-        f.put("cuCtxPushCurrent_v2", cuCtxPushCurrent_v2_fn.descriptor());
-        f.put("cuCtxPopCurrent_v2", cuCtxPopCurrent_v2_fn.descriptor());
-        f.put("cuCtxGetDevice", cuCtxGetDevice_fn.descriptor());
-        f.put("cuMemHostAlloc", cuMemHostAlloc_fn.descriptor());
-        f.put("cuMemHostGetDevicePointer_v2", cuMemHostGetDevicePointer_v2_fn.descriptor());
-        f.put("cuMemFreeHost", cuMemFreeHost_fn.descriptor());
-        f.put("cuStreamCreate", cuStreamCreate_fn.descriptor());
-        f.put("cuStreamDestroy_v2", cuStreamDestroy_v2_fn.descriptor());
-        f.put("cuStreamGetCtx", cuStreamGetCtx_fn.descriptor());
-        f.put("cuStreamQuery", cuStreamQuery_fn.descriptor());
-        f.put("cuStreamSynchronize", cuStreamSynchronize_fn.descriptor());
-        f.put("cuMemsetD8Async", cuMemsetD8Async_fn.descriptor());
-        f.put("cuLaunchHostFunc", cuLaunchHostFunc_fn.descriptor());
-        f.put("cuModuleLoadData", cuModuleLoadData_fn.descriptor());
-        f.put("cuModuleUnload", cuModuleUnload_fn.descriptor());
-        f.put("cuModuleGetFunction", cuModuleGetFunction_fn.descriptor());
-        f.put("cuLaunchKernel", cuLaunchKernel_fn.descriptor());
-        f.put("cuStreamWriteValue64_v2", cuStreamWriteValue64_v2_fn.descriptor());
-        f.put("cuStreamWaitValue64_v2", cuStreamWaitValue64_v2_fn.descriptor());
-        FUNCTIONS = Collections.unmodifiableMap(f);
-    }
+    private static final Map<String, FunctionDescriptor> FUNCTIONS = DriverBinding.descriptors(CudaCall.class);
 
     private static final ConcurrentHashMap<String, CudaDriver> DRIVERS = new ConcurrentHashMap<>();
 
     private volatile boolean initialized;
 
     private CudaDriver(NativeLibrary lib) {
-        super("cuda", lib, FUNCTIONS, CUDA_SUCCESS);
+        super("cuda", lib, CudaCall.class, CUDA_SUCCESS);
     }
 
     /** The library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}. */
@@ -213,144 +173,144 @@ public final class CudaDriver extends DriverBinding implements LineVendor<CuStre
     // ------------------------------------------------------------------ raw entry points (CUresult)
 
     public int cuInit(int Flags) {
-        return cuInit_fn.invoke(need("cuInit"), Flags);
+        return cuInit_fn.invoke(need(CudaCall.cuInit), Flags);
     }
 
     public int cuDriverGetVersion(MemorySegment driverVersion) {
-        return cuDriverGetVersion_fn.invoke(need("cuDriverGetVersion"), driverVersion);
+        return cuDriverGetVersion_fn.invoke(need(CudaCall.cuDriverGetVersion), driverVersion);
     }
 
     public int cuGetErrorName(int error, MemorySegment pStr) {
-        return cuGetErrorName_fn.invoke(need("cuGetErrorName"), error, pStr);
+        return cuGetErrorName_fn.invoke(need(CudaCall.cuGetErrorName), error, pStr);
     }
 
     public int cuGetErrorString(int error, MemorySegment pStr) {
-        return cuGetErrorString_fn.invoke(need("cuGetErrorString"), error, pStr);
+        return cuGetErrorString_fn.invoke(need(CudaCall.cuGetErrorString), error, pStr);
     }
 
     public int cuDeviceGetCount(MemorySegment count) {
-        return cuDeviceGetCount_fn.invoke(need("cuDeviceGetCount"), count);
+        return cuDeviceGetCount_fn.invoke(need(CudaCall.cuDeviceGetCount), count);
     }
 
     public int cuDeviceGet(MemorySegment device, int ordinal) {
-        return cuDeviceGet_fn.invoke(need("cuDeviceGet"), device, ordinal);
+        return cuDeviceGet_fn.invoke(need(CudaCall.cuDeviceGet), device, ordinal);
     }
 
     public int cuDeviceGetName(MemorySegment name, int len, int dev) {
-        return cuDeviceGetName_fn.invoke(need("cuDeviceGetName"), name, len, dev);
+        return cuDeviceGetName_fn.invoke(need(CudaCall.cuDeviceGetName), name, len, dev);
     }
 
     public int cuDeviceGetAttribute(MemorySegment pi, int attrib, int dev) {
-        return cuDeviceGetAttribute_fn.invoke(need("cuDeviceGetAttribute"), pi, attrib, dev);
+        return cuDeviceGetAttribute_fn.invoke(need(CudaCall.cuDeviceGetAttribute), pi, attrib, dev);
     }
 
     public int cuDevicePrimaryCtxRetain(MemorySegment pctx, int dev) {
-        return cuDevicePrimaryCtxRetain_fn.invoke(need("cuDevicePrimaryCtxRetain"), pctx, dev);
+        return cuDevicePrimaryCtxRetain_fn.invoke(need(CudaCall.cuDevicePrimaryCtxRetain), pctx, dev);
     }
 
     public int cuDevicePrimaryCtxRelease_v2(int dev) {
-        return cuDevicePrimaryCtxRelease_v2_fn.invoke(need("cuDevicePrimaryCtxRelease_v2"), dev);
+        return cuDevicePrimaryCtxRelease_v2_fn.invoke(need(CudaCall.cuDevicePrimaryCtxRelease_v2), dev);
     }
 
     /** The primary context's flags ({@code CU_CTX_SCHED_*}); since CUDA 11 also while it is active. */
     public int cuDevicePrimaryCtxSetFlags_v2(int dev, int flags) {
-        return cuDevicePrimaryCtxSetFlags_v2_fn.invoke(need("cuDevicePrimaryCtxSetFlags_v2"), dev, flags);
+        return cuDevicePrimaryCtxSetFlags_v2_fn.invoke(need(CudaCall.cuDevicePrimaryCtxSetFlags_v2), dev, flags);
     }
 
     public int cuCtxCreate_v4(MemorySegment pctx, MemorySegment ctxCreateParams, int flags, int dev) {
-        return cuCtxCreate_v4_fn.invoke(need("cuCtxCreate_v4"), pctx, ctxCreateParams, flags, dev);
+        return cuCtxCreate_v4_fn.invoke(need(CudaCall.cuCtxCreate_v4), pctx, ctxCreateParams, flags, dev);
     }
 
     public int cuCtxDestroy_v2(MemorySegment ctx) {
-        return cuCtxDestroy_v2_fn.invoke(need("cuCtxDestroy_v2"), ctx);
+        return cuCtxDestroy_v2_fn.invoke(need(CudaCall.cuCtxDestroy_v2), ctx);
     }
 
     public int cuCtxGetCurrent(MemorySegment pctx) {
-        return cuCtxGetCurrent_fn.invoke(need("cuCtxGetCurrent"), pctx);
+        return cuCtxGetCurrent_fn.invoke(need(CudaCall.cuCtxGetCurrent), pctx);
     }
 
     public int cuCtxSetCurrent(MemorySegment ctx) {
-        return cuCtxSetCurrent_fn.invoke(need("cuCtxSetCurrent"), ctx);
+        return cuCtxSetCurrent_fn.invoke(need(CudaCall.cuCtxSetCurrent), ctx);
     }
 
     public int cuCtxPushCurrent_v2(MemorySegment ctx) {
-        return cuCtxPushCurrent_v2_fn.invoke(need("cuCtxPushCurrent_v2"), ctx);
+        return cuCtxPushCurrent_v2_fn.invoke(need(CudaCall.cuCtxPushCurrent_v2), ctx);
     }
 
     public int cuCtxPopCurrent_v2(MemorySegment pctx) {
-        return cuCtxPopCurrent_v2_fn.invoke(need("cuCtxPopCurrent_v2"), pctx);
+        return cuCtxPopCurrent_v2_fn.invoke(need(CudaCall.cuCtxPopCurrent_v2), pctx);
     }
 
     public int cuCtxGetDevice(MemorySegment device) {
-        return cuCtxGetDevice_fn.invoke(need("cuCtxGetDevice"), device);
+        return cuCtxGetDevice_fn.invoke(need(CudaCall.cuCtxGetDevice), device);
     }
 
     public int cuMemHostAlloc(MemorySegment pp, long bytesize, int Flags) {
-        return cuMemHostAlloc_fn.invoke(need("cuMemHostAlloc"), pp, bytesize, Flags);
+        return cuMemHostAlloc_fn.invoke(need(CudaCall.cuMemHostAlloc), pp, bytesize, Flags);
     }
 
     public int cuMemHostGetDevicePointer_v2(MemorySegment pdptr, MemorySegment p, int Flags) {
-        return cuMemHostGetDevicePointer_v2_fn.invoke(need("cuMemHostGetDevicePointer_v2"), pdptr, p, Flags);
+        return cuMemHostGetDevicePointer_v2_fn.invoke(need(CudaCall.cuMemHostGetDevicePointer_v2), pdptr, p, Flags);
     }
 
     public int cuMemFreeHost(MemorySegment p) {
-        return cuMemFreeHost_fn.invoke(need("cuMemFreeHost"), p);
+        return cuMemFreeHost_fn.invoke(need(CudaCall.cuMemFreeHost), p);
     }
 
     public int cuStreamCreate(MemorySegment phStream, int Flags) {
-        return cuStreamCreate_fn.invoke(need("cuStreamCreate"), phStream, Flags);
+        return cuStreamCreate_fn.invoke(need(CudaCall.cuStreamCreate), phStream, Flags);
     }
 
     public int cuStreamDestroy_v2(MemorySegment hStream) {
-        return cuStreamDestroy_v2_fn.invoke(need("cuStreamDestroy_v2"), hStream);
+        return cuStreamDestroy_v2_fn.invoke(need(CudaCall.cuStreamDestroy_v2), hStream);
     }
 
     public int cuStreamGetCtx(MemorySegment hStream, MemorySegment pctx) {
-        return cuStreamGetCtx_fn.invoke(need("cuStreamGetCtx"), hStream, pctx);
+        return cuStreamGetCtx_fn.invoke(need(CudaCall.cuStreamGetCtx), hStream, pctx);
     }
 
     public int cuStreamQuery(MemorySegment hStream) {
-        return cuStreamQuery_fn.invoke(need("cuStreamQuery"), hStream);
+        return cuStreamQuery_fn.invoke(need(CudaCall.cuStreamQuery), hStream);
     }
 
     public int cuStreamSynchronize(MemorySegment hStream) {
-        return cuStreamSynchronize_fn.invoke(need("cuStreamSynchronize"), hStream);
+        return cuStreamSynchronize_fn.invoke(need(CudaCall.cuStreamSynchronize), hStream);
     }
 
     public int cuMemsetD8Async(long dstDevice, byte uc, long N, MemorySegment hStream) {
-        return cuMemsetD8Async_fn.invoke(need("cuMemsetD8Async"), dstDevice, uc, N, hStream);
+        return cuMemsetD8Async_fn.invoke(need(CudaCall.cuMemsetD8Async), dstDevice, uc, N, hStream);
     }
 
     public int cuLaunchHostFunc(MemorySegment hStream, MemorySegment fn, MemorySegment userData) {
-        return cuLaunchHostFunc_fn.invoke(need("cuLaunchHostFunc"), hStream, fn, userData);
+        return cuLaunchHostFunc_fn.invoke(need(CudaCall.cuLaunchHostFunc), hStream, fn, userData);
     }
 
     public int cuModuleLoadData(MemorySegment module, MemorySegment image) {
-        return cuModuleLoadData_fn.invoke(need("cuModuleLoadData"), module, image);
+        return cuModuleLoadData_fn.invoke(need(CudaCall.cuModuleLoadData), module, image);
     }
 
     public int cuModuleUnload(MemorySegment hmod) {
-        return cuModuleUnload_fn.invoke(need("cuModuleUnload"), hmod);
+        return cuModuleUnload_fn.invoke(need(CudaCall.cuModuleUnload), hmod);
     }
 
     public int cuModuleGetFunction(MemorySegment hfunc, MemorySegment hmod, MemorySegment name) {
-        return cuModuleGetFunction_fn.invoke(need("cuModuleGetFunction"), hfunc, hmod, name);
+        return cuModuleGetFunction_fn.invoke(need(CudaCall.cuModuleGetFunction), hfunc, hmod, name);
     }
 
     public int cuLaunchKernel(MemorySegment f, int gridDimX, int gridDimY, int gridDimZ, int blockDimX, int blockDimY, int blockDimZ,
                               int sharedMemBytes, MemorySegment hStream, MemorySegment kernelParams, MemorySegment extra) {
-        return cuLaunchKernel_fn.invoke(need("cuLaunchKernel"), f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
+        return cuLaunchKernel_fn.invoke(need(CudaCall.cuLaunchKernel), f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
                 blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
     }
 
     /** The store behind the stream's work; flags {@link #CU_STREAM_WRITE_VALUE_DEFAULT} order earlier work. */
     public int cuStreamWriteValue64_v2(MemorySegment stream, long addr, long value, int flags) {
-        return cuStreamWriteValue64_v2_fn.invoke(need("cuStreamWriteValue64_v2"), stream, addr, value, flags);
+        return cuStreamWriteValue64_v2_fn.invoke(need(CudaCall.cuStreamWriteValue64_v2), stream, addr, value, flags);
     }
 
     /** The stream stands still until the word at {@code addr} passes the test of {@code flags} ({@link #CU_STREAM_WAIT_VALUE_GEQ}). */
     public int cuStreamWaitValue64_v2(MemorySegment stream, long addr, long value, int flags) {
-        return cuStreamWaitValue64_v2_fn.invoke(need("cuStreamWaitValue64_v2"), stream, addr, value, flags);
+        return cuStreamWaitValue64_v2_fn.invoke(need(CudaCall.cuStreamWaitValue64_v2), stream, addr, value, flags);
     }
 
     // ------------------------------------------------------------------ checked helpers
@@ -369,7 +329,7 @@ public final class CudaDriver extends DriverBinding implements LineVendor<CuStre
 
     private String text(int status, boolean name) {
         String fallback = name ? "CUresult " + status : "unknown error";
-        if (!has(name ? "cuGetErrorName" : "cuGetErrorString")) return fallback;
+        if (!has(name ? CudaCall.cuGetErrorName : CudaCall.cuGetErrorString)) return fallback;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
             int rc = name ? cuGetErrorName(status, out) : cuGetErrorString(status, out);
@@ -392,15 +352,34 @@ public final class CudaDriver extends DriverBinding implements LineVendor<CuStre
         return outInt("cuDriverGetVersion", this::cuDriverGetVersion);
     }
 
+    /** {@code cuInit(0)} and the driver's version ("driver 13.0"). */
+    @Override
+    protected String probeFound() {
+        ensureInitialized();
+        int version = driverVersion();
+        return "driver " + version / 1000 + "." + version % 1000 / 10;
+    }
+
+    @Override
+    protected String cannotRun(ReactorException e) {
+        return "the library loaded but the driver cannot run: " + e.getMessage();
+    }
+
+    @Override
+    public List<String> lineFunctions() { return LINE_FUNCTIONS; }
+
+    @Override
     public int deviceCount() {
         return outInt("cuDeviceGetCount", this::cuDeviceGetCount);
     }
 
     /** The {@code CUdevice} of an ordinal. */
+    @Override
     public int device(int ordinal) {
         return outInt("cuDeviceGet", d -> cuDeviceGet(d, ordinal));
     }
 
+    @Override
     public String deviceName(int device) {
         return outString("cuDeviceGetName", 256, name -> cuDeviceGetName(name, 256, device));
     }
@@ -417,6 +396,7 @@ public final class CudaDriver extends DriverBinding implements LineVendor<CuStre
     }
 
     /** The device of the calling thread's current context ({@code cuCtxGetDevice}). */
+    @Override
     public int currentDevice() {
         return outInt("cuCtxGetDevice", this::cuCtxGetDevice);
     }
@@ -439,6 +419,7 @@ public final class CudaDriver extends DriverBinding implements LineVendor<CuStre
     }
 
     /** Retains the device's primary context and returns it. */
+    @Override
     public long primaryContextRetain(int device) {
         return outAddress("cuDevicePrimaryCtxRetain", c -> cuDevicePrimaryCtxRetain(c, device));
     }
@@ -448,6 +429,7 @@ public final class CudaDriver extends DriverBinding implements LineVendor<CuStre
         check("cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags_v2(device, flags));
     }
 
+    @Override
     public void primaryContextRelease(int device) {
         check("cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease_v2(device));
     }

@@ -6,25 +6,16 @@ import dev.gpureactor.core.ReactorException;
 
 import java.lang.foreign.MemorySegment;
 
-/** The CUDA driver table of a {@link dev.gpureactor.backend.MappedPage}: the domain is the primary context. */
+/**
+ * The CUDA driver table of a {@link dev.gpureactor.backend.MappedPage}: the domain is the primary context,
+ * entered by push and pop; a stream belongs to it when its context is that context.
+ */
 final class CudaLines extends BoundLineDriver<CudaDriver> {
     /** The line's allocation flags: mapped for the device, usable from every context; never write-combined. */
     static final int ALLOC_FLAGS = CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE;
 
     CudaLines(CudaDriver cuda) {
-        super(cuda);
-    }
-
-    @Override
-    public Domain retainDomain() {
-        int device = binding.currentDevice(); // CUDA_ERROR_INVALID_CONTEXT without a current context
-        long ctx = binding.primaryContextRetain(device);
-        return new Domain(device, ctx, "primary context 0x" + Long.toHexString(ctx) + " of CUDA device " + device);
-    }
-
-    @Override
-    public void releaseDomain(Domain domain) {
-        binding.primaryContextRelease(domain.device());
+        super(cuda, "CUDA", CudaDriver.CUDA_ERROR_NOT_READY, "cuStreamQuery", "cuStreamSynchronize");
     }
 
     @Override
@@ -36,21 +27,6 @@ final class CudaLines extends BoundLineDriver<CudaDriver> {
     @Override
     public void exit(Domain domain, long token) {
         binding.popCurrent();
-    }
-
-    @Override
-    public long allocPage(long bytes) {
-        return binding.memHostAlloc(bytes, ALLOC_FLAGS);
-    }
-
-    @Override
-    public long devicePointer(long host) {
-        return binding.memHostDevicePointer(host);
-    }
-
-    @Override
-    public void freePage(long host) {
-        binding.memFreeHost(host);
     }
 
     @Override
@@ -85,14 +61,7 @@ final class CudaLines extends BoundLineDriver<CudaDriver> {
     }
 
     @Override
-    public int notReady() { return CudaDriver.CUDA_ERROR_NOT_READY; }
-
-    @Override
     public int synchronizeStatus(long stream) {
         return binding.cuStreamSynchronize(MemorySegment.ofAddress(stream));
     }
-
-    @Override public String queryCall() { return "cuStreamQuery"; }
-
-    @Override public String synchronizeCall() { return "cuStreamSynchronize"; }
 }

@@ -6,8 +6,6 @@ import dev.gpureactor.backend.WordPark;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.Slot;
 
-import java.util.Objects;
-
 /**
  * A {@link CompletionPort} over one CUDA stream and one word of a {@link MappedLine}: the {@link
  * DriverPort} body under the CUDA name.
@@ -34,7 +32,7 @@ public final class CudaPort extends DriverPort<CuStream> {
     }
 
     private CudaPort(CudaDriver driver, CuStream stream) {
-        super(new CudaLines(driver), stream);
+        super(new CudaLines(driver), stream, CudaDriver.QUERY_FUNCTIONS);
     }
 
     /**
@@ -43,9 +41,6 @@ public final class CudaPort extends DriverPort<CuStream> {
      * resolved through the calling thread's current context.
      */
     public static CudaPort queryOnly(CudaDriver driver, CuStream stream) {
-        Objects.requireNonNull(driver, "driver");
-        Objects.requireNonNull(stream, "stream");
-        driver.require(CudaDriver.QUERY_FUNCTIONS);
         return new CudaPort(driver, stream);
     }
 }

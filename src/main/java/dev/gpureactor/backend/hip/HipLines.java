@@ -6,25 +6,16 @@ import dev.gpureactor.core.ReactorException;
 
 import java.lang.foreign.MemorySegment;
 
-/** The HIP runtime table of a {@link dev.gpureactor.backend.MappedPage}: the domain is the device's primary context. */
+/**
+ * The HIP runtime table of a {@link dev.gpureactor.backend.MappedPage}: the domain is the device's primary
+ * context, entered by setting the current device; a stream belongs to it when its device is that device.
+ */
 final class HipLines extends BoundLineDriver<HipRuntime> {
     /** Mapped for the device and fine-grained (coherent while kernels run); never write-combined. */
     static final int ALLOC_FLAGS = HipRuntime.hipHostMallocMapped | HipRuntime.hipHostMallocCoherent;
 
     HipLines(HipRuntime hip) {
-        super(hip);
-    }
-
-    @Override
-    public Domain retainDomain() {
-        int device = binding.currentDevice();
-        long ctx = binding.primaryContextRetain(device);
-        return new Domain(device, ctx, "primary context 0x" + Long.toHexString(ctx) + " of HIP device " + device);
-    }
-
-    @Override
-    public void releaseDomain(Domain domain) {
-        binding.primaryContextRelease(domain.device());
+        super(hip, "HIP", HipRuntime.hipErrorNotReady, "hipStreamQuery", "hipStreamSynchronize");
     }
 
     @Override
@@ -37,21 +28,6 @@ final class HipLines extends BoundLineDriver<HipRuntime> {
     @Override
     public void exit(Domain domain, long token) {
         if ((int) token != domain.device()) binding.setDevice((int) token);
-    }
-
-    @Override
-    public long allocPage(long bytes) {
-        return binding.hostMalloc(bytes, ALLOC_FLAGS);
-    }
-
-    @Override
-    public long devicePointer(long host) {
-        return binding.hostDevicePointer(host);
-    }
-
-    @Override
-    public void freePage(long host) {
-        binding.hostFree(host);
     }
 
     @Override
@@ -77,14 +53,7 @@ final class HipLines extends BoundLineDriver<HipRuntime> {
     }
 
     @Override
-    public int notReady() { return HipRuntime.hipErrorNotReady; }
-
-    @Override
     public int synchronizeStatus(long stream) {
         return binding.hipStreamSynchronize(MemorySegment.ofAddress(stream));
     }
-
-    @Override public String queryCall() { return "hipStreamQuery"; }
-
-    @Override public String synchronizeCall() { return "hipStreamSynchronize"; }
 }

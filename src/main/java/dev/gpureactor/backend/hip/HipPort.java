@@ -5,8 +5,6 @@ import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.WordPark;
 import dev.gpureactor.core.Slot;
 
-import java.util.Objects;
-
 /**
  * A {@link dev.gpureactor.core.CompletionPort} over one HIP stream and one word of a {@link
  * MappedLine}: the {@link DriverPort} body under the HIP name. Query {@code hipStreamQuery} (the
@@ -20,14 +18,11 @@ public final class HipPort extends DriverPort<HipStream> {
     }
 
     private HipPort(HipRuntime hip, HipStream stream) {
-        super(new HipLines(hip), stream);
+        super(new HipLines(hip), stream, HipRuntime.QUERY_FUNCTIONS);
     }
 
-    /** A port without a line (the query plan). */
+    /** A port without a line (the query plan); works with a runtime that cannot make lines. */
     public static HipPort queryOnly(HipRuntime hip, HipStream stream) {
-        Objects.requireNonNull(hip, "hip");
-        Objects.requireNonNull(stream, "stream");
-        hip.require(HipRuntime.QUERY_FUNCTIONS);
         return new HipPort(hip, stream);
     }
 }

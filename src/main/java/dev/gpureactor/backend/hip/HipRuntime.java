@@ -4,6 +4,7 @@ import dev.gpureactor.backend.DriverBinding;
 import dev.gpureactor.backend.LineDriver;
 import dev.gpureactor.backend.LineVendor;
 import dev.gpureactor.backend.MappedLine;
+import dev.gpureactor.backend.PrimaryContexts;
 import dev.gpureactor.backend.StoreSupport;
 import dev.gpureactor.backend.StreamCalls;
 import dev.gpureactor.backend.WordPark;
@@ -37,8 +38,6 @@ import dev.gpureactor.park.NativeLibrary;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,7 +57,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * device, whose ports are {@link HipPort}s; and its {@link StreamCalls} drive streams of the current
  * device.
  */
-public final class HipRuntime extends DriverBinding implements LineVendor<HipStream, HipPort>, StreamCalls<HipStream> {
+public final class HipRuntime extends DriverBinding<HipCall> implements LineVendor<HipStream, HipPort>, StreamCalls<HipStream>, PrimaryContexts {
     public static final String LIBRARY_PROPERTY = "gar.hip.library";
     public static final String DEFAULT_LIBRARY = "libamdhip64.so";
 
@@ -89,39 +88,12 @@ public final class HipRuntime extends DriverBinding implements LineVendor<HipStr
     /** What {@link #storeSupport} says: HIP has no device attribute for the store. */
     static final String STORES = "hipStreamWriteValue64 present (HIP has no device attribute for it; ROCm marks it beta)";
 
-    private static final Map<String, FunctionDescriptor> FUNCTIONS;
-
-    static {
-        Map<String, FunctionDescriptor> f = new LinkedHashMap<>();
-        f.put("hipInit", hipInit_fn.descriptor());
-        f.put("hipDriverGetVersion", hipDriverGetVersion_fn.descriptor());
-        f.put("hipGetErrorName", hipGetErrorName_fn.descriptor());
-        f.put("hipGetErrorString", hipGetErrorString_fn.descriptor());
-        f.put("hipGetDeviceCount", hipGetDeviceCount_fn.descriptor());
-        f.put("hipGetDevice", hipGetDevice_fn.descriptor());
-        f.put("hipSetDevice", hipSetDevice_fn.descriptor());
-        f.put("hipDeviceGet", hipDeviceGet_fn.descriptor());
-        f.put("hipDeviceGetName", hipDeviceGetName_fn.descriptor());
-        f.put("hipDevicePrimaryCtxRetain", hipDevicePrimaryCtxRetain_fn.descriptor());
-        f.put("hipDevicePrimaryCtxRelease", hipDevicePrimaryCtxRelease_fn.descriptor());
-        f.put("hipHostMalloc", hipHostMalloc_fn.descriptor());
-        f.put("hipHostGetDevicePointer", hipHostGetDevicePointer_fn.descriptor());
-        f.put("hipHostFree", hipHostFree_fn.descriptor());
-        f.put("hipStreamCreate", hipStreamCreate_fn.descriptor());
-        f.put("hipStreamDestroy", hipStreamDestroy_fn.descriptor());
-        f.put("hipStreamGetDevice", hipStreamGetDevice_fn.descriptor());
-        f.put("hipStreamQuery", hipStreamQuery_fn.descriptor());
-        f.put("hipStreamSynchronize", hipStreamSynchronize_fn.descriptor());
-        f.put("hipStreamWriteValue64", hipStreamWriteValue64_fn.descriptor());
-        f.put("hipMemsetD8Async", hipMemsetD8Async_fn.descriptor());
-        f.put("hipLaunchHostFunc", hipLaunchHostFunc_fn.descriptor());
-        FUNCTIONS = Collections.unmodifiableMap(f);
-    }
+    private static final Map<String, FunctionDescriptor> FUNCTIONS = DriverBinding.descriptors(HipCall.class);
 
     private static final ConcurrentHashMap<String, HipRuntime> RUNTIMES = new ConcurrentHashMap<>();
 
     private HipRuntime(NativeLibrary lib) {
-        super("hip", lib, FUNCTIONS, hipSuccess);
+        super("hip", lib, HipCall.class, hipSuccess);
     }
 
     public static String configuredLibrary() {
@@ -142,92 +114,92 @@ public final class HipRuntime extends DriverBinding implements LineVendor<HipStr
     // ------------------------------------------------------------------ raw entry points
 
     public int hipInit(int flags) {
-        return hipInit_fn.invoke(need("hipInit"), flags);
+        return hipInit_fn.invoke(need(HipCall.hipInit), flags);
     }
 
     public int hipDriverGetVersion(MemorySegment driverVersion) {
-        return hipDriverGetVersion_fn.invoke(need("hipDriverGetVersion"), driverVersion);
+        return hipDriverGetVersion_fn.invoke(need(HipCall.hipDriverGetVersion), driverVersion);
     }
 
     public MemorySegment hipGetErrorName(int error) {
-        return hipGetErrorName_fn.invoke(need("hipGetErrorName"), error);
+        return hipGetErrorName_fn.invoke(need(HipCall.hipGetErrorName), error);
     }
 
     public MemorySegment hipGetErrorString(int error) {
-        return hipGetErrorString_fn.invoke(need("hipGetErrorString"), error);
+        return hipGetErrorString_fn.invoke(need(HipCall.hipGetErrorString), error);
     }
 
     public int hipGetDeviceCount(MemorySegment count) {
-        return hipGetDeviceCount_fn.invoke(need("hipGetDeviceCount"), count);
+        return hipGetDeviceCount_fn.invoke(need(HipCall.hipGetDeviceCount), count);
     }
 
     public int hipGetDevice(MemorySegment deviceId) {
-        return hipGetDevice_fn.invoke(need("hipGetDevice"), deviceId);
+        return hipGetDevice_fn.invoke(need(HipCall.hipGetDevice), deviceId);
     }
 
     public int hipSetDevice(int deviceId) {
-        return hipSetDevice_fn.invoke(need("hipSetDevice"), deviceId);
+        return hipSetDevice_fn.invoke(need(HipCall.hipSetDevice), deviceId);
     }
 
     public int hipDeviceGet(MemorySegment device, int ordinal) {
-        return hipDeviceGet_fn.invoke(need("hipDeviceGet"), device, ordinal);
+        return hipDeviceGet_fn.invoke(need(HipCall.hipDeviceGet), device, ordinal);
     }
 
     public int hipDeviceGetName(MemorySegment name, int len, int device) {
-        return hipDeviceGetName_fn.invoke(need("hipDeviceGetName"), name, len, device);
+        return hipDeviceGetName_fn.invoke(need(HipCall.hipDeviceGetName), name, len, device);
     }
 
     public int hipDevicePrimaryCtxRetain(MemorySegment pctx, int dev) {
-        return hipDevicePrimaryCtxRetain_fn.invoke(need("hipDevicePrimaryCtxRetain"), pctx, dev);
+        return hipDevicePrimaryCtxRetain_fn.invoke(need(HipCall.hipDevicePrimaryCtxRetain), pctx, dev);
     }
 
     public int hipDevicePrimaryCtxRelease(int dev) {
-        return hipDevicePrimaryCtxRelease_fn.invoke(need("hipDevicePrimaryCtxRelease"), dev);
+        return hipDevicePrimaryCtxRelease_fn.invoke(need(HipCall.hipDevicePrimaryCtxRelease), dev);
     }
 
     public int hipHostMalloc(MemorySegment ptr, long size, int flags) {
-        return hipHostMalloc_fn.invoke(need("hipHostMalloc"), ptr, size, flags);
+        return hipHostMalloc_fn.invoke(need(HipCall.hipHostMalloc), ptr, size, flags);
     }
 
     public int hipHostGetDevicePointer(MemorySegment devPtr, MemorySegment hstPtr, int flags) {
-        return hipHostGetDevicePointer_fn.invoke(need("hipHostGetDevicePointer"), devPtr, hstPtr, flags);
+        return hipHostGetDevicePointer_fn.invoke(need(HipCall.hipHostGetDevicePointer), devPtr, hstPtr, flags);
     }
 
     public int hipHostFree(MemorySegment ptr) {
-        return hipHostFree_fn.invoke(need("hipHostFree"), ptr);
+        return hipHostFree_fn.invoke(need(HipCall.hipHostFree), ptr);
     }
 
     public int hipStreamCreate(MemorySegment stream) {
-        return hipStreamCreate_fn.invoke(need("hipStreamCreate"), stream);
+        return hipStreamCreate_fn.invoke(need(HipCall.hipStreamCreate), stream);
     }
 
     public int hipStreamDestroy(MemorySegment stream) {
-        return hipStreamDestroy_fn.invoke(need("hipStreamDestroy"), stream);
+        return hipStreamDestroy_fn.invoke(need(HipCall.hipStreamDestroy), stream);
     }
 
     public int hipStreamGetDevice(MemorySegment stream, MemorySegment device) {
-        return hipStreamGetDevice_fn.invoke(need("hipStreamGetDevice"), stream, device);
+        return hipStreamGetDevice_fn.invoke(need(HipCall.hipStreamGetDevice), stream, device);
     }
 
     public int hipStreamQuery(MemorySegment stream) {
-        return hipStreamQuery_fn.invoke(need("hipStreamQuery"), stream);
+        return hipStreamQuery_fn.invoke(need(HipCall.hipStreamQuery), stream);
     }
 
     public int hipStreamSynchronize(MemorySegment stream) {
-        return hipStreamSynchronize_fn.invoke(need("hipStreamSynchronize"), stream);
+        return hipStreamSynchronize_fn.invoke(need(HipCall.hipStreamSynchronize), stream);
     }
 
     /** The store behind the stream's work (flags "reserved, ignored": pass 0). */
     public int hipStreamWriteValue64(MemorySegment stream, MemorySegment ptr, long value, int flags) {
-        return hipStreamWriteValue64_fn.invoke(need("hipStreamWriteValue64"), stream, ptr, value, flags);
+        return hipStreamWriteValue64_fn.invoke(need(HipCall.hipStreamWriteValue64), stream, ptr, value, flags);
     }
 
     public int hipMemsetD8Async(MemorySegment dest, byte value, long count, MemorySegment stream) {
-        return hipMemsetD8Async_fn.invoke(need("hipMemsetD8Async"), dest, value, count, stream);
+        return hipMemsetD8Async_fn.invoke(need(HipCall.hipMemsetD8Async), dest, value, count, stream);
     }
 
     public int hipLaunchHostFunc(MemorySegment stream, MemorySegment fn, MemorySegment userData) {
-        return hipLaunchHostFunc_fn.invoke(need("hipLaunchHostFunc"), stream, fn, userData);
+        return hipLaunchHostFunc_fn.invoke(need(HipCall.hipLaunchHostFunc), stream, fn, userData);
     }
 
     // ------------------------------------------------------------------ checked helpers
@@ -235,13 +207,13 @@ public final class HipRuntime extends DriverBinding implements LineVendor<HipStr
     /** {@code hipGetErrorName}, or "hipError_t n" without one. */
     @Override
     public String errorName(int status) {
-        String s = !has("hipGetErrorName") ? null : NativeLibrary.cString(hipGetErrorName(status));
+        String s = !has(HipCall.hipGetErrorName) ? null : NativeLibrary.cString(hipGetErrorName(status));
         return s != null ? s : "hipError_t " + status;
     }
 
     @Override
     public String errorString(int status) {
-        String s = !has("hipGetErrorString") ? null : NativeLibrary.cString(hipGetErrorString(status));
+        String s = !has(HipCall.hipGetErrorString) ? null : NativeLibrary.cString(hipGetErrorString(status));
         return s != null ? s : "unknown error";
     }
 
@@ -255,19 +227,41 @@ public final class HipRuntime extends DriverBinding implements LineVendor<HipStr
         return outInt("hipDriverGetVersion", this::hipDriverGetVersion);
     }
 
+    /** The runtime's version number ("runtime 60443483"; the runtime initializes itself). */
+    @Override
+    protected String probeFound() {
+        return "runtime " + driverVersion();
+    }
+
+    /** On a machine without an AMD GPU ({@code hipErrorNoDevice}): the runtime's version, no device. */
+    @Override
+    protected String cannotRun(ReactorException e) {
+        boolean noDevice = e.code() == ErrorCode.Backend && e.args().size() > 2
+                && e.args().get(2).equals(Integer.toString(hipErrorNoDevice));
+        return noDevice ? "HIP runtime " + versionText() + " found, no device"
+                : "the library loaded but the runtime cannot run: " + e.getMessage();
+    }
+
+    @Override
+    public List<String> lineFunctions() { return LINE_FUNCTIONS; }
+
+    @Override
     public int deviceCount() {
         return outInt("hipGetDeviceCount", this::hipGetDeviceCount);
     }
 
+    @Override
     public int device(int ordinal) {
         return outInt("hipDeviceGet", d -> hipDeviceGet(d, ordinal));
     }
 
+    @Override
     public String deviceName(int device) {
         return outString("hipDeviceGetName", 256, name -> hipDeviceGetName(name, 256, device));
     }
 
     /** The calling thread's current device ({@code hipGetDevice}). */
+    @Override
     public int currentDevice() {
         return outInt("hipGetDevice", this::hipGetDevice);
     }
@@ -276,10 +270,12 @@ public final class HipRuntime extends DriverBinding implements LineVendor<HipStr
         check("hipSetDevice", hipSetDevice(device));
     }
 
+    @Override
     public long primaryContextRetain(int device) {
         return outAddress("hipDevicePrimaryCtxRetain", c -> hipDevicePrimaryCtxRetain(c, device));
     }
 
+    @Override
     public void primaryContextRelease(int device) {
         check("hipDevicePrimaryCtxRelease", hipDevicePrimaryCtxRelease(device));
     }

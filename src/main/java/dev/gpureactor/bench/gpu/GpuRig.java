@@ -81,10 +81,10 @@ public final class GpuRig implements AutoCloseable {
         long page = 0;
         try {
             cuda.setCurrent(primary);
-            s = CuStream.ofRaw(cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING));
+            s = cuda.newStream(); // non-blocking, as the line's store wants
             l = MappedLine.create(cuda, LineOptions.defaults().withWarnings(warnings::add));
             if (!l.stores().usable()) throw new ReactorException(ErrorCode.NoStreamMemOps, "cuda", device, l.stores().detail());
-            page = cuda.memHostAlloc(PAGE, CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE);
+            page = cuda.allocMapped(PAGE);
         } catch (RuntimeException e) {
             if (l != null) l.close();
             if (s != null) cuda.cuStreamDestroy_v2(s.segment());
@@ -97,7 +97,7 @@ public final class GpuRig implements AutoCloseable {
         goHost = page;
         go = MemorySegment.ofAddress(page).reinterpret(8);
         GO.setRelease(go, 0L, 0L); // driver memory is not zeroed
-        goDevice = cuda.memHostDevicePointer(page);
+        goDevice = cuda.mappedDevicePointer(page);
         int version = cuda.driverVersion();
         description = cuda.library() + ", driver " + version / 1000 + "." + version % 1000 / 10
                 + ", device 0 (" + cuda.deviceName(device) + "), " + line.stores().detail();
@@ -166,8 +166,8 @@ public final class GpuRig implements AutoCloseable {
         }
         try {
             if (rc == CudaDriver.CUDA_SUCCESS && line.retire(stream)) {
-                cuda.memFreeHost(goHost);
-                cuda.streamDestroy(stream.handle());
+                cuda.freeMapped(goHost);
+                cuda.destroyStream(stream);
             } else {
                 // The device may still read the go page: never free it under a queued wait.
                 warnings.add(Warning.of(ErrorCode.LineLeaked, "gpu-bench go page", "stream did not settle: " + cuda.errorName(rc)));

@@ -1,10 +1,9 @@
 package dev.gpureactor.backend.cuda;
 
 import dev.gpureactor.backend.HostFns;
+import dev.gpureactor.backend.LineContract;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.MappedLine;
-import dev.gpureactor.backend.SharedWatch;
-import dev.gpureactor.backend.WordPark;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
@@ -24,16 +23,12 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static dev.gpureactor.backend.PortWaits.FLAG;
 import static dev.gpureactor.backend.PortWaits.await;
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -44,14 +39,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The CUDA line and port end to end. Each test runs against the stand-in driver (always) and
+ * The CUDA line and port end to end, beyond what {@link LineContract} runs for every vendor. Each test runs against the stand-in driver (always) and
  * against the real libcuda.so.1 where one is found (a JUnit assumption with the reason otherwise).
  * Counters of the stand-in check what the real driver cannot show (frees, retains, flags).
  * No timing assertions: the waits are ordered by gates; timeouts are hang guards only.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @SuppressWarnings("restricted")
-class CudaLineTest {
+class CudaLineTest extends LineContract<CuStream, CudaPort, CudaRig> {
+    @Override
+    protected CudaRig open(String kind) { return CudaRig.open(kind); }
+
+    @Override
+    protected MappedLine<CuStream, CudaPort> line(CudaRig rig) { return MappedLine.create(rig.cuda); }
+
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void lifetime(String kind) throws Exception {
@@ -106,101 +107,6 @@ class CudaLineTest {
             assertEquals(ErrorCode.LineClosed, assertThrows(ReactorException.class, () -> line.line().word(Slot.of(0))).code());
             line.close(); // idempotent
             if (rig.standinOnly()) assertEquals(1, rig.hooks.counter("host_free"));
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"standin", "real"})
-    void theStoreLandsOnlyAfterTheKernelAndPublishesItsPayload(String kind) throws Exception {
-        try (CudaRig rig = CudaRig.open(kind); var line = MappedLine.create(rig.cuda)) {
-            CuStream s = rig.stream();
-            long payload = rig.mappedPage(4096);
-            long payloadDevice = rig.cuda.memHostDevicePointer(payload);
-            AtomicBoolean kernelFinished = new AtomicBoolean();
-
-            HostFns.Gate gate = rig.gate(s);                        // the "kernel" holds the stream
-            if (rig.standinOnly()) rig.hooks.launchSleep(s.handle(), 20_000); // and a sleeping stand-in kernel
-            rig.fill(s, payloadDevice, (byte) 0x5A, 4096);           // the kernel's payload
-            rig.hostFn(s, () -> kernelFinished.set(true));           // marks the end of the work
-            CudaPort port = line.port(s, Slot.of(3), 7, gate.openOnFirstPark(WordPark.spinThenPark()));
-            port.arm();                                              // the store, behind all of it
-            CudaPort watcher = line.port(s, Slot.of(3), 7);          // another waiter on the same word
-
-            assertTrue(gate.awaitEntered(60), "the stream reached the kernel");
-            for (int i = 0; i < 20; i++) {
-                assertEquals(0, line.line().word(Slot.of(3)), "the word is not written while the kernel runs");
-                assertFalse(port.query());
-                Thread.sleep(1);
-            }
-            assertFalse(watcher.park(1_000_000), "a bounded park ends without the word");
-
-            AtomicBoolean sawFinished = new AtomicBoolean();
-            Thread waiter = Thread.ofPlatform().start(() -> {
-                try {
-                    while (!watcher.park(1_000_000)) Thread.onSpinWait();
-                    sawFinished.set(kernelFinished.get());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            Outcome o = await(port, FLAG); // its first park opens the gate
-            assertInstanceOf(Outcome.Exact.class, o, "the wait saw the work pending, then done");
-            waiter.join(TimeUnit.SECONDS.toMillis(60));
-            assertFalse(waiter.isAlive());
-            assertTrue(sawFinished.get(), "the word was reached only after the kernel finished");
-            assertEquals(7, line.line().word(Slot.of(3)));
-            MemorySegment bytes = MemorySegment.ofAddress(payload).reinterpret(4096);
-            for (long i = 0; i < 4096; i++) assertEquals((byte) 0x5A, bytes.get(JAVA_BYTE, i), "payload byte " + i);
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"standin", "real"})
-    void aThousandPlatformThreadsWaitOnOneStream(String kind) throws Exception {
-        thousandWaiters(kind, false);
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"standin", "real"})
-    void aThousandVirtualThreadsWaitOnOneStream(String kind) throws Exception {
-        // The 10,000-virtual-thread GpuFuture.join test comes with the loom layer (GpuFuture, LineParker).
-        thousandWaiters(kind, true);
-    }
-
-    private static void thousandWaiters(String kind, boolean virtual) throws Exception {
-        final int n = 1000;
-        // A pure-Java park that polls per waiter would cost a thousand polling threads here; the ports
-        // take a shared watcher instead (one thread polls the line, waiters sleep on a monitor): the
-        // shape of the loom layer's parker, plugged in through WordPark.
-        WaitPlan plan = new WaitPlan.FlagWait(10_000_000, 1_000_000_000, Optional.empty());
-        try (CudaRig rig = CudaRig.open(kind); var line = MappedLine.create(rig.cuda);
-             SharedWatch watch = new SharedWatch(line.line())) {
-            CuStream s = rig.stream();
-            HostFns.Gate gate = rig.gate(s);
-            List<CudaPort> ports = new ArrayList<>();
-            for (int i = 0; i < n; i++) ports.add(line.port(s, Slot.of(1), 1, watch)); // each arms its own store of 1
-            ConcurrentLinkedQueue<Object> results = new ConcurrentLinkedQueue<>();
-            Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform().stackSize(256 * 1024);
-            List<Thread> threads = new ArrayList<>();
-            for (CudaPort p : ports) {
-                threads.add(builder.start(() -> {
-                    try {
-                        results.add(await(p, plan));
-                    } catch (Throwable t) {
-                        results.add(t);
-                    }
-                }));
-            }
-            long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (ports.stream().anyMatch(p -> !p.isArmed()) && System.nanoTime() < guard) Thread.sleep(1);
-            assertTrue(ports.stream().allMatch(CudaPort::isArmed), "every waiter queued its store before the gate opened");
-            assertEquals(0, line.line().word(Slot.of(1)));
-            gate.open();
-            for (Thread t : threads) t.join(TimeUnit.SECONDS.toMillis(60));
-            assertTrue(threads.stream().noneMatch(Thread::isAlive), "every waiter returned");
-            assertEquals(n, results.size());
-            for (Object r : results) assertInstanceOf(Outcome.Exact.class, r, String.valueOf(r));
-            if (rig.standinOnly()) assertEquals(n, rig.hooks.counter("write_value"));
         }
     }
 

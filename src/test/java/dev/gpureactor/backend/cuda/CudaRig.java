@@ -1,12 +1,9 @@
 package dev.gpureactor.backend.cuda;
 
 import dev.gpureactor.backend.DriverRig;
+import dev.gpureactor.backend.DriverRig.RealLibrary;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
-
-import java.util.Optional;
-
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The CUDA {@link DriverRig}: the stand-in driver or the real {@code libcuda.so.1} where one is found
@@ -14,8 +11,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * current context, as a CUDA runtime user has.
  */
 final class CudaRig extends DriverRig<CuStream> {
-    static final String REAL_LIBRARY = "libcuda.so.1";
-    private static volatile Optional<String> realUnavailable;
+    static final RealLibrary REAL = new RealLibrary("libcuda.so.1", () -> {
+        CudaDriver d = CudaDriver.load("libcuda.so.1");
+        d.ensureInitialized();
+        return d.deviceCount();
+    });
 
     final CudaDriver cuda;
     final int device;
@@ -31,11 +31,7 @@ final class CudaRig extends DriverRig<CuStream> {
     }
 
     static CudaRig open(String kind) {
-        return switch (kind) {
-            case "standin" -> standin();
-            case "real" -> real();
-            default -> throw new IllegalArgumentException(kind);
-        };
+        return DriverRig.open(kind, CudaRig::standin, CudaRig::real);
     }
 
     static CudaRig standin() {
@@ -50,21 +46,8 @@ final class CudaRig extends DriverRig<CuStream> {
      * GPU machine scripts/gpu-check.sh runs these classes against the real driver and fails if any skips.
      */
     static CudaRig real() {
-        Optional<String> why = realUnavailable();
-        assumeTrue(why.isEmpty(), why.orElse(""));
-        return new CudaRig("real", CudaDriver.load(REAL_LIBRARY), null);
-    }
-
-    static Optional<String> realUnavailable() {
-        Optional<String> known = realUnavailable;
-        if (known != null) return known;
-        Optional<String> why = DriverRig.realUnavailable(REAL_LIBRARY, () -> {
-            CudaDriver d = CudaDriver.load(REAL_LIBRARY);
-            d.ensureInitialized();
-            return d.deviceCount();
-        });
-        realUnavailable = why;
-        return why;
+        REAL.assume();
+        return new CudaRig("real", CudaDriver.load(REAL.library), null);
     }
 
     /** A test may have made another context current. */

@@ -3,9 +3,9 @@ package dev.gpureactor.backend.hip;
 import dev.gpureactor.backend.HeaderDecls.Decl;
 import dev.gpureactor.backend.HeaderDecls;
 import dev.gpureactor.backend.HostFns;
+import dev.gpureactor.backend.LineContract;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.MappedLine;
-import dev.gpureactor.backend.SharedWatch;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
 import dev.gpureactor.backend.WordPark;
@@ -13,7 +13,6 @@ import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
-import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
 import dev.gpureactor.park.NativeLibrary;
 import dev.gpureactor.park.NativeLoader;
@@ -23,22 +22,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static dev.gpureactor.backend.PortWaits.FLAG;
 import static dev.gpureactor.backend.PortWaits.await;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -49,12 +43,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The HIP line and port end to end: the stand-in always, the real libamdhip64.so where found. The
- * ownership rules are shared with CUDA (MappedPage), so this is the smaller set: the binding's own
- * calls, flags and errors, the shared rules once more through the HIP table.
+ * ownership rules are shared with CUDA (MappedPage) and what every vendor's line does is {@link
+ * LineContract}'s, so this is the smaller set: the binding's own calls, flags and errors, the shared
+ * rules once more through the HIP table.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 @SuppressWarnings("restricted")
-class HipLineTest {
+class HipLineTest extends LineContract<HipStream, HipPort, HipRig> {
+    @Override
+    protected HipRig open(String kind) { return HipRig.open(kind); }
+
+    @Override
+    protected MappedLine<HipStream, HipPort> line(HipRig rig) { return MappedLine.create(rig.hip); }
+
+
     @Test
     void everyDeclarationResolvesAndEveryDescriptorMatchesTheHeader() throws Exception {
         List<Decl> decls = HeaderDecls.parse(Standin.header("standin_hip.h"));
@@ -106,60 +108,6 @@ class HipLineTest {
                 assertTrue(rig.hooks.counter("seq_last_host_free") < rig.hooks.counter("seq_last_primary_release"));
                 assertEquals(0, rig.hooks.counter("free_under_pending"));
             }
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"standin", "real"})
-    void theStoreLandsOnlyAfterTheKernelAndPublishesItsPayload(String kind) throws Exception {
-        try (HipRig rig = HipRig.open(kind); var line = MappedLine.create(rig.hip)) {
-            HipStream s = rig.stream();
-            long payload = rig.mappedPage(4096);
-            long payloadDevice = rig.hip.hostDevicePointer(payload);
-            AtomicBoolean kernelFinished = new AtomicBoolean();
-            HostFns.Gate gate = rig.gate(s);
-            if (rig.standinOnly()) rig.hooks.launchSpin(s.handle(), 5_000);
-            rig.fill(s, payloadDevice, (byte) 0x3C, 4096);
-            rig.hostFn(s, () -> kernelFinished.set(true));
-            HipPort port = line.port(s, Slot.of(7), 5, gate.openOnFirstPark(WordPark.spinThenPark()));
-            port.arm();
-            assertTrue(gate.awaitEntered(60));
-            for (int i = 0; i < 10; i++) {
-                assertEquals(0, line.line().word(Slot.of(7)));
-                Thread.sleep(1);
-            }
-            assertInstanceOf(Outcome.Exact.class, await(port, FLAG));
-            assertTrue(kernelFinished.get(), "the word was reached after the kernel finished");
-            MemorySegment bytes = MemorySegment.ofAddress(payload).reinterpret(4096);
-            for (long i = 0; i < 4096; i++) assertEquals((byte) 0x3C, bytes.get(JAVA_BYTE, i));
-        }
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"standin", "real"})
-    void aThousandVirtualThreadsWaitOnOneStream(String kind) throws Exception {
-        try (HipRig rig = HipRig.open(kind); var line = MappedLine.create(rig.hip);
-             SharedWatch watch = new SharedWatch(line.line())) {
-            HipStream s = rig.stream();
-            HostFns.Gate gate = rig.gate(s);
-            line.enqueueStore(s, Slot.of(0), 1); // one store, a thousand waiters
-            WaitPlan plan = new WaitPlan.FlagWait(10_000_000, 1_000_000_000, Optional.empty());
-            ConcurrentLinkedQueue<Object> results = new ConcurrentLinkedQueue<>();
-            List<Thread> threads = new ArrayList<>();
-            for (int i = 0; i < 1000; i++) {
-                HipPort p = line.port(s, Slot.of(0), 1, watch);
-                threads.add(Thread.ofVirtual().start(() -> {
-                    try {
-                        results.add(await(p, plan));
-                    } catch (Throwable t) {
-                        results.add(t);
-                    }
-                }));
-            }
-            gate.open();
-            for (Thread t : threads) t.join(TimeUnit.SECONDS.toMillis(60));
-            assertEquals(1000, results.size());
-            for (Object r : results) assertInstanceOf(Outcome.class, r, String.valueOf(r));
         }
     }
 

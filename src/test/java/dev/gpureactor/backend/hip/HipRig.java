@@ -1,17 +1,13 @@
 package dev.gpureactor.backend.hip;
 
 import dev.gpureactor.backend.DriverRig;
+import dev.gpureactor.backend.DriverRig.RealLibrary;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
 
-import java.util.Optional;
-
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 /** The HIP {@link DriverRig}: the stand-in runtime or the real libamdhip64.so where one is found; device 0 current. */
 final class HipRig extends DriverRig<HipStream> {
-    static final String REAL_LIBRARY = "libamdhip64.so";
-    private static volatile Optional<String> realUnavailable;
+    static final RealLibrary REAL = new RealLibrary("libamdhip64.so", () -> HipRuntime.load("libamdhip64.so").deviceCount());
 
     final HipRuntime hip;
 
@@ -22,11 +18,7 @@ final class HipRig extends DriverRig<HipStream> {
     }
 
     static HipRig open(String kind) {
-        return switch (kind) {
-            case "standin" -> standin();
-            case "real" -> real();
-            default -> throw new IllegalArgumentException(kind);
-        };
+        return DriverRig.open(kind, HipRig::standin, HipRig::real);
     }
 
     static HipRig standin() {
@@ -41,16 +33,7 @@ final class HipRig extends DriverRig<HipStream> {
      * in CI, by HipRealRuntimeTest.
      */
     static HipRig real() {
-        Optional<String> why = realUnavailable();
-        assumeTrue(why.isEmpty(), why.orElse(""));
-        return new HipRig("real", HipRuntime.load(REAL_LIBRARY), null);
-    }
-
-    static Optional<String> realUnavailable() {
-        Optional<String> known = realUnavailable;
-        if (known != null) return known;
-        Optional<String> why = DriverRig.realUnavailable(REAL_LIBRARY, () -> HipRuntime.load(REAL_LIBRARY).deviceCount());
-        realUnavailable = why;
-        return why;
+        REAL.assume();
+        return new HipRig("real", HipRuntime.load(REAL.library), null);
     }
 }

@@ -1,0 +1,17 @@
+package dev.gpureactor.backend;
+
+/**
+ * The primary-context calls of a vendor binding ({@code CudaDriver}, {@code HipRuntime}) that a line's
+ * domain is made of ({@link BoundLineDriver#retainDomain}); each throws the driver's coded {@code Backend}
+ * error when the call fails.
+ */
+public interface PrimaryContexts {
+    /** The calling thread's current device (CUDA: the device of its current context). */
+    int currentDevice();
+
+    /** Retains the device's primary context and returns its raw handle. */
+    long primaryContextRetain(int device);
+
+    /** Releases what {@link #primaryContextRetain} retained. */
+    void primaryContextRelease(int device);
+}
