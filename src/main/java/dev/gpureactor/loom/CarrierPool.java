@@ -14,7 +14,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -78,8 +77,11 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /** Counted down once, by the update that retired the carriers. */
     private final CountDownLatch retired = new CountDownLatch(1);
     private final Consumer<Warning> warnings;
-    private final LongAdder tasksRun = new LongAdder();
-    private final LongAdder busyNanos = new LongAdder();
+    /**
+     * The tally of tasks run by a thread that is no carrier (jcstress's stand-in carrier): several
+     * threads may share it, so it is updated under its own lock, off the carriers' path.
+     */
+    private final CarrierTally strayTally = new CarrierTally();
     /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
     private final boolean tellsResumes;
 
@@ -124,7 +126,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     boolean runQueued() {
         Runnable r = ((SharedFifoCarriers) carriers).poll();
         if (r == null) return false;
-        runTask(r);
+        runTask(r, null);
         return true;
     }
 
@@ -185,16 +187,24 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /**
      * Runs one admitted task on the calling carrier (both {@link Carriers} call this), counting it
      * run whatever it throws; the update that leaves nothing to run after close retires the carriers.
+     * {@code tally} is the calling carrier's own ({@link CarrierTally}: plain counts, one task in
+     * {@link CarrierTally#SAMPLE} timed), or null on a thread that is no carrier (every task timed,
+     * counted under the stray tally's lock).
      */
-    void runTask(Runnable task) {
-        long t0 = System.nanoTime();
+    void runTask(Runnable task, CarrierTally tally) {
+        long weight = tally == null ? 1 : tally.timedWeight();
+        long t0 = weight == 0 ? 0 : System.nanoTime();
         try {
             task.run();
         } catch (Throwable t) {
             Thread.currentThread().getUncaughtExceptionHandler().uncaughtException(Thread.currentThread(), t);
         } finally {
-            busyNanos.add(System.nanoTime() - t0);
-            tasksRun.increment();
+            long busy = weight == 0 ? 0 : (System.nanoTime() - t0) * weight;
+            if (tally != null) {
+                tally.ran(busy);
+            } else {
+                synchronized (strayTally) { strayTally.ran(busy); } // the lock makes its writers one owner at a time
+            }
             if (ctl.decrementAndGet() == CLOSED) retire(); // the last task after close
         }
     }
@@ -272,11 +282,21 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     public long idleSpinNanos() { return idleSpinNanos; }
 
-    long tasksRun() { return tasksRun.sum(); }
+    /** Tasks run, summed over the carriers' tallies (each a little behind, see {@link CarrierTally}). */
+    long tasksRun() {
+        long n = strayTally.tasks();
+        for (CarrierTally t : carriers.tallies()) n += t.tasks();
+        return n;
+    }
 
     long idleNanos() { return carriers.idleNanos(); }
 
-    long busyNanos() { return busyNanos.sum(); }
+    /** Time spent running tasks, summed over carriers: an estimate from sampled tasks ({@link CarrierTally}). */
+    long busyNanos() {
+        long n = strayTally.busyNanos();
+        for (CarrierTally t : carriers.tallies()) n += t.busyNanos();
+        return n;
+    }
 
     /** Whether {@code t} is one of this pool's carriers. */
     public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }
