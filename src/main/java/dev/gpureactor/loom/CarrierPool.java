@@ -6,8 +6,6 @@ import dev.gpureactor.core.Warning;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -72,8 +70,12 @@ public final class CarrierPool implements Executor, AutoCloseable {
     private final Carriers carriers;
     private final CarrierPolicy policy;
     private final long idleSpinNanos;
-    /** The live threads themselves, to name them at close and to know a close from inside. */
-    private final Set<Thread> live = ConcurrentHashMap.newKeySet();
+    /**
+     * The live threads themselves, to name them at close and to know a close from inside; each
+     * thread adds itself once and removes itself once (striped, no shared counter: see
+     * {@link LiveThreads}). The count that decides anything is ctl's.
+     */
+    private final LiveThreads live;
     /** Counted down once, by the update that retired the carriers. */
     private final CountDownLatch retired = new CountDownLatch(1);
     private final Consumer<Warning> warnings;
@@ -101,6 +103,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
         if (size < minSize || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, minSize + "..4096");
         if (idleSpinNanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "idleSpinNanos", idleSpinNanos, ">= 0");
         this.policy = Objects.requireNonNull(policy, "policy");
+        this.live = new LiveThreads(size);
         this.idleSpinNanos = idleSpinNanos;
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         this.carriers = switch (policy) {
@@ -222,25 +225,28 @@ public final class CarrierPool implements Executor, AutoCloseable {
             Objects.requireNonNull(task, "task");
             if (isClosed()) throw rejected();
             return inner.newThread(() -> {
-                began();
+                LiveThreads.Entry me = began();
                 try {
                     task.run();
                 } finally {
-                    ended();
+                    ended(me);
                 }
             });
         };
     }
 
-    /** The calling virtual thread's first act: it is live (its start task is running, so the pool is not retired). */
-    void began() {
-        ctl.addAndGet(ONE_LIVE);
-        live.add(Thread.currentThread());
+    /**
+     * The calling virtual thread's first act: it is live (its start task is running, so the pool is
+     * not retired). Returns its entry in the live set, for {@link #ended}.
+     */
+    LiveThreads.Entry began() {
+        ctl.addAndGet(ONE_LIVE); // counted before it can be found in the live set
+        return live.add(Thread.currentThread());
     }
 
-    /** The calling virtual thread's last act. */
-    void ended() {
-        live.remove(Thread.currentThread());
+    /** The calling virtual thread's last act, with the entry its {@link #began} returned. */
+    void ended(LiveThreads.Entry me) {
+        live.remove(me); // gone from the live set before the count drops
         if (ctl.addAndGet(-ONE_LIVE) == CLOSED) retire(); // a hosted thread ends on its parker, outside any task
     }
 
@@ -332,7 +338,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
         long c = ctl.getAndUpdate(x -> x | CLOSED);
         if ((c & CLOSED) == 0 && (c | CLOSED) == CLOSED) retire(); // nothing lived or was queued
         Thread me = Thread.currentThread();
-        if (live.contains(me) || isCarrier(me)) return isRetired();
+        if ((me.isVirtual() && live.contains(me)) || isCarrier(me)) return isRetired();
         boolean done;
         try {
             done = retired.await(grace.toNanos(), TimeUnit.NANOSECONDS);
@@ -341,9 +347,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
             done = isRetired();
         }
         if (!done && (c & CLOSED) == 0) {
-            String names = live.stream().limit(8).map(Thread::toString).collect(Collectors.joining(", "));
-            warnings.accept(Warning.of(ErrorCode.LiveAtClose, "carrier pool", liveThreads(),
-                    live.size() > 8 ? names + ", ..." : names));
+            int n = liveThreads();
+            String names = live.some(8).stream().map(Thread::toString).collect(Collectors.joining(", "));
+            warnings.accept(Warning.of(ErrorCode.LiveAtClose, "carrier pool", n, n > 8 ? names + ", ..." : names));
         }
         return done;
     }
