@@ -32,23 +32,25 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class PoolResumeCloseStress {
     final CarrierPool pool;
     private volatile int admitted;
+    /** The thread's entry in the live set, from its first part (the setup; the actors start after it). */
+    private LiveThreads.Entry thread;
 
     public PoolResumeCloseStress() { this(true); }
 
     PoolResumeCloseStress(boolean tellsResumes) {
         pool = CarrierPool.withoutCarriers(tellsResumes);
-        pool.execute(pool::began); // the thread starts, counts itself live, and parks
+        pool.execute(() -> thread = pool.began()); // the thread starts, counts itself live, and parks
         if (!pool.runQueued() || pool.liveThreads() != 1) throw new AssertionError("setup");
     }
 
     @Actor
     public void resumer() {
         try {
-            pool.execute(pool::ended); // the thread continues and ends
+            pool.execute(() -> pool.ended(thread)); // the thread continues and ends
             admitted = 1;
         } catch (RejectedExecutionException e) {
             admitted = 0;
-            pool.ended(); // stands for the stranded thread, so the arbiter's count stays meaningful
+            pool.ended(thread); // stands for the stranded thread, so the arbiter's count stays meaningful
         }
     }
 

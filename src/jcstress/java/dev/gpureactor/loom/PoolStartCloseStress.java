@@ -36,10 +36,7 @@ public class PoolStartCloseStress {
     @Actor
     public void starter() {
         try {
-            pool.execute(() -> {
-                pool.began();
-                pool.ended();
-            });
+            pool.execute(() -> pool.ended(pool.began()));
             admitted = 1;
         } catch (RejectedExecutionException e) {
             admitted = 0;

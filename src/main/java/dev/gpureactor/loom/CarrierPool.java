@@ -6,15 +6,12 @@ import dev.gpureactor.core.Warning;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -39,17 +36,23 @@ import java.util.stream.Collectors;
  * ended and the last admitted task has run, then leave. {@code close} waits a bounded grace for
  * that and returns, with a coded {@link ErrorCode#LiveAtClose} warning naming what still runs.
  *
- * <p><b>The ctl word.</b> One {@link AtomicLong} holds the closed bit, the live virtual threads and
- * the admitted tasks not yet run, so that admission and termination are decided on one word:
+ * <p><b>The ctl word.</b> One {@link AtomicLong} holds the retired bit, the closed bit, the live
+ * virtual threads and the admitted tasks not yet run, so that admission and termination are decided
+ * on one word:
  * <ul>
  * <li>a start is admitted (tasks + 1 by CAS) only while the closed bit is clear;</li>
- * <li>a resume is admitted unless the word is exactly {@code CLOSED} (terminated); a true resume can
- *     never see that, since its own thread counts as live until it ends;</li>
+ * <li>a resume (and a callback) is one fetch-and-add of tasks + 1, never retried (a CAS loop there
+ *     lost to the carriers' decrements under a fan-out), refused only when the word it added to
+ *     had the retired bit; a true resume can never see that, since its own thread counts as live
+ *     until it ends, and the bit is set only on a word with no live thread;</li>
  * <li>a thread counts itself live as the first thing it runs (tasks ≥ 1 then: its start task is
  *     running) and not live as the last;</li>
- * <li>the carriers are retired by whichever update makes the word exactly {@code CLOSED}: closed, no
- *     live thread, no task. That state is absorbing (nothing can be admitted, and only a running
- *     task can make a thread live), so no task lands after the carriers left, and it happens once.</li>
+ * <li>an update that leaves the word exactly {@code CLOSED} (closed, no live thread, no task) tries
+ *     one CAS from {@code CLOSED} to {@code CLOSED | RETIRED}, and the carriers are retired by the
+ *     CAS that wins. A resume's add that lands on {@code CLOSED} first is admitted and makes the CAS
+ *     fail; its task still has the carriers, and its own decrement tries again. The retired bit is
+ *     never cleared, and a refused add sees it, so no task lands after the carriers left, and the
+ *     retirement happens once.</li>
  * </ul>
  * A start and a resume cannot be told apart on the Executor route; {@link #execute} treats every
  * call while a thread of the pool lives as a resume (a thread created before close and started
@@ -61,27 +64,38 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public static final Duration CLOSE_GRACE = Duration.ofSeconds(1);
 
     private static final long CLOSED = 1L << 62;
+    /** Set once, by the CAS that retires the carriers, on a word that was exactly CLOSED; never cleared. */
+    private static final long RETIRED = Long.MIN_VALUE;
     private static final int LIVE_SHIFT = 31;
     private static final long ONE_LIVE = 1L << LIVE_SHIFT;
     private static final long TASK_MASK = ONE_LIVE - 1;
 
     /**
-     * closed bit | live threads << 31 | admitted tasks not yet run. Every access is a volatile
-     * read or a CAS / atomic add: admission, the live count and retirement are one total order.
+     * retired bit | closed bit | live threads << 31 | admitted tasks not yet run. Every access is a
+     * volatile read or a CAS / atomic add: admission, the live count and retirement are one total order.
      */
     private final AtomicLong ctl = new AtomicLong();
     private final Carriers carriers;
     private final CarrierPolicy policy;
     private final long idleSpinNanos;
-    /** The live threads themselves, to name them at close and to know a close from inside. */
-    private final Set<Thread> live = ConcurrentHashMap.newKeySet();
+    /**
+     * The live threads themselves, to name them at close and to know a close from inside; each
+     * thread adds itself once and removes itself once (striped, no shared counter: see
+     * {@link LiveThreads}). The count that decides anything is ctl's.
+     */
+    private final LiveThreads live;
     /** Counted down once, by the update that retired the carriers. */
     private final CountDownLatch retired = new CountDownLatch(1);
     private final Consumer<Warning> warnings;
-    private final LongAdder tasksRun = new LongAdder();
-    private final LongAdder busyNanos = new LongAdder();
+    /**
+     * The tally of tasks run by a thread that is no carrier (jcstress's stand-in carrier): several
+     * threads may share it, so it is updated under its own lock, off the carriers' path.
+     */
+    private final CarrierTally strayTally = new CarrierTally();
     /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
     private final boolean tellsResumes;
+    /** Whether retirement is the CAS that sets the retired bit: false only in jcstress's negative control. */
+    private final boolean retiresByCas;
 
     /**
      * @param policy        where carriers take their tasks from
@@ -90,15 +104,17 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * @param warnings      where {@link ErrorCode#LiveAtClose} goes
      */
     CarrierPool(CarrierPolicy policy, int size, long idleSpinNanos, Consumer<Warning> warnings) {
-        this(policy, size, 1, idleSpinNanos, warnings, new IdleCarriers(), true);
+        this(policy, size, 1, idleSpinNanos, warnings, new IdleCarriers(), true, true);
     }
 
     private CarrierPool(CarrierPolicy policy, int size, int minSize, long idleSpinNanos, Consumer<Warning> warnings,
-                        IdleCarriers idle, boolean tellsResumes) {
+                        IdleCarriers idle, boolean tellsResumes, boolean retiresByCas) {
         this.tellsResumes = tellsResumes;
+        this.retiresByCas = retiresByCas;
         if (size < minSize || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, minSize + "..4096");
         if (idleSpinNanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "idleSpinNanos", idleSpinNanos, ">= 0");
         this.policy = Objects.requireNonNull(policy, "policy");
+        this.live = new LiveThreads(size);
         this.idleSpinNanos = idleSpinNanos;
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         this.carriers = switch (policy) {
@@ -117,14 +133,23 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * line that tells a resume from a start (every call is then a start): jcstress's negative control.
      */
     static CarrierPool withoutCarriers(boolean tellsResumes) {
-        return new CarrierPool(CarrierPolicy.SHARED_FIFO, 0, 0, 0, w -> { }, new IdleCarriers(), tellsResumes);
+        return withoutCarriers(tellsResumes, true);
+    }
+
+    /**
+     * As {@link #withoutCarriers(boolean)}; {@code retiresByCas = false} removes the retiring CAS (the
+     * carriers retire on any update that leaves the word {@code CLOSED}, and the retired bit is never
+     * set): jcstress's negative control of the fetch-and-add admission.
+     */
+    static CarrierPool withoutCarriers(boolean tellsResumes, boolean retiresByCas) {
+        return new CarrierPool(CarrierPolicy.SHARED_FIFO, 0, 0, 0, w -> { }, new IdleCarriers(), tellsResumes, retiresByCas);
     }
 
     /** Runs one queued task on the calling thread, playing a carrier (jcstress; shared FIFO): whether there was one. */
     boolean runQueued() {
         Runnable r = ((SharedFifoCarriers) carriers).poll();
         if (r == null) return false;
-        runTask(r);
+        runTask(r, null);
         return true;
     }
 
@@ -163,13 +188,16 @@ public final class CarrierPool implements Executor, AutoCloseable {
         admitResume(task);
     }
 
-    /** Admits a task unless the carriers were retired (only a misread start can meet that). */
+    /**
+     * Admits a task unless the carriers were retired (only a misread start or a late callback can
+     * meet that): one fetch-and-add, which cannot fail, where a CAS loop retried against the
+     * carriers' decrements.
+     */
     private void admitResume(Runnable task) {
-        long c;
-        do {
-            c = ctl.get();
-            if (c == CLOSED) throw rejected(); // retired: no carrier would ever run it
-        } while (!ctl.compareAndSet(c, c + 1));
+        if ((ctl.getAndIncrement() & RETIRED) != 0) { // full fence: ordered with the retiring CAS
+            ctl.getAndDecrement(); // keeps the task count true; the retired bit stays, so nothing is admitted meanwhile
+            throw rejected(); // retired: no carrier would ever run it
+        }
         carriers.push(task);
     }
 
@@ -185,17 +213,25 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /**
      * Runs one admitted task on the calling carrier (both {@link Carriers} call this), counting it
      * run whatever it throws; the update that leaves nothing to run after close retires the carriers.
+     * {@code tally} is the calling carrier's own ({@link CarrierTally}: plain counts, one task in
+     * {@link CarrierTally#SAMPLE} timed), or null on a thread that is no carrier (every task timed,
+     * counted under the stray tally's lock).
      */
-    void runTask(Runnable task) {
-        long t0 = System.nanoTime();
+    void runTask(Runnable task, CarrierTally tally) {
+        long weight = tally == null ? 1 : tally.timedWeight();
+        long t0 = weight == 0 ? 0 : System.nanoTime();
         try {
             task.run();
         } catch (Throwable t) {
             Thread.currentThread().getUncaughtExceptionHandler().uncaughtException(Thread.currentThread(), t);
         } finally {
-            busyNanos.add(System.nanoTime() - t0);
-            tasksRun.increment();
-            if (ctl.decrementAndGet() == CLOSED) retire(); // the last task after close
+            long busy = weight == 0 ? 0 : (System.nanoTime() - t0) * weight;
+            if (tally != null) {
+                tally.ran(busy);
+            } else {
+                synchronized (strayTally) { strayTally.ran(busy); } // the lock makes its writers one owner at a time
+            }
+            if (ctl.decrementAndGet() == CLOSED) tryRetire(); // the last task after close
         }
     }
 
@@ -212,26 +248,37 @@ public final class CarrierPool implements Executor, AutoCloseable {
             Objects.requireNonNull(task, "task");
             if (isClosed()) throw rejected();
             return inner.newThread(() -> {
-                began();
+                LiveThreads.Entry me = began();
                 try {
                     task.run();
                 } finally {
-                    ended();
+                    ended(me);
                 }
             });
         };
     }
 
-    /** The calling virtual thread's first act: it is live (its start task is running, so the pool is not retired). */
-    void began() {
-        ctl.addAndGet(ONE_LIVE);
-        live.add(Thread.currentThread());
+    /**
+     * The calling virtual thread's first act: it is live (its start task is running, so the pool is
+     * not retired). Returns its entry in the live set, for {@link #ended}.
+     */
+    LiveThreads.Entry began() {
+        ctl.addAndGet(ONE_LIVE); // counted before it can be found in the live set
+        return live.add(Thread.currentThread());
     }
 
-    /** The calling virtual thread's last act. */
-    void ended() {
-        live.remove(Thread.currentThread());
-        if (ctl.addAndGet(-ONE_LIVE) == CLOSED) retire(); // a hosted thread ends on its parker, outside any task
+    /** The calling virtual thread's last act, with the entry its {@link #began} returned. */
+    void ended(LiveThreads.Entry me) {
+        live.remove(me); // gone from the live set before the count drops
+        if (ctl.addAndGet(-ONE_LIVE) == CLOSED) tryRetire(); // a hosted thread ends on its parker, outside any task
+    }
+
+    /**
+     * Called by an update that left the word exactly {@code CLOSED}: retires the carriers unless a
+     * resume's add got in first (then its task runs, and its decrement calls this again).
+     */
+    private void tryRetire() {
+        if (!retiresByCas || ctl.compareAndSet(CLOSED, CLOSED | RETIRED)) retire(); // the CAS: one retirement, and sticky
     }
 
     private void retire() {
@@ -272,11 +319,21 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     public long idleSpinNanos() { return idleSpinNanos; }
 
-    long tasksRun() { return tasksRun.sum(); }
+    /** Tasks run, summed over the carriers' tallies (each a little behind, see {@link CarrierTally}). */
+    long tasksRun() {
+        long n = strayTally.tasks();
+        for (CarrierTally t : carriers.tallies()) n += t.tasks();
+        return n;
+    }
 
     long idleNanos() { return carriers.idleNanos(); }
 
-    long busyNanos() { return busyNanos.sum(); }
+    /** Time spent running tasks, summed over carriers: an estimate from sampled tasks ({@link CarrierTally}). */
+    long busyNanos() {
+        long n = strayTally.busyNanos();
+        for (CarrierTally t : carriers.tallies()) n += t.busyNanos();
+        return n;
+    }
 
     /** Whether {@code t} is one of this pool's carriers. */
     public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }
@@ -310,9 +367,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public boolean close(Duration grace) {
         long c = ctl.getAndUpdate(x -> x | CLOSED);
-        if ((c & CLOSED) == 0 && (c | CLOSED) == CLOSED) retire(); // nothing lived or was queued
+        if ((c & CLOSED) == 0 && (c | CLOSED) == CLOSED) tryRetire(); // nothing lived or was queued
         Thread me = Thread.currentThread();
-        if (live.contains(me) || isCarrier(me)) return isRetired();
+        if ((me.isVirtual() && live.contains(me)) || isCarrier(me)) return isRetired();
         boolean done;
         try {
             done = retired.await(grace.toNanos(), TimeUnit.NANOSECONDS);
@@ -321,9 +378,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
             done = isRetired();
         }
         if (!done && (c & CLOSED) == 0) {
-            String names = live.stream().limit(8).map(Thread::toString).collect(Collectors.joining(", "));
-            warnings.accept(Warning.of(ErrorCode.LiveAtClose, "carrier pool", liveThreads(),
-                    live.size() > 8 ? names + ", ..." : names));
+            int n = liveThreads();
+            String names = live.some(8).stream().map(Thread::toString).collect(Collectors.joining(", "));
+            warnings.accept(Warning.of(ErrorCode.LiveAtClose, "carrier pool", n, n > 8 ? names + ", ..." : names));
         }
         return done;
     }

@@ -24,4 +24,7 @@ sealed interface Carriers permits SharedFifoCarriers, ForkJoinCarriers {
 
     /** Carrier time spent not running tasks, summed over carriers. */
     long idleNanos();
+
+    /** Every carrier's {@link CarrierTally}, those of carriers that left included (their counts stay). */
+    Iterable<CarrierTally> tallies();
 }

@@ -36,7 +36,7 @@ final class FirstUse {
     static final List<Class<?>> AWAIT_PATH = List.of(GpuFuture.class, NaiveWait.class, LineParker.class, ParkerThread.class,
             LineWait.class, Inline.class, LineGroup.class, LineWatch.class, Oversleep.class, WaitEvent.class, ParkerLateEvent.class,
             PortFailureEvent.class, ReliefEvent.class, BacklogEvent.class, CompletionLine.class, PointEstimate.class,
-            PointTable.class, java.util.OptionalLong.class);
+            PointTable.class, LiveThreads.class, java.util.OptionalLong.class);
 
     /** Runs {@link #prime} once per JVM (the holder's class initialisation is the once). */
     static void ensure() {

@@ -1,5 +1,9 @@
 package dev.gpureactor.loom;
 
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -15,7 +19,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * JDK's {@code CarrierThread}s, which the JDK compensates for pinned blocking).
  *
  * <p>Each task is wrapped in one {@link ForkJoinTask} (the pool wraps a plain {@code Runnable} in one
- * anyway) that runs it through {@link CarrierPool#runTask}, which counts it done.
+ * anyway) that runs it through {@link CarrierPool#runTask}, which counts it done in the running
+ * carrier's own {@link CarrierTally}.
+ *
+ * <p><b>Tallies.</b> The pool's carriers come and go (an idle one leaves after 30 s and a new one is
+ * made on demand), so a tally is not a carrier's for life: a new carrier takes a spare tally (or a
+ * new one, listed in {@link #tallies}), and a leaving carrier puts its tally back in its last act. The
+ * spare queue orders the leaving owner's writes before the next owner's, so each tally still has
+ * one writer at a time; counts survive the carriers, and the list holds at most as many tallies as
+ * carriers ever ran at once.
  */
 final class ForkJoinCarriers implements Carriers {
     private final CarrierPool pool;
@@ -23,23 +35,49 @@ final class ForkJoinCarriers implements Carriers {
     private final int size;
     private final long startNanos = System.nanoTime();
     private final AtomicInteger names = new AtomicInteger();
+    /** Every tally ever made, for the stats readers; appended only when no spare is left (rare). */
+    private final List<CarrierTally> tallies = new CopyOnWriteArrayList<>();
+    /** Tallies of carriers that left, for the next new carrier. */
+    private final Queue<CarrierTally> spareTallies = new ConcurrentLinkedQueue<>();
 
     ForkJoinCarriers(CarrierPool pool, int size) {
         this.pool = pool;
         this.size = size;
-        ForkJoinPool.ForkJoinWorkerThreadFactory factory = fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement());
+        ForkJoinPool.ForkJoinWorkerThreadFactory factory =
+                fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement(), takeTally(), spareTallies);
         // parallelism = size, corePoolSize 0, max = size, minRunnable 1, saturate rather than throw,
         // idle carriers leave after 30 s (and return on demand), as the JDK's scheduler.
         this.forkJoin = new ForkJoinPool(size, factory, (t, e) -> { }, true, 0, size, 1, fj -> true, 30, TimeUnit.SECONDS);
     }
 
+    /** A spare tally, or a new one listed for the readers. */
+    private CarrierTally takeTally() {
+        CarrierTally t = spareTallies.poll(); // acquire: the last owner's counts are seen
+        if (t == null) {
+            t = new CarrierTally();
+            tallies.add(t);
+        }
+        return t;
+    }
+
     /** A carrier: daemon, the system class loader, no inherited thread locals (as the JDK's carriers). */
     private static final class Carrier extends ForkJoinWorkerThread {
-        Carrier(ForkJoinPool fj, String name) {
+        /** Written by this carrier only, from its start (Thread.start orders the handing over) to its end. */
+        final CarrierTally tally;
+        private final Queue<CarrierTally> spares;
+
+        Carrier(ForkJoinPool fj, String name, CarrierTally tally, Queue<CarrierTally> spares) {
             super(null, fj, false);
+            this.tally = tally;
+            this.spares = spares;
             setName(name);
             setDaemon(true);
             setContextClassLoader(ClassLoader.getSystemClassLoader());
+        }
+
+        @Override
+        protected void onTermination(Throwable exception) {
+            spares.offer(tally); // release: this carrier's last counts, before the next owner's first
         }
     }
 
@@ -61,7 +99,8 @@ final class ForkJoinCarriers implements Carriers {
 
         @Override
         protected boolean exec() {
-            pool.runTask(task);
+            // Only the pool's workers run its tasks (nothing joins them); null would count it under a lock.
+            pool.runTask(task, Thread.currentThread() instanceof Carrier c ? c.tally : null);
             return true;
         }
     }
@@ -103,6 +142,9 @@ final class ForkJoinCarriers implements Carriers {
     public long idleNanos() {
         return Math.max(0, (System.nanoTime() - startNanos) * size - pool.busyNanos());
     }
+
+    @Override
+    public Iterable<CarrierTally> tallies() { return tallies; }
 
     int queued() { return (int) Math.min(Integer.MAX_VALUE, forkJoin.getQueuedSubmissionCount() + forkJoin.getQueuedTaskCount()); }
 }

@@ -46,6 +46,7 @@ public interface GpuReactorMXBean {
     /** Waits registered with a parker and not yet settled. */
     long getRegistrations();
 
+    /** Tasks the carriers ran (summed over per-carrier counts, each a little behind: see {@link RunStats}). */
     long getPolls();
 
     long getWoke();
@@ -60,8 +61,10 @@ public interface GpuReactorMXBean {
 
     long getRelieved();
 
+    /** Carrier time not spent running tasks, summed over carriers (see {@link RunStats}). */
     long getIdleNanos();
 
+    /** Carrier time spent running tasks, summed over carriers: estimated from one task in 8 (see {@link RunStats}). */
     long getBusyNanos();
 
     /** Share of carrier time spent running tasks, 0..1. */

@@ -8,6 +8,13 @@ package dev.gpureactor.loom;
  * are summed over carriers (under {@link CarrierPolicy#FORK_JOIN}, idle is the carriers' wall time
  * less busy).
  *
+ * <p>The carrier statistics ({@code polls}, {@code busyNanos}, {@code idleNanos}) are counted by
+ * each carrier in a tally of its own and summed when read ({@link CarrierTally}): each carrier's
+ * part is at most a little behind, and the sum is no snapshot of one moment. {@code polls} is
+ * exact once the carriers are quiet. {@code busyNanos} is an estimate: each carrier times its first
+ * task and then one task in 8 at random, counted 8 times (unbiased; over a few thousand tasks within
+ * a few per cent). Shared-FIFO idle time is measured, per idle episode.
+ *
  * @param registrations waits registered with a parker and not yet settled: 0 when quiet
  * @param hosted        woken virtual threads a parker ran itself (hosting) instead of handing them to a carrier
  * @param relieved      times a registration or close took a line's loop from a parker thread that was running a guest

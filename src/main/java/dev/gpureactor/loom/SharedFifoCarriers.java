@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -23,7 +22,8 @@ final class SharedFifoCarriers implements Carriers {
     private final IdleCarriers idle;
     private final List<Thread> threads = new ArrayList<>();
     private final long idleSpinNanos;
-    private final LongAdder idleNanos = new LongAdder();
+    /** One per carrier, index for index with {@link #threads}; each written by its carrier only. */
+    private final List<CarrierTally> tallies = new ArrayList<>();
     /** Volatile: written once by retire() before signalAll; read by a carrier that found no task. */
     private volatile boolean retired;
     /** What an idle carrier re-checks after announcing itself asleep. */
@@ -34,8 +34,10 @@ final class SharedFifoCarriers implements Carriers {
         this.idleSpinNanos = idleSpinNanos;
         this.idle = idle;
         for (int i = 0; i < size; i++) {
+            CarrierTally tally = new CarrierTally();
+            tallies.add(tally);
             Thread t = Thread.ofPlatform().name("gar-carrier-" + i).daemon(true).inheritInheritableThreadLocals(false)
-                    .unstarted(this::carry);
+                    .unstarted(() -> carry(tally));
             t.setContextClassLoader(ClassLoader.getSystemClassLoader());
             threads.add(t);
         }
@@ -48,11 +50,12 @@ final class SharedFifoCarriers implements Carriers {
         idle.signal();     // (b) ... before a sleeper is popped: see IdleCarriers
     }
 
-    private void carry() {
+    /** A carrier's loop; {@code tally} is its own: its idle episodes are timed here, its tasks sampled ({@link CarrierTally}). */
+    private void carry(CarrierTally tally) {
         while (true) {
             Runnable r = queue.poll();
             if (r != null) {
-                pool.runTask(r);
+                pool.runTask(r, tally);
                 continue;
             }
             if (retired) return;
@@ -60,7 +63,7 @@ final class SharedFifoCarriers implements Carriers {
             long spinUntil = t0 + idleSpinNanos;
             while ((r = queue.peek()) == null && !retired && System.nanoTime() - spinUntil < 0) Thread.onSpinWait();
             if (r == null && !retired) idle.sleep(workOrRetired);
-            idleNanos.add(System.nanoTime() - t0);
+            tally.idled(System.nanoTime() - t0);
         }
     }
 
@@ -92,7 +95,14 @@ final class SharedFifoCarriers implements Carriers {
     public boolean isCarrier(Thread t) { return threads.contains(t); }
 
     @Override
-    public long idleNanos() { return idleNanos.sum(); }
+    public long idleNanos() {
+        long n = 0;
+        for (CarrierTally t : tallies) n += t.idleNanos();
+        return n;
+    }
+
+    @Override
+    public Iterable<CarrierTally> tallies() { return tallies; }
 
     int queued() { return queue.size(); }
 

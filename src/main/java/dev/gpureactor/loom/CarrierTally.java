@@ -1,0 +1,79 @@
+package dev.gpureactor.loom;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One carrier's run statistics: the tasks it ran, its busy time, and (shared FIFO) its idle time.
+ *
+ * <p><b>Owner-written, read racily.</b> A tally is written by one carrier thread only (its owner;
+ * under {@link CarrierPolicy#FORK_JOIN} a leaving carrier hands it to the next one through a
+ * concurrent queue, which orders the two owners' writes), so an update is a plain read of the
+ * owner's own last write and an opaque write: no CAS, no fence, no shared cache line per task, as
+ * the JDK's {@code ForkJoinPool} counts its steals. A reader ({@link RunStats}, the MXBean) reads
+ * each field opaquely: atomically (no torn {@code long}) and at most a little behind the owner, and a
+ * sum over carriers is no snapshot of one moment. That is the documented staleness of every carrier
+ * statistic; none of them decides anything.
+ *
+ * <p><b>Busy time is sampled.</b> Two {@code System.nanoTime()} calls per task were a tenth of a
+ * carrier's samples when many threads were woken at once. A carrier times its first task, then each
+ * task with probability 1/{@link #SAMPLE} (a per-tally xorshift: no shared state, and no aliasing
+ * with a workload that alternates long and short tasks, as a fixed stride would), and adds a timed
+ * task's time times {@code SAMPLE}. The sum is an unbiased estimate of the time spent running tasks;
+ * its relative error is about {@code sqrt(SAMPLE / timed tasks)} for tasks of similar length.
+ */
+final class CarrierTally {
+    /** One task in SAMPLE is timed (a power of two). */
+    static final int SAMPLE = 8;
+
+    private static final VarHandle TASKS, BUSY, IDLE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TASKS = l.findVarHandle(CarrierTally.class, "tasks", long.class);
+            BUSY = l.findVarHandle(CarrierTally.class, "busyNanos", long.class);
+            IDLE = l.findVarHandle(CarrierTally.class, "idleNanos", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Tasks run. Owner: plain read, opaque write; readers: opaque read. */
+    private long tasks;
+    /** Estimated nanoseconds spent running tasks (see the class comment). Access as {@link #tasks}. */
+    private long busyNanos;
+    /** Nanoseconds spent idle, shared FIFO only (its idle episodes are timed, not its tasks). Access as {@link #tasks}. */
+    private long idleNanos;
+    /** The sampler's xorshift state, never 0. Owner only, plain. */
+    private int seed = (int) System.nanoTime() | 1;
+
+    /**
+     * Owner only: the weight of the next task's time, or 0 when it is not to be timed. The first
+     * task is always timed (weight 1), so a carrier that ran anything shows busy time.
+     */
+    long timedWeight() {
+        if (tasks == 0) return 1;
+        int x = seed;
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        seed = x;
+        return (x & (SAMPLE - 1)) == 0 ? SAMPLE : 0;
+    }
+
+    /** Owner only: one task ran; {@code weightedNanos} is its time times its weight (0 when untimed). */
+    void ran(long weightedNanos) {
+        if (weightedNanos != 0) BUSY.setOpaque(this, busyNanos + weightedNanos); // opaque: no torn read, no fence
+        TASKS.setOpaque(this, tasks + 1);
+    }
+
+    /** Owner only: an idle episode of {@code nanos} ended. */
+    void idled(long nanos) { IDLE.setOpaque(this, idleNanos + nanos); }
+
+    long tasks() { return (long) TASKS.getOpaque(this); }
+
+    long busyNanos() { return (long) BUSY.getOpaque(this); }
+
+    long idleNanos() { return (long) IDLE.getOpaque(this); }
+}
