@@ -34,7 +34,14 @@ final class UringTestSupport {
         return cached;
     }
 
-    /** Fails when the probe disagrees with the sysctl; skips, with the reason, where io_uring is legitimately off. */
+    /**
+     * Fails when the probe disagrees with the sysctl; skips, with the reason, where io_uring is
+     * legitimately off (the sysctl reads 2, or no io_uring in the kernel). Why a skip: a ring cannot be
+     * set up there, so the ring path has nothing to run on. Where the same behaviour runs: on this
+     * project's machines (and CI) the sysctl reads 0, so this fails rather than skips; the refusal
+     * path the API promises on such hosts (the coded fallback, the strict refusal) runs everywhere
+     * through {@code -Dgar.uring.disable} in {@code UringHostTest}.
+     */
     static void requireUring() {
         Capability c = probe();
         OptionalInt disabled = UringProbe.readDisabledSysctl();
@@ -52,7 +59,11 @@ final class UringTestSupport {
         }
     }
 
-    /** As {@link #requireUring()}, and the futex ops (Linux 6.7+) must run; skips with the reason where they cannot. */
+    /**
+     * As {@link #requireUring()}, and the futex ops (Linux 6.7+) must run; skips with the reason where
+     * they cannot. Why a skip: an older kernel has no IORING_OP_FUTEX_WAIT. Where it runs: a kernel
+     * 6.7 or later fails rather than skips when the probe refuses (this project's VMs run 6.18).
+     */
     static void requireFutexOps() {
         requireUring();
         Capability f = UringProbe.futexOps();
