@@ -1,8 +1,5 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.core.CompletionLine;
-import dev.gpureactor.core.ErrorCode;
-import dev.gpureactor.core.ReactorException;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -24,7 +21,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * <p>The test: one parker over lines A and B: line B closes while a registrar registers on it, and A stays live
  * with a wait of its own. The registrar runs {@link LineParker#register} (offer, the park
  * handshake, read {@code gone}/{@code closing}); the closer runs the real
- * {@link CompletionLine#close} (write {@code closed}, then the listener, which posts the notice,
+ * {@code CompletionLine.close} (write {@code closed}, then the listener, which posts the notice,
  * {@link LineParker#closeLine}, as the reactor's does when the parker keeps other lines), and then
  * the parker's turn it wakes ({@link LineParker#step}). The arbiter plays the loop on: one turn for
  * the registration's wake, and more while a turn answers {@code Again}.
@@ -45,41 +42,14 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
                 + "or A's waits failed by B's close.")
 @State
 public class LineCloseRegisterNegativeControl {
-    final CompletionLine a = Rig.line();
-    final CompletionLine b = Rig.line();
-    final LineParker parker = Rig.parker(a);
-    final GpuFuture<Void> onA = Rig.future(a, 0, 1, null);
-    final GpuFuture<Void> onB = Rig.future(b, 0, 1, null);
-
-    public LineCloseRegisterNegativeControl() {
-        parker.group.controlDropsWithoutFailing = true; // dropping a closed line's watch no longer fails its waits
-        b.onClose(() -> parker.closeLine(b, new ReactorException(ErrorCode.LineClosed, b.name(), "wait")));
-        parker.register(onA.lineWait);
-        parker.step(false);
-    }
+    final LineCloseRegisterCase c = new LineCloseRegisterCase(true);
 
     @Actor
-    public void registrar() {
-        parker.register(onB.lineWait);
-    }
+    public void registrar() { c.registrar(); }
 
     @Actor
-    public void closerThenParker() {
-        b.close();
-        parker.step(false);
-    }
+    public void closerThenParker() { c.closerThenParker(); }
 
     @Arbiter
-    public void arbiter(III_Result r) {
-        for (int i = 0; i < 4 && parker.step(false) instanceof Turn.Again; i++) { } // the loop turns on after the offer's wake
-        r.r1 = state(onB);
-        r.r2 = state(onA);
-        r.r3 = parker.watchedLines();
-    }
-
-    static int state(GpuFuture<?> f) {
-        int s = Rig.settled(f);
-        if (s != 2) return s;
-        return f.exceptionNow() instanceof ReactorException e && e.code() == ErrorCode.LineClosed ? 2 : 3;
-    }
+    public void arbiter(III_Result r) { c.arbiter(r); }
 }

@@ -1,7 +1,5 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.core.CompletionLine;
-import dev.gpureactor.core.Slot;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -48,33 +46,14 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
                 + "inbox and B's store ends nothing (until the park's bound, or for ever under an unbounded wait).")
 @State
 public class UnarmedLineNegativeControl {
-    final CompletionLine a = Rig.line();
-    final CompletionLine b = Rig.line();
-    final LineParker parker = Rig.parker(a);
-    final GpuFuture<Void> waiter = Rig.future(b, 0, 1, null);
-
-    public UnarmedLineNegativeControl() {
-        parker.controlSkipsParking = true; // the registrar no longer reads parking after its offer
-        parker.register(Rig.future(a, 1, 1, null).lineWait); // a bystander on A keeps the parker parking on A
-        parker.step(false);
-    }
+    final UnarmedLineCase c = new UnarmedLineCase(true);
 
     @Actor
-    public void waiterThenDevice() {
-        parker.registerAndRecheck(waiter.lineWait); // misses: B's word is still 0
-        b.store(Slot.of(0), 1);
-    }
+    public void waiterThenDevice() { c.waiterThenDevice(); }
 
     @Actor
-    public void parker(IIII_Result r) {
-        Turn t = parker.step(false);
-        r.r1 = Rig.code(t);
-        r.r2 = t instanceof Turn.Park ? (parker.announcePark(parker.armFor()) ? 1 : 0) : -1;
-    }
+    public void parker(IIII_Result r) { c.parker(r); }
 
     @Arbiter
-    public void arbiter(IIII_Result r) {
-        r.r3 = r.r2 == 1 ? (!parker.isParking() || parker.armedParkWouldEnd() ? 1 : 0) : -1;
-        r.r4 = Rig.settled(waiter);
-    }
+    public void arbiter(IIII_Result r) { c.arbiter(r); }
 }
