@@ -171,6 +171,14 @@ us() { awk -v n="${1:-}" 'BEGIN { if (n == "") print "-"; else printf "%.1f", n 
   echo "(5) soak (simulated device): ok=$(grep -o '"ok":[a-z]*' "$OUT/soak.json" 2>/dev/null | tail -1 | cut -d: -f2)," \
     "futures=$(num futures < "$OUT/soak.json" 2>/dev/null), lost=$(num lostWakes < "$OUT/soak.json" 2>/dev/null)," \
     "duplicated=$(num duplicatedWakes < "$OUT/soak.json" 2>/dev/null), wrong=$(num wrongWakes < "$OUT/soak.json" 2>/dev/null)"
+  if [ -f "$OUT/soak.json" ] && ! grep -q '"ok":true' "$OUT/soak.json"; then
+    # Why, in the summary itself (CI shows only this): what stopped the run, the first samples, the thread snapshot.
+    grep -o '"stopped":"[^"]*"' "$OUT/soak.json" | head -1 | sed 's/^/    /'
+    for k in samples stacks; do
+      grep -oE "\"$k\":\[(\"([^\"\\\\]|\\\\.)*\",?)*\]" "$OUT/soak.json" | grep -v "\\[\\]\$" | head -1 | sed "s/^\"$k\":\[\"//; s/\"\]\$//; s/\",\"/\n/g" |
+        head -n 12 | cut -c1-700 | sed "s/^/    $k: /"
+    done
+  fi
   grep '^gar: ' "$log" | sort -u | head -3 | sed 's/^/    error: /'
   echo
   echo "files: $(cd "$OUT" && ls | paste -sd' ' -)"

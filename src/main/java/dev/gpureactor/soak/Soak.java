@@ -80,6 +80,8 @@ public final class Soak {
     private static final long SHORT_LIMIT_NANOS = 2_000_000;
     private static final Duration LONG_LIMIT = Duration.ofMinutes(10);
     private static final int SAMPLES = 20;
+    /** Frames per thread in the snapshot at the first lost or hung wait. */
+    private static final int STACK_FRAMES = 14;
     private static final Fate[] TERMINALS = {Fate.FAILED_STREAM, Fate.LOST_WORD, Fate.STORE_INTO_FAILURE, Fate.PORT_THROWS};
     /** How the extra joiners of a gated future wait: mixed, each with the long limit. */
     private static final Way[] EXTRA_WAYS = {Way.JOIN, Way.GET, Way.STAGE, Way.JOIN_TIMED, Way.GET_TIMED};
@@ -249,6 +251,8 @@ public final class Soak {
     private final LongAdder lost = new LongAdder(), duplicated = new LongAdder(), wrong = new LongAdder(),
             mismatched = new LongAdder(), hung = new LongAdder(), lostWordsExpected = new LongAdder(), lostWordsSeen = new LongAdder();
     private final List<String> samples = new CopyOnWriteArrayList<>();
+    /** Where the threads were at the first lost or hung wait (written once, by the first recovery that found one). */
+    private final List<String> stacks = new CopyOnWriteArrayList<>();
     private volatile String stopped = "";
 
     private Soak(SoakConfig config, Consumer<String> progress) {
@@ -317,7 +321,7 @@ public final class Soak {
         byFate.forEach((f, n) -> injected.put(f, n.sum()));
         return new SoakReport(config, host(), reactorLabels, elapsed, roundsRun, stopped, futures.sum(), observed.sum(), injected,
                 sums(outcomes), sums(ways), platformJoiners.sum(),
-                new SoakReport.Wakes(lost.sum(), duplicated.sum(), wrong.sum(), mismatched.sum(), hung.sum(), samples),
+                new SoakReport.Wakes(lost.sum(), duplicated.sum(), wrong.sum(), mismatched.sum(), hung.sum(), samples, stacks),
                 new SoakReport.LostWords(lostWordsExpected.sum(), lostWordsSeen.sum()), registrationsLeft,
                 new SoakReport.Parkers(started, died, parkerDiedWarnings.sum()), pinned, heap, lines.account(), close);
     }
@@ -591,6 +595,7 @@ public final class Soak {
                 sample("hung: " + t.fate.label() + " on " + t.signal.descriptor() + " (" + t.arm.label() + ", " + t.way.label
                         + "): its " + t.fate.label() + " did not end the wait (state " + t.future.state() + ")");
             }
+            if (stacks.isEmpty()) snapshotThreads(t);
             t.future.cancel(true);
             Thread j = t.joiner;
             if (j != null) j.interrupt();
@@ -599,6 +604,27 @@ public final class Soak {
         if (!segment.await(config.settle().toMillis(), TimeUnit.MILLISECONDS)) {
             stopped = "joiners stayed stuck after their waits were cancelled";
         }
+    }
+
+    /**
+     * Where the threads were when {@code t}'s wait was found lost or hung, before the recovery
+     * cancels it: its first joiner, then every live platform thread of this library (carriers,
+     * parkers), each with its state and top frames. A lost wake is a race seen once in many runs;
+     * this is what tells the next reader where it stood.
+     */
+    private void snapshotThreads(Tracked t) {
+        Thread j = t.joiner;
+        if (j != null) stacks.add("joiner " + j + " of " + t.fate.label() + " on " + t.signal.descriptor() + ": " + frames(j, j.getStackTrace()));
+        Thread.getAllStackTraces().entrySet().stream()
+                .filter(e -> e.getKey().getName().startsWith("gar-carrier") || e.getKey().getName().startsWith("gar-parker"))
+                .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(Thread::getName)))
+                .forEach(e -> stacks.add(e.getKey().getName() + ": " + frames(e.getKey(), e.getValue())));
+    }
+
+    private static String frames(Thread th, StackTraceElement[] st) {
+        StringBuilder b = new StringBuilder(th.getState().toString());
+        for (int i = 0; i < Math.min(STACK_FRAMES, st.length); i++) b.append(i == 0 ? " at " : " <- ").append(st[i]);
+        return b.toString();
     }
 
     private static boolean deviceDone(Tracked t) {

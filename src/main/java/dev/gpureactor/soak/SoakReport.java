@@ -60,10 +60,14 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
      *                   missing payload), or a WordNeverWritten warning for a word that was written
      * @param mismatched an outcome other than the fate's, joiners that disagree, or a state that changed
      * @param hung       a gated wait that its cancel, timeout or interrupt did not end
+     * @param stacks     where the threads were at the first lost or hung wait: the stuck joiners, the
+     *                   carriers and the parkers, a few frames each (empty when none was lost or hung)
      */
-    public record Wakes(long lost, long duplicated, long wrong, long mismatched, long hung, List<String> samples) {
+    public record Wakes(long lost, long duplicated, long wrong, long mismatched, long hung, List<String> samples,
+                        List<String> stacks) {
         public Wakes {
             samples = List.copyOf(samples);
+            stacks = List.copyOf(stacks);
         }
     }
 
@@ -193,6 +197,8 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
         b.append(String.format(Locale.ROOT, "wakes: lost %d, duplicated %d, wrong %d; outcome mismatches %d, hung %d%n",
                 wakes.lost(), wakes.duplicated(), wakes.wrong(), wakes.mismatched(), wakes.hung()));
         for (String s : wakes.samples()) b.append("  ").append(s).append('\n');
+        if (!wakes.stacks().isEmpty()) b.append("threads at the first lost or hung wait:\n");
+        for (String s : wakes.stacks()) b.append("  ").append(s).append('\n');
         if (pins.warmup() > 0) {
             b.append("pins in the warm-up round (not judged): ").append(pins.warmup()).append('\n');
             for (String s : pins.warmupSamples()) b.append("  ").append(s).append('\n');
@@ -240,6 +246,7 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
         m.put("mismatched", wakes.mismatched());
         m.put("hung", wakes.hung());
         m.put("samples", wakes.samples());
+        m.put("stacks", wakes.stacks());
         m.put("lostWordWarningsExpected", lostWords.expected());
         m.put("lostWordWarningsSeen", lostWords.seen());
         m.put("registrationsLeft", registrationsLeft);
