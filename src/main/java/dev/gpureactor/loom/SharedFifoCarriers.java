@@ -2,8 +2,11 @@ package dev.gpureactor.loom;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -24,6 +27,8 @@ final class SharedFifoCarriers implements Carriers {
     private final long idleSpinNanos;
     /** One per carrier, index for index with {@link #threads}; each written by its carrier only. */
     private final List<CarrierTally> tallies = new ArrayList<>();
+    /** Extra carriers running now (the watch's compensation): each drains the queue, then leaves. */
+    private final Set<Thread> extras = ConcurrentHashMap.newKeySet();
     /** Volatile: written once by retire() before signalAll; read by a carrier that found no task. */
     private volatile boolean retired;
     /** What an idle carrier re-checks after announcing itself asleep. */
@@ -92,7 +97,37 @@ final class SharedFifoCarriers implements Carriers {
     public int size() { return threads.size(); }
 
     @Override
-    public boolean isCarrier(Thread t) { return threads.contains(t); }
+    public boolean isCarrier(Thread t) { return threads.contains(t) || extras.contains(t); }
+
+    @Override
+    public void forEachCarrier(BiConsumer<Thread, CarrierTally> each) {
+        for (int i = 0; i < threads.size(); i++) each.accept(threads.get(i), tallies.get(i));
+    }
+
+    /**
+     * Starts extra carriers until {@code extra} run. An extra one drains the queue and leaves when
+     * it finds it empty (its tasks count in the pool's stray tally), so nothing withdraws it; a
+     * carrier still blocked with work queued again gets another at the watch's next tick.
+     */
+    @Override
+    public void compensate(int extra) {
+        for (int n = extras.size(); n < extra && !retired; n++) {
+            Thread t = Thread.ofPlatform().name("gar-carrier-extra").daemon(true).inheritInheritableThreadLocals(false)
+                    .unstarted(this::drain);
+            t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+            extras.add(t); // before it starts: it removes itself as it leaves
+            t.start();
+        }
+    }
+
+    private void drain() {
+        try {
+            Runnable r;
+            while ((r = queue.poll()) != null) pool.runTask(r, null);
+        } finally {
+            extras.remove(Thread.currentThread());
+        }
+    }
 
     @Override
     public long idleNanos() {
