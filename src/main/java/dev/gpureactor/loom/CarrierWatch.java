@@ -7,14 +7,15 @@ import java.util.concurrent.locks.LockSupport;
  *
  * A virtual thread that blocks while pinned blocks its carrier: the JVM cannot unmount a
  * continuation that waits for a class initialiser another thread runs, for a call site another
- * thread links, or for anything at all below a native frame. The JDK compensates its own
- * scheduler's carriers for a few of these (Object.wait, file I/O) and for none of the others. A
- * pool then deadlocks as soon as every carrier is blocked and the thread they wait for is queued
- * behind them: with one carrier (cores - 1 on a two-core machine) one pinned thread is enough.
- * PinnedCarrierTest builds that deadlock on purpose: a thread pinned in a class initialiser waits
- * for a lock whose holder has unmounted, and the holder, woken, is queued behind it for ever. (The
- * soak's one stalled warm-up round in CI, on a runtime without a CDS archive where class loading is
- * slow and first uses collide, had the same signature: a whole reactor's joiners stopped running.)
+ * thread links, or for anything at all below a native frame. A callback (a completion stage,
+ * onComplete) runs on the carrier itself, so its every block is the carrier's. The JDK compensates
+ * its own scheduler's carriers for a few of these (Object.wait, file I/O) and for none of the
+ * others. A pool then deadlocks as soon as every carrier is blocked and what they wait for is a
+ * virtual thread queued behind them: with one carrier one block is enough. PinnedCarrierTest builds
+ * it on purpose (a class initialiser pinned on a lock whose holder has unmounted). The soak met it
+ * on a runtime without a CDS archive, where first uses are slow and collide: a stage callback on the
+ * only carrier blocked on a resource bundle's monitor while formatting an error message, and the
+ * monitor's holder, a virtual thread that had unmounted inside it, was queued behind the callback.
  *
  * The watch is the pool's compensation, in the manner of the JDK's ForkJoinPool managed blocking,
  * from outside since the block cannot be wrapped. Every TICK it reads each carrier's tally: a
