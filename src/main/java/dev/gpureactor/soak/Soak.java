@@ -311,11 +311,12 @@ public final class Soak {
             wrong.add(e.getValue());
             sample("WordNeverWritten for " + e.getKey() + ", which no lost-word future waited on");
         }
-        long started = 0, died = 0;
+        long started = 0, died = 0, compensations = 0;
         for (Arm a : arms) {
             RunStats s = a.reactor().stats();
             started += s.parkersStarted();
             died += s.parkersDied();
+            compensations += s.compensations();
         }
         Map<Fate, Long> injected = new EnumMap<>(Fate.class);
         byFate.forEach((f, n) -> injected.put(f, n.sum()));
@@ -323,7 +324,7 @@ public final class Soak {
                 sums(outcomes), sums(ways), platformJoiners.sum(),
                 new SoakReport.Wakes(lost.sum(), duplicated.sum(), wrong.sum(), mismatched.sum(), hung.sum(), samples, stacks),
                 new SoakReport.LostWords(lostWordsExpected.sum(), lostWordsSeen.sum()), registrationsLeft,
-                new SoakReport.Parkers(started, died, parkerDiedWarnings.sum()), pinned, heap, lines.account(), close);
+                new SoakReport.Parkers(started, died, parkerDiedWarnings.sum()), pinned, heap, lines.account(), close, compensations);
     }
 
     private void addArm(String kind, ExecutorKind k, WaitPlan plan, double weight, List<String> labels) {
