@@ -32,6 +32,8 @@ import java.util.concurrent.locks.LockSupport;
 final class CarrierWatch implements Runnable {
     /** How often the watch looks while tasks are admitted: a blocked pool waits about two ticks for its extra carrier. */
     static final long TICK_NANOS = 20_000_000;
+    /** At most this many extra carriers at once, as the JDK caps its scheduler's compensation (maxPoolSize 256). */
+    static final int MAX_EXTRA = 256;
     /** How often it looks while nothing is admitted (an idle reactor's cost: ten wake-ups a second). */
     static final long IDLE_TICK_NANOS = 100_000_000;
 
@@ -94,10 +96,11 @@ final class CarrierWatch implements Runnable {
 
     /**
      * The extra carriers to run: none once no carrier is blocked; one per blocked carrier while
-     * tasks wait for a carrier; otherwise as many as now (no churn while blocked threads come and go).
+     * tasks wait for a carrier, up to {@link #MAX_EXTRA}; otherwise as many as now (no churn while
+     * blocked threads come and go).
      */
     static int extraWanted(int blocked, int queued, int extraNow) {
         if (blocked == 0) return 0;
-        return queued > 0 ? Math.max(extraNow, blocked) : extraNow;
+        return queued > 0 ? Math.min(MAX_EXTRA, Math.max(extraNow, blocked)) : extraNow;
     }
 }

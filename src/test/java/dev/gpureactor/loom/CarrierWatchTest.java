@@ -26,6 +26,7 @@ class CarrierWatchTest {
         assertEquals(1, CarrierWatch.extraWanted(1, 3, 0));
         assertEquals(2, CarrierWatch.extraWanted(2, 1, 1));
         assertEquals(2, CarrierWatch.extraWanted(1, 1, 2), "no churn while some are still blocked");
+        assertEquals(CarrierWatch.MAX_EXTRA, CarrierWatch.extraWanted(10_000, 1, 0), "capped, as the JDK caps its compensation");
     }
 
     @Test
