@@ -41,10 +41,7 @@ final class SharedFifoCarriers implements Carriers {
         for (int i = 0; i < size; i++) {
             CarrierTally tally = new CarrierTally();
             tallies.add(tally);
-            Thread t = Thread.ofPlatform().name("gar-carrier-" + i).daemon(true).inheritInheritableThreadLocals(false)
-                    .unstarted(() -> carry(tally));
-            t.setContextClassLoader(ClassLoader.getSystemClassLoader());
-            threads.add(t);
+            threads.add(carrierThread("gar-carrier-" + i, () -> carry(tally)));
         }
         threads.forEach(Thread::start);
     }
@@ -105,19 +102,25 @@ final class SharedFifoCarriers implements Carriers {
     }
 
     /**
-     * Starts extra carriers until {@code extra} run. An extra one drains the queue and leaves when
-     * it finds it empty (its tasks count in the pool's stray tally), so nothing withdraws it; a
-     * carrier still blocked with work queued again gets another at the watch's next tick.
+     * Starts extra carriers until {@code extra} run, while tasks are queued. An extra one drains the
+     * queue and leaves when it finds it empty (its tasks count in the pool's stray tally), so nothing
+     * withdraws it; a carrier still blocked when work is queued again gets another at the watch's next
+     * tick, and none is started for an empty queue (it would leave at once).
      */
     @Override
     public void compensate(int extra) {
-        for (int n = extras.size(); n < extra && !retired; n++) {
-            Thread t = Thread.ofPlatform().name("gar-carrier-extra").daemon(true).inheritInheritableThreadLocals(false)
-                    .unstarted(this::drain);
-            t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        for (int n = extras.size(); n < extra && !retired && !queue.isEmpty(); n++) {
+            Thread t = carrierThread("gar-carrier-extra", this::drain);
             extras.add(t); // before it starts: it removes itself as it leaves
             t.start();
         }
+    }
+
+    /** A carrier thread, unstarted: daemon, the system class loader, no inherited thread locals (as the JDK's carriers). */
+    private static Thread carrierThread(String name, Runnable loop) {
+        Thread t = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(loop);
+        t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        return t;
     }
 
     private void drain() {

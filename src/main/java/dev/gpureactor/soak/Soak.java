@@ -251,8 +251,10 @@ public final class Soak {
     private final LongAdder lost = new LongAdder(), duplicated = new LongAdder(), wrong = new LongAdder(),
             mismatched = new LongAdder(), hung = new LongAdder(), lostWordsExpected = new LongAdder(), lostWordsSeen = new LongAdder();
     private final List<String> samples = new CopyOnWriteArrayList<>();
-    /** Where the threads were at the first lost or hung wait (written once, by the first recovery that found one). */
+    /** Where the threads were at the first lost or hung wait (written once, by the recovery that wins {@link #snapshotTaken}). */
     private final List<String> stacks = new CopyOnWriteArrayList<>();
+    /** One snapshot per run: several slot drivers may recover at once. */
+    private final java.util.concurrent.atomic.AtomicBoolean snapshotTaken = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile String stopped = "";
 
     private Soak(SoakConfig config, Consumer<String> progress) {
@@ -596,7 +598,7 @@ public final class Soak {
                 sample("hung: " + t.fate.label() + " on " + t.signal.descriptor() + " (" + t.arm.label() + ", " + t.way.label
                         + "): its " + t.fate.label() + " did not end the wait (state " + t.future.state() + ")");
             }
-            if (stacks.isEmpty()) snapshotThreads(t);
+            if (snapshotTaken.compareAndSet(false, true)) snapshotThreads(t);
             t.future.cancel(true);
             Thread j = t.joiner;
             if (j != null) j.interrupt();
