@@ -66,11 +66,19 @@ public enum ErrorCode {
     private final int number;
     private final Kind kind;
     private final String form;
+    /**
+     * {@code GAR-0001}, made once without {@code java.util.Formatter}: a formatted number follows the
+     * default locale (other digits elsewhere) and loads its resource bundles under a monitor, on
+     * whatever thread first renders an error (a carrier running a callback, in the soak's warm-up).
+     */
+    private final String tag;
 
     ErrorCode(int number, Kind kind, String form) {
         this.number = number;
         this.kind = kind;
         this.form = form;
+        String digits = Integer.toString(number);
+        this.tag = "GAR-" + "0".repeat(Math.max(0, 4 - digits.length())) + digits;
     }
 
     /** The stable number: never changed, never reused. */
@@ -82,7 +90,7 @@ public enum ErrorCode {
     public String form() { return form; }
 
     /** {@code GAR-0001}: the form printed before every message. */
-    public String tag() { return "GAR-%04d".formatted(number); }
+    public String tag() { return tag; }
 
     /** Renders the form with its arguments; missing arguments print as {@code ?}, extra ones are appended. */
     public String render(List<String> args) {

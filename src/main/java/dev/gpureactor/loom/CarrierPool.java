@@ -92,6 +92,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * threads may share it, so it is updated under its own lock, off the carriers' path.
      */
     private final CarrierTally strayTally = new CarrierTally();
+    /** Compensates carriers blocked by pinned virtual threads; null for a pool without carriers (jcstress). */
+    private final CarrierWatch watch;
     /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
     private final boolean tellsResumes;
     /** Whether retirement is the CAS that sets the retired bit: false only in jcstress's negative control. */
@@ -121,6 +123,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
             case FORK_JOIN -> new ForkJoinCarriers(this, size);
             case SHARED_FIFO -> new SharedFifoCarriers(this, size, idleSpinNanos, idle);
         };
+        this.watch = size == 0 ? null : new CarrierWatch(this, carriers, "gar-carrier-watch");
+        if (watch != null) watch.start();
     }
 
     /** A shared-FIFO pool with no carrier threads: jcstress plays the carriers with {@link #announceIdle}. */
@@ -255,6 +259,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     void runTask(Runnable task, CarrierTally tally) {
         long weight = tally == null ? 1 : tally.timedWeight();
         long t0 = weight == 0 ? 0 : System.nanoTime();
+        if (tally != null) tally.starting(); // the watch tells a carrier blocked inside one task by it
         try {
             task.run();
         } catch (Throwable t) {
@@ -319,6 +324,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     private void retire() {
         carriers.retire();
         retired.countDown();
+        if (watch != null) watch.stop(); // after the count-down: the watch reads isRetired
     }
 
     private static RejectedExecutionException rejected() {
@@ -369,6 +375,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
         for (CarrierTally t : carriers.tallies()) n += t.busyNanos();
         return n;
     }
+
+    /** Extra carriers started to stand in for carriers blocked by pinned virtual threads ({@link CarrierWatch}). */
+    public long compensations() { return watch == null ? 0 : watch.compensations(); }
 
     /** Whether {@code t} is one of this pool's carriers. */
     public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }

@@ -26,12 +26,13 @@ final class CarrierTally {
     /** One task in SAMPLE is timed (a power of two). */
     static final int SAMPLE = 8;
 
-    private static final VarHandle TASKS, BUSY, IDLE;
+    private static final VarHandle TASKS, STARTED, BUSY, IDLE;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             TASKS = l.findVarHandle(CarrierTally.class, "tasks", long.class);
+            STARTED = l.findVarHandle(CarrierTally.class, "started", long.class);
             BUSY = l.findVarHandle(CarrierTally.class, "busyNanos", long.class);
             IDLE = l.findVarHandle(CarrierTally.class, "idleNanos", long.class);
         } catch (ReflectiveOperationException e) {
@@ -41,6 +42,13 @@ final class CarrierTally {
 
     /** Tasks run. Owner: plain read, opaque write; readers: opaque read. */
     private long tasks;
+    /**
+     * Tasks begun; one more than {@link #tasks} while a task runs. Access as {@link #tasks}: the
+     * {@link CarrierWatch} reads both opaquely to tell a carrier stuck in one task.
+     */
+    private long started;
+    /** The watch's own: {@link #started} as it read it at its last tick. Watch thread only, plain. */
+    long watchedStarted = -1;
     /** Estimated nanoseconds spent running tasks (see the class comment). Access as {@link #tasks}. */
     private long busyNanos;
     /** Nanoseconds spent idle, shared FIFO only (its idle episodes are timed, not its tasks). Access as {@link #tasks}. */
@@ -62,6 +70,9 @@ final class CarrierTally {
         return (x & (SAMPLE - 1)) == 0 ? SAMPLE : 0;
     }
 
+    /** Owner only: a task begins (one opaque store, no fence: the watch may see it a tick late). */
+    void starting() { STARTED.setOpaque(this, started + 1); }
+
     /** Owner only: one task ran; {@code weightedNanos} is its time times its weight (0 when untimed). */
     void ran(long weightedNanos) {
         if (weightedNanos != 0) BUSY.setOpaque(this, busyNanos + weightedNanos); // opaque: no torn read, no fence
@@ -72,6 +83,8 @@ final class CarrierTally {
     void idled(long nanos) { IDLE.setOpaque(this, idleNanos + nanos); }
 
     long tasks() { return (long) TASKS.getOpaque(this); }
+
+    long started() { return (long) STARTED.getOpaque(this); }
 
     long busyNanos() { return (long) BUSY.getOpaque(this); }
 

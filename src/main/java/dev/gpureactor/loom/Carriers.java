@@ -1,6 +1,7 @@
 package dev.gpureactor.loom;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /**
  * The carrier threads behind a {@link CarrierPool}: where its admitted tasks run. The pool owns the
@@ -27,4 +28,14 @@ sealed interface Carriers permits SharedFifoCarriers, ForkJoinCarriers {
 
     /** Every carrier's {@link CarrierTally}, those of carriers that left included (their counts stay). */
     Iterable<CarrierTally> tallies();
+
+    /** Each carrier thread alive now with its tally: the {@link CarrierWatch}'s view (racy, as the tallies). */
+    void forEachCarrier(BiConsumer<Thread, CarrierTally> each);
+
+    /**
+     * Runs {@code extra} carriers beyond {@link #size()} from now on, while they find work: the
+     * {@link CarrierWatch}'s compensation for carriers blocked by a pinned virtual thread (0: none
+     * any more). Called by the watch thread only; never blocks.
+     */
+    void compensate(int extra);
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 /**
  * Carriers of a {@link ForkJoinPool} in async (FIFO) mode ({@link CarrierPolicy#FORK_JOIN}), built
@@ -39,12 +40,18 @@ final class ForkJoinCarriers implements Carriers {
     private final List<CarrierTally> tallies = new CopyOnWriteArrayList<>();
     /** Tallies of carriers that left, for the next new carrier. */
     private final Queue<CarrierTally> spareTallies = new ConcurrentLinkedQueue<>();
+    /** The carriers alive now: each adds itself as it starts and removes itself as it ends (the watch's view). */
+    private final List<Carrier> live = new CopyOnWriteArrayList<>();
+    /** Carriers beyond {@link #size} the watch asked for last; watch thread only. */
+    private int extra;
+    /** Submitted after the parallelism grows, so that the pool makes the new carrier at once (its signal does). */
+    private static final Runnable NUDGE = () -> { };
 
     ForkJoinCarriers(CarrierPool pool, int size) {
         this.pool = pool;
         this.size = size;
         ForkJoinPool.ForkJoinWorkerThreadFactory factory =
-                fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement(), takeTally(), spareTallies);
+                fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement(), takeTally(), spareTallies, live);
         // parallelism = size, corePoolSize 0, max = size, minRunnable 1, saturate rather than throw,
         // idle carriers leave after 30 s (and return on demand), as the JDK's scheduler.
         this.forkJoin = new ForkJoinPool(size, factory, (t, e) -> { }, true, 0, size, 1, fj -> true, 30, TimeUnit.SECONDS);
@@ -65,18 +72,26 @@ final class ForkJoinCarriers implements Carriers {
         /** Written by this carrier only, from its start (Thread.start orders the handing over) to its end. */
         final CarrierTally tally;
         private final Queue<CarrierTally> spares;
+        private final List<Carrier> live;
 
-        Carrier(ForkJoinPool fj, String name, CarrierTally tally, Queue<CarrierTally> spares) {
+        Carrier(ForkJoinPool fj, String name, CarrierTally tally, Queue<CarrierTally> spares, List<Carrier> live) {
             super(null, fj, false);
             this.tally = tally;
             this.spares = spares;
+            this.live = live;
             setName(name);
             setDaemon(true);
             setContextClassLoader(ClassLoader.getSystemClassLoader());
         }
 
         @Override
+        protected void onStart() {
+            live.add(this);
+        }
+
+        @Override
         protected void onTermination(Throwable exception) {
+            live.remove(this);
             spares.offer(tally); // release: this carrier's last counts, before the next owner's first
         }
     }
@@ -145,6 +160,32 @@ final class ForkJoinCarriers implements Carriers {
 
     @Override
     public Iterable<CarrierTally> tallies() { return tallies; }
+
+    @Override
+    public void forEachCarrier(BiConsumer<Thread, CarrierTally> each) {
+        for (Carrier c : live) each.accept(c, c.tally);
+    }
+
+    /**
+     * The pool's parallelism becomes {@code size + extra}. A larger one takes effect at the pool's
+     * next signal, which the nudge's submission gives at once: a new carrier starts and takes the
+     * queued tasks (it steals from the blocked carrier's own queue too). A smaller one leaves the
+     * extra carriers to run out of work and leave after their keep-alive, as idle carriers do.
+     */
+    @Override
+    public void compensate(int extra) {
+        if (extra == this.extra) return;
+        boolean grows = extra > this.extra;
+        this.extra = extra;
+        forkJoin.setParallelism(size + extra);
+        if (grows) {
+            try {
+                forkJoin.execute(NUDGE);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // retired meanwhile: nothing is left to run
+            }
+        }
+    }
 
     int queued() { return (int) Math.min(Integer.MAX_VALUE, forkJoin.getQueuedSubmissionCount() + forkJoin.getQueuedTaskCount()); }
 }

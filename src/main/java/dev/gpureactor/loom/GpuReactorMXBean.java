@@ -61,6 +61,9 @@ public interface GpuReactorMXBean {
 
     long getRelieved();
 
+    /** Extra carriers started for carriers blocked by pinned virtual threads (see {@link RunStats}). */
+    long getCompensations();
+
     /** Carrier time not spent running tasks, summed over carriers (see {@link RunStats}). */
     long getIdleNanos();
 

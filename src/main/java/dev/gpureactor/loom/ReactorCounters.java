@@ -45,6 +45,6 @@ final class ReactorCounters {
                 pool == null ? 0 : pool.idleNanos(), pool == null ? 0 : pool.busyNanos(), registrations.get(),
                 parkersStarted.sum(), parkersDied.sum(), hosted.sum(), relieved.sum(),
                 pool == null ? 0 : pool.queueDepth(), pool == null ? 0 : pool.liveThreads(), pool == null ? 0 : pool.size(),
-                parkerCpuNanos.sum());
+                parkerCpuNanos.sum(), pool == null ? 0 : pool.compensations());
     }
 }

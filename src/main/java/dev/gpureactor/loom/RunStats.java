@@ -26,10 +26,13 @@ package dev.gpureactor.loom;
  *                       sleeps and at most every millisecond of parking, so a little behind; guests a parker
  *                       hosted count in it);
  *                       0 where the JVM cannot measure thread CPU time
+ * @param compensations  extra carriers started to stand in for carriers a pinned virtual thread blocked
+ *                       ({@link CarrierWatch}); 0 in a pool whose threads never block while pinned
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
                        long registrations, long parkersStarted, long parkersDied, long hosted, long relieved,
-                       long queueDepth, long liveThreads, int carriers, long parkerCpuNanos) {
+                       long queueDepth, long liveThreads, int carriers, long parkerCpuNanos,
+                       long compensations) {
     /** Share of carrier time spent running tasks, 0..1. */
     public double filled() {
         long total = idleNanos + busyNanos;

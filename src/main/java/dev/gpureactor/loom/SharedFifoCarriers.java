@@ -2,8 +2,11 @@ package dev.gpureactor.loom;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -24,6 +27,8 @@ final class SharedFifoCarriers implements Carriers {
     private final long idleSpinNanos;
     /** One per carrier, index for index with {@link #threads}; each written by its carrier only. */
     private final List<CarrierTally> tallies = new ArrayList<>();
+    /** Extra carriers running now (the watch's compensation): each drains the queue, then leaves. */
+    private final Set<Thread> extras = ConcurrentHashMap.newKeySet();
     /** Volatile: written once by retire() before signalAll; read by a carrier that found no task. */
     private volatile boolean retired;
     /** What an idle carrier re-checks after announcing itself asleep. */
@@ -36,10 +41,7 @@ final class SharedFifoCarriers implements Carriers {
         for (int i = 0; i < size; i++) {
             CarrierTally tally = new CarrierTally();
             tallies.add(tally);
-            Thread t = Thread.ofPlatform().name("gar-carrier-" + i).daemon(true).inheritInheritableThreadLocals(false)
-                    .unstarted(() -> carry(tally));
-            t.setContextClassLoader(ClassLoader.getSystemClassLoader());
-            threads.add(t);
+            threads.add(carrierThread("gar-carrier-" + i, () -> carry(tally)));
         }
         threads.forEach(Thread::start);
     }
@@ -92,7 +94,43 @@ final class SharedFifoCarriers implements Carriers {
     public int size() { return threads.size(); }
 
     @Override
-    public boolean isCarrier(Thread t) { return threads.contains(t); }
+    public boolean isCarrier(Thread t) { return threads.contains(t) || extras.contains(t); }
+
+    @Override
+    public void forEachCarrier(BiConsumer<Thread, CarrierTally> each) {
+        for (int i = 0; i < threads.size(); i++) each.accept(threads.get(i), tallies.get(i));
+    }
+
+    /**
+     * Starts extra carriers until {@code extra} run, while tasks are queued. An extra one drains the
+     * queue and leaves when it finds it empty (its tasks count in the pool's stray tally), so nothing
+     * withdraws it; a carrier still blocked when work is queued again gets another at the watch's next
+     * tick, and none is started for an empty queue (it would leave at once).
+     */
+    @Override
+    public void compensate(int extra) {
+        for (int n = extras.size(); n < extra && !retired && !queue.isEmpty(); n++) {
+            Thread t = carrierThread("gar-carrier-extra", this::drain);
+            extras.add(t); // before it starts: it removes itself as it leaves
+            t.start();
+        }
+    }
+
+    /** A carrier thread, unstarted: daemon, the system class loader, no inherited thread locals (as the JDK's carriers). */
+    private static Thread carrierThread(String name, Runnable loop) {
+        Thread t = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(loop);
+        t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+        return t;
+    }
+
+    private void drain() {
+        try {
+            Runnable r;
+            while ((r = queue.poll()) != null) pool.runTask(r, null);
+        } finally {
+            extras.remove(Thread.currentThread());
+        }
+    }
 
     @Override
     public long idleNanos() {

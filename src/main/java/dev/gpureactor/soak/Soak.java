@@ -252,9 +252,9 @@ public final class Soak {
     private final LongAdder lost = new LongAdder(), duplicated = new LongAdder(), wrong = new LongAdder(),
             mismatched = new LongAdder(), hung = new LongAdder(), lostWordsExpected = new LongAdder(), lostWordsSeen = new LongAdder();
     private final List<String> samples = new CopyOnWriteArrayList<>();
-    /** Where the threads were at the first lost or hung wait (written once, by the first recovery that found one). */
+    /** Where the threads were at the first lost or hung wait (written once, by the recovery that wins {@link #snapshotTaken}). */
     private final List<String> stacks = new CopyOnWriteArrayList<>();
-    /** Set by the one recovery that takes the snapshot (several drivers recover at once). */
+    /** One snapshot per run: several slot drivers may recover at once, and only the CAS's winner takes it. */
     private final AtomicBoolean snapshotTaken = new AtomicBoolean();
     private volatile String stopped = "";
 
@@ -314,11 +314,12 @@ public final class Soak {
             wrong.add(e.getValue());
             sample("WordNeverWritten for " + e.getKey() + ", which no lost-word future waited on");
         }
-        long started = 0, died = 0;
+        long started = 0, died = 0, compensations = 0;
         for (Arm a : arms) {
             RunStats s = a.reactor().stats();
             started += s.parkersStarted();
             died += s.parkersDied();
+            compensations += s.compensations();
         }
         Map<Fate, Long> injected = new EnumMap<>(Fate.class);
         byFate.forEach((f, n) -> injected.put(f, n.sum()));
@@ -326,7 +327,7 @@ public final class Soak {
                 sums(outcomes), sums(ways), platformJoiners.sum(),
                 new SoakReport.Wakes(lost.sum(), duplicated.sum(), wrong.sum(), mismatched.sum(), hung.sum(), samples, stacks),
                 new SoakReport.LostWords(lostWordsExpected.sum(), lostWordsSeen.sum()), registrationsLeft,
-                new SoakReport.Parkers(started, died, parkerDiedWarnings.sum()), pinned, heap, lines.account(), close);
+                new SoakReport.Parkers(started, died, parkerDiedWarnings.sum()), pinned, heap, lines.account(), close, compensations);
     }
 
     private void addArm(String kind, ExecutorKind k, WaitPlan plan, double weight, List<String> labels) {
@@ -598,7 +599,7 @@ public final class Soak {
                 sample("hung: " + t.fate.label() + " on " + t.signal.descriptor() + " (" + t.arm.label() + ", " + t.way.label
                         + "): its " + t.fate.label() + " did not end the wait (state " + t.future.state() + ")");
             }
-            if (!snapshotTaken.get() && snapshotTaken.compareAndSet(false, true)) snapshotThreads(t);
+            if (snapshotTaken.compareAndSet(false, true)) snapshotThreads(t);
             t.future.cancel(true);
             Thread j = t.joiner;
             if (j != null) j.interrupt();

@@ -33,12 +33,14 @@ import java.util.stream.Collectors;
  * @param heapAfterGc     heap used after a full GC at the end of each round, in bytes
  * @param offHeap         the lines' off-heap account
  * @param close           the close phase ({@link ClosePhase}), when it ran
+ * @param carrierCompensations extra carriers the reactors' watches started for carriers blocked by a pinned
+ *                        virtual thread (not judged: a count of what the pools absorbed)
  */
 public record SoakReport(SoakConfig config, String host, List<String> reactors, long elapsedNanos, int roundsRun,
                          String stopped, long futures, long observed, Map<Fate, Long> injected, Map<String, Long> outcomes,
                          Map<String, Long> waits, long platformJoiners, Wakes wakes, LostWords lostWords,
                          long registrationsLeft, Parkers parkers, PinWatch.Pins pins, List<Long> heapAfterGc,
-                         OffHeap offHeap, java.util.Optional<ClosePhase.Result> close) {
+                         OffHeap offHeap, java.util.Optional<ClosePhase.Result> close, long carrierCompensations) {
     /** Heap growth below this is noise whatever the spread (the JIT and JFR allocate as they go). */
     public static final long HEAP_FLOOR_BYTES = 2L << 20;
     /** Rounds the heap trend needs: the first is warm-up, the rest are fitted. */
@@ -191,6 +193,7 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
                 futures, roundsRun, config.lines(), config.lines() * 8, secs, config.seconds(), config.seed()));
         b.append("host: ").append(host).append('\n');
         for (String r : reactors) b.append("reactor: ").append(r).append('\n');
+        if (carrierCompensations > 0) b.append("carriers compensated for a blocked carrier: ").append(carrierCompensations).append('\n');
         b.append("outcomes observed: ").append(join(outcomes)).append('\n');
         b.append(String.format(Locale.ROOT, "faults injected: %d (%s)%n", faults(),
                 injected.entrySet().stream().filter(e -> e.getKey().isFault()).sorted(Map.Entry.comparingByKey())
@@ -252,6 +255,7 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
         m.put("lostWordWarningsExpected", lostWords.expected());
         m.put("lostWordWarningsSeen", lostWords.seen());
         m.put("registrationsLeft", registrationsLeft);
+        m.put("carrierCompensations", carrierCompensations);
         m.put("parkersStarted", parkers.started());
         m.put("parkersDied", parkers.died());
         m.put("parkerDiedWarnings", parkers.diedWarnings());

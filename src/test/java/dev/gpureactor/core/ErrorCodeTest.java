@@ -170,4 +170,16 @@ class ErrorCodeTest {
                 .warning().orElseThrow();
         Coded.assertArity(fallback.code(), fallback.args());
     }
+
+    @Test
+    void the_tag_is_ascii_digits_whatever_the_default_locale() {
+        java.util.Locale before = java.util.Locale.getDefault();
+        try {
+            java.util.Locale.setDefault(java.util.Locale.forLanguageTag("th-TH-u-nu-thai")); // Thai digits in a formatted number
+            assertEquals("GAR-0001", ErrorCode.values()[0].tag());
+            assertTrue(new ReactorException(ErrorCode.values()[0]).getMessage().startsWith("GAR-0001 "));
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
+    }
 }
