@@ -91,6 +91,8 @@ public final class GpuReactor implements AutoCloseable {
     private final SnapshotPark linePark;
     /** What the parkers park with: the hardware word wait's description, or the fallback's. */
     private final String parkLabel;
+    /** The pure-Java park's slice ({@link Builder#parkSlice}). */
+    private final long parkSliceNanos;
     private final long parkSpinNanos;
     /** Whether parkers run the virtual threads they wake (with the carrier pool only). */
     private final boolean hosting;
@@ -152,7 +154,8 @@ public final class GpuReactor implements AutoCloseable {
                     park.note(), "the pure-Java park (spin around the prediction, then parkNanos slices)"));
         }
         Optional<WordWait> hardware = b.hardwarePark ? park.wordWait() : Optional.empty(); // off: asked for, no warning
-        this.linePark = SnapshotPark.of(hardware, 50_000);
+        this.parkSliceNanos = b.parkSliceNanos;
+        this.linePark = SnapshotPark.of(hardware, parkSliceNanos);
         this.parkLabel = hardware.map(WordWait::describe).orElse(FALLBACK_PARK);
         this.linesPerParker = b.linesPerParker > 0 ? b.linesPerParker
                 : hardware.isPresent() ? HARDWARE_LINES_PER_PARKER : FALLBACK_LINES_PER_PARKER;
@@ -409,6 +412,9 @@ public final class GpuReactor implements AutoCloseable {
     /** What the parkers park with: the hardware word wait's {@code describe()}, or {@value #FALLBACK_PARK}. */
     public String park() { return parkLabel; }
 
+    /** How long a parker sleeps between two looks at its lines under the pure-Java park ({@link Builder#parkSlice}). */
+    public Duration parkSlice() { return Duration.ofNanos(parkSliceNanos); }
+
     /** The readback-point estimates, shared by every wait of this reactor. */
     public PointTable<Object> points() { return points; }
 
@@ -500,6 +506,10 @@ public final class GpuReactor implements AutoCloseable {
         if (bean != null) bean.unregister();
     }
 
+    /** The pure-Java park's default slice ({@link Builder#parkSlice}). */
+    public static final long DEFAULT_PARK_SLICE_NANOS = 50_000;
+    static final long MIN_PARK_SLICE_NANOS = 1_000, MAX_PARK_SLICE_NANOS = 10_000_000;
+
     /** Settings, all optional. */
     public static final class Builder {
         private ExecutorKind kind = ExecutorKind.GPU_REACTOR;
@@ -511,6 +521,8 @@ public final class GpuReactor implements AutoCloseable {
         private CarrierPolicy carrierPolicy = CarrierPolicy.FORK_JOIN;
         private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
+        /** The pure-Java park's OS sleep between two looks at the words (docs/SERVICE.md measures 25–200 µs). */
+        private long parkSliceNanos = DEFAULT_PARK_SLICE_NANOS;
         private boolean hosting = true;
         private boolean hardwarePark = true;
         /** 0: by the park ({@link #FALLBACK_LINES_PER_PARKER} or {@link #HARDWARE_LINES_PER_PARKER}). */
@@ -577,6 +589,24 @@ public final class GpuReactor implements AutoCloseable {
 
         /** How long a parker spins on its line before sleeping in parkNanos slices, when there is no hardware park. */
         public Builder parkSpin(Duration d) { this.parkSpinNanos = nonNegative("parkSpin", d); return this; }
+
+        /**
+         * How long a parker sleeps in the OS between two looks at its lines' words under the pure-Java
+         * park (no hardware word wait, or several busy lines): the trade between how late a store is
+         * seen (about half a slice) and the CPU of waking up (one OS wake per slice while a wait is
+         * due). 50 µs by default; a service that counts CPU per request before wake latency may choose
+         * 100–200 µs (docs/SERVICE.md measures both). Between {@value #MIN_PARK_SLICE_NANOS} ns and
+         * {@value #MAX_PARK_SLICE_NANOS} ns: shorter is a spin made of system calls, longer than the
+         * backstop is never slept (a park ends at its bound).
+         */
+        public Builder parkSlice(Duration d) {
+            long n = nonNegative("parkSlice", d);
+            if (n < MIN_PARK_SLICE_NANOS || n > MAX_PARK_SLICE_NANOS) {
+                throw new ReactorException(ErrorCode.InvalidArgument, "parkSlice", d, "between 1 µs and 10 ms");
+            }
+            this.parkSliceNanos = n;
+            return this;
+        }
 
         /**
          * Whether a parker runs a virtual thread it wakes itself, on the thread that saw the store,

@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Where the load generator's virtual threads run: a {@link ForkJoinPool} of their own (async mode,
@@ -20,31 +21,56 @@ final class LoadThreads implements AutoCloseable {
     /** How long an idle load carrier lives: the pool is never shut down, its carriers retire (see {@link #close}). */
     private static final long IDLE_SECONDS = 2;
 
+    private static final String WORKER = "-worker-", DELAY_SCHEDULER = "-delayScheduler";
+
     private final ForkJoinPool pool;
     private final Thread.Builder.OfVirtual builder;
     private final String whyShared;
+    /**
+     * The pool's own name ("ForkJoinPool-N"), read from the first carrier's default name: the pool's
+     * timer thread is named after it ("ForkJoinPool-N-delayScheduler"), and it runs the clients' socket
+     * timeouts (a virtual thread's timed park on a {@link ForkJoinPool} scheduler is that pool's
+     * {@code schedule}). Set by the first carrier before any client runs; volatile: read by the reporter.
+     */
+    private final AtomicReference<String> poolName;
 
-    private LoadThreads(ForkJoinPool pool, Thread.Builder.OfVirtual builder, String whyShared) {
+    private LoadThreads(ForkJoinPool pool, Thread.Builder.OfVirtual builder, String whyShared, AtomicReference<String> poolName) {
         this.pool = pool;
         this.builder = builder;
         this.whyShared = whyShared;
+        this.poolName = poolName;
     }
 
     static LoadThreads open(int carriers) {
+        AtomicReference<String> poolName = new AtomicReference<>();
         ForkJoinPool pool = new ForkJoinPool(carriers, p -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            String name = t.getName();
+            int worker = name.lastIndexOf(WORKER);
+            if (worker > 0) poolName.compareAndSet(null, name.substring(0, worker));
             t.setName(PREFIX + t.getPoolIndex());
             return t;
         }, null, true, 0, carriers + 256, 1, p -> true, IDLE_SECONDS, TimeUnit.SECONDS);
         try {
             Constructor<?> c = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder").getDeclaredConstructor(Executor.class);
             c.setAccessible(true);
-            return new LoadThreads(pool, (Thread.Builder.OfVirtual) c.newInstance(pool), null);
+            return new LoadThreads(pool, (Thread.Builder.OfVirtual) c.newInstance(pool), null, poolName);
         } catch (ReflectiveOperationException | RuntimeException e) {
             pool.shutdown(); // no virtual thread was ever scheduled on it
             return new LoadThreads(null, Thread.ofVirtual(), "the JDK's scheduler hook is closed (" + e.getClass().getSimpleName()
-                    + "): the clients share the JDK's default scheduler, and their CPU is counted with the server's");
+                    + "): the clients share the JDK's default scheduler, and their CPU is counted with the server's", poolName);
         }
+    }
+
+    /**
+     * Whether a thread (by its group name: the name less a trailing number) belongs to the load
+     * generator: its carriers, or its pool's timer thread, which serves the clients' socket timeouts
+     * and was counted as the JDK scheduler's (server) CPU before.
+     */
+    boolean owns(String threadGroup) {
+        if (threadGroup.startsWith(PREFIX)) return true;
+        String name = poolName.get();
+        return name != null && threadGroup.equals(name + DELAY_SCHEDULER);
     }
 
     /** Starts {@code task} on a new virtual thread of the load generator (called by one thread: builders are not thread-safe). */

@@ -84,6 +84,7 @@ public sealed interface Mode {
         m.put("linesPerParker", (b, v) -> b.linesPerParker(integer("linesPerParker", v)));
         m.put("idleSpin", (b, v) -> b.idleSpin(Durations.parse(v, "idleSpin")));
         m.put("parkSpin", (b, v) -> b.parkSpin(Durations.parse(v, "parkSpin")));
+        m.put("parkSlice", (b, v) -> b.parkSlice(Durations.parse(v, "parkSlice")));
         m.put("scheduler", (b, v) -> b.scheduler(scheduler(v)));
         m.put("policy", (b, v) -> b.carrierPolicy(policy(v)));
         m.put("plan", GpuReactor.Builder::plan);

@@ -266,7 +266,7 @@ public final class ServiceBench {
         }
         Map<String, Double> threadCores = new LinkedHashMap<>();
         groups.forEach((name, nanos) -> {
-            groupCores.merge(CpuSnapshot.group(name), nanos / 1e9 / seconds, Double::sum);
+            groupCores.merge(CpuSnapshot.group(name, load), nanos / 1e9 / seconds, Double::sum);
             threadCores.put(name, nanos / 1e9 / seconds);
         });
         long process = after.processNanos - before.processNanos;
@@ -368,14 +368,14 @@ public final class ServiceBench {
         }
 
         /** The report's group of a thread group name (a thread's name less its trailing number). */
-        static String group(String name) {
+        static String group(String name, LoadThreads load) {
+            if (load.owns(name)) return LOAD; // first: the load pool's timer thread is also named ForkJoinPool-N
             if (name.startsWith("gar-carrier")) return CARRIERS;
             if (name.startsWith("gar-parker")) return PARKERS;
             if (name.startsWith(ScanWatcher.THREAD_NAME)) return WATCHER;
             if (name.startsWith("ForkJoinPool")) return JDK_SCHEDULER; // the JDK's virtual-thread scheduler (and the common pool)
             if (name.startsWith("HTTP-Dispatcher")) return HTTP;
             if (name.startsWith("gar-sim-")) return DEVICE;
-            if (name.startsWith(LoadThreads.PREFIX)) return LOAD;
             return OTHER;
         }
     }
