@@ -13,7 +13,10 @@ import static org.junit.jupiter.api.Assertions.*;
  * lost round: a stage completion formatting its first coded message met a joiner loading the same
  * locale bundle). Under JEP 491 a blocked virtual thread unmounts, and when the owner exits it may be
  * chosen to enter next; were the callback running on the carrier thread itself, that carrier would
- * sit blocked on the monitor while the chosen virtual thread waits for it: the whole pool stops.
+ * sit blocked on the monitor while the chosen virtual thread waits for it: the whole pool stops, or,
+ * since the pool's CarrierWatch compensates a carrier blocked inside a task, goes on only on an extra
+ * carrier. On a virtual thread of its own the callback unmounts as the other does, and the one
+ * carrier serves both: no compensation.
  */
 class CallbackMonitorTest {
     @Test
@@ -36,7 +39,9 @@ class CallbackMonitorTest {
             });
             vt.start();
             waitUntil(() -> vt.getState() == Thread.State.BLOCKED); // first in the monitor's queue, unmounted
+            java.util.concurrent.atomic.AtomicBoolean callbackVirtual = new java.util.concurrent.atomic.AtomicBoolean();
             r.callbackExecutor().execute(() -> {
+                callbackVirtual.set(Thread.currentThread().isVirtual());
                 synchronized (monitor) {
                     callbackDone.countDown();
                 }
@@ -48,6 +53,8 @@ class CallbackMonitorTest {
             assertTrue(callbackDone.await(30, TimeUnit.SECONDS), "the callback never entered the monitor");
             owner.join();
             vt.join();
+            assertTrue(callbackVirtual.get(), "the callback ran on a platform thread (the carrier itself)");
+            assertEquals(0, r.stats().compensations(), "the carrier was blocked by the callback and an extra carrier stood in");
         }
     }
 
