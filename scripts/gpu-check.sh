@@ -176,7 +176,7 @@ us() { awk -v n="${1:-}" 'BEGIN { if (n == "") print "-"; else printf "%.1f", n 
     grep -o '"stopped":"[^"]*"' "$OUT/soak.json" | head -1 | sed 's/^/    /'
     for k in samples stacks; do
       grep -oE "\"$k\":\[(\"([^\"\\\\]|\\\\.)*\",?)*\]" "$OUT/soak.json" | grep -v "\\[\\]\$" | head -1 | sed "s/^\"$k\":\[\"//; s/\"\]\$//; s/\",\"/\n/g" |
-        head -n 12 | cut -c1-700 | sed "s/^/    $k: /"
+        head -n 24 | cut -c1-700 | sed "s/^/    $k: /" # stacks: joiner, carriers, parkers, then the mounted virtual threads
     done
   fi
   grep '^gar: ' "$log" | sort -u | head -3 | sed 's/^/    error: /'

@@ -15,7 +15,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * The fetch-and-add admission ({@link CarrierPool#callbacks}, the path every resume takes) vs the
+ * The fetch-and-add admission ({@link CarrierPool#resumes}, the path every resume takes) vs the
  * retiring CAS, on the real pool's ctl word. Setup: one callback queued, the pool closed, nothing
  * live, so the carrier that runs that callback leaves the word exactly {@code CLOSED} and tries to
  * retire; meanwhile a submitter adds another callback. The arbiter plays the carrier for what is left.
@@ -37,7 +37,7 @@ public class PoolAdmitRetireStress {
 
     PoolAdmitRetireStress(boolean retiresByCas) {
         pool = CarrierPool.withoutCarriers(true, retiresByCas);
-        pool.callbacks().execute(() -> { }); // queued, not run: it keeps the carriers
+        pool.resumes().execute(() -> { }); // queued, not run: it keeps the carriers
         pool.close(Duration.ZERO);
         if (pool.isRetired()) throw new AssertionError("setup");
     }
@@ -50,7 +50,7 @@ public class PoolAdmitRetireStress {
     @Actor
     public void submitter() {
         try {
-            pool.callbacks().execute(() -> ran = 1);
+            pool.resumes().execute(() -> ran = 1);
             admitted = 1;
         } catch (RejectedExecutionException e) {
             admitted = 0;

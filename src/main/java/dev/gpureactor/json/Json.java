@@ -2,12 +2,16 @@ package dev.gpureactor.json;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The project's one JSON writer, for every {@code --json} form and report: maps, collections, strings,
- * numbers (doubles to three decimals, or {@link Significant} ones) and booleans.
+ * numbers (doubles to three decimals, or {@link Significant} ones) and booleans. And its one reader
+ * ({@link #read}), for documents the JDK writes (the soak reads the JVM's thread dump with it).
  */
 public final class Json {
     private static final MathContext SIX_DIGITS = new MathContext(6);
@@ -81,5 +85,153 @@ public final class Json {
             }
         }
         b.append('"');
+    }
+
+    /**
+     * Reads one JSON document: objects as {@code Map<String, Object>} (in document order), arrays as
+     * {@code List<Object>}, strings, numbers as {@link BigDecimal}, booleans and {@code null}.
+     *
+     * @throws IllegalArgumentException where the text is not one JSON value
+     */
+    public static Object read(String text) {
+        Reader r = new Reader(text);
+        Object v = r.value();
+        r.skipSpace();
+        if (r.at < text.length()) throw r.error("text after the value");
+        return v;
+    }
+
+    /** A recursive-descent reader over one document; {@code at} is the next character. */
+    private static final class Reader {
+        private final String s;
+        private int at;
+
+        Reader(String s) { this.s = s; }
+
+        Object value() {
+            skipSpace();
+            if (at >= s.length()) throw error("a value");
+            char c = s.charAt(at);
+            return switch (c) {
+                case '{' -> object();
+                case '[' -> array();
+                case '"' -> string();
+                case 't' -> word("true", Boolean.TRUE);
+                case 'f' -> word("false", Boolean.FALSE);
+                case 'n' -> word("null", null);
+                default -> number();
+            };
+        }
+
+        private Map<String, Object> object() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            at++; // '{'
+            skipSpace();
+            if (peek() == '}') {
+                at++;
+                return m;
+            }
+            while (true) {
+                skipSpace();
+                if (peek() != '"') throw error("a member name");
+                String k = string();
+                skipSpace();
+                expect(':');
+                m.put(k, value());
+                skipSpace();
+                if (peek() == ',') {
+                    at++;
+                    continue;
+                }
+                expect('}');
+                return m;
+            }
+        }
+
+        private List<Object> array() {
+            List<Object> l = new ArrayList<>();
+            at++; // '['
+            skipSpace();
+            if (peek() == ']') {
+                at++;
+                return l;
+            }
+            while (true) {
+                l.add(value());
+                skipSpace();
+                if (peek() == ',') {
+                    at++;
+                    continue;
+                }
+                expect(']');
+                return l;
+            }
+        }
+
+        private String string() {
+            at++; // '"'
+            StringBuilder b = new StringBuilder();
+            while (true) {
+                if (at >= s.length()) throw error("the end of a string");
+                char c = s.charAt(at++);
+                if (c == '"') return b.toString();
+                if (c != '\\') {
+                    b.append(c);
+                    continue;
+                }
+                if (at >= s.length()) throw error("an escape");
+                char e = s.charAt(at++);
+                switch (e) {
+                    case '"', '\\', '/' -> b.append(e);
+                    case 'b' -> b.append('\b');
+                    case 'f' -> b.append('\f');
+                    case 'n' -> b.append('\n');
+                    case 'r' -> b.append('\r');
+                    case 't' -> b.append('\t');
+                    case 'u' -> {
+                        if (at + 4 > s.length()) throw error("four hex digits");
+                        try {
+                            b.append((char) Integer.parseInt(s.substring(at, at + 4), 16));
+                        } catch (NumberFormatException x) {
+                            throw error("four hex digits");
+                        }
+                        at += 4;
+                    }
+                    default -> throw error("an escape");
+                }
+            }
+        }
+
+        private Object word(String w, Object v) {
+            if (!s.startsWith(w, at)) throw error(w);
+            at += w.length();
+            return v;
+        }
+
+        private BigDecimal number() {
+            int from = at;
+            while (at < s.length() && "+-0123456789.eE".indexOf(s.charAt(at)) >= 0) at++;
+            try {
+                return new BigDecimal(s.substring(from, at));
+            } catch (NumberFormatException x) {
+                at = from;
+                throw error("a value");
+            }
+        }
+
+        void skipSpace() {
+            while (at < s.length() && Character.isWhitespace(s.charAt(at))) at++;
+        }
+
+        private char peek() { return at < s.length() ? s.charAt(at) : 0; }
+
+        private void expect(char c) {
+            if (peek() != c) throw error("'" + c + "'");
+            at++;
+        }
+
+        IllegalArgumentException error(String wanted) {
+            return new IllegalArgumentException("JSON: expected " + wanted + " at offset " + at);
+        }
     }
 }

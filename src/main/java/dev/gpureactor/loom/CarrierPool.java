@@ -209,10 +209,45 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * An executor onto these carriers that never hands its task to a parker: for callbacks
      * (completion stages, {@code onComplete}), which must never run on a parker thread. After close
      * it still runs what it is given while the carriers stay (a wait failed by the close calls back).
+     *
+     * <p>Each callback runs on a virtual thread of its own, never on a carrier thread itself. A
+     * carrier that ran a callback directly would be a platform thread contending for the callback's
+     * monitors with this pool's virtual threads; under JEP 491 a virtual thread blocked on a monitor
+     * unmounts, and when the owner leaves it may be the one chosen to enter next, while the carrier
+     * stays parked on the monitor: the chosen thread waits for a carrier, the carrier for it, and with
+     * one carrier the pool stops for good (the soak's lost round: a stage completion formatting its
+     * first coded message met a joiner loading the same locale bundle; CallbackMonitorTest). The JDK's
+     * own scheduler runs nothing but virtual threads on its carriers for the same reason.
      */
     public Executor callbacks() { return callbacks; }
 
-    private final Executor callbacks = this::admitResume;
+    private final Executor callbacks = this::startCallback;
+
+    /**
+     * The scheduler of the callbacks' virtual threads: each start and resume is one admission as a
+     * resume (after close too, until the carriers retire), never captured by a parker.
+     */
+    private final Executor callbackScheduler = this::admitResume;
+
+    /** The callbacks' virtual threads, made on the first callback (racing first callers may make two: harmless). */
+    private volatile ThreadFactory callbackThreads;
+
+    private void startCallback(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        ThreadFactory f = callbackThreads; // volatile: a factory made by another caller is whole
+        if (f == null) callbackThreads = f = VirtualThreads.builder(callbackScheduler).name("gar-callback").factory();
+        f.newThread(() -> {
+            LiveThreads.Entry me = began(); // live while it runs or parks: the carriers stay for its resumes
+            try {
+                task.run();
+            } finally {
+                ended(me);
+            }
+        }).start(); // the start is admitted by callbackScheduler, or refused once retired
+    }
+
+    /** The admission every resume takes (one fetch-and-add), as an executor: jcstress's PoolAdmitRetireStress. */
+    Executor resumes() { return callbackScheduler; }
 
     /**
      * Runs one admitted task on the calling carrier (both {@link Carriers} call this), counting it

@@ -7,15 +7,17 @@ import java.util.concurrent.locks.LockSupport;
  *
  * A virtual thread that blocks while pinned blocks its carrier: the JVM cannot unmount a
  * continuation that waits for a class initialiser another thread runs, for a call site another
- * thread links, or for anything at all below a native frame. A callback (a completion stage,
- * onComplete) runs on the carrier itself, so its every block is the carrier's. The JDK compensates
+ * thread links, or for anything at all below a native frame. (A callback, a completion stage or
+ * onComplete, runs on a virtual thread of its own, CarrierPool.callbacks, so it holds its carrier
+ * only where any virtual thread would: pinned.) The JDK compensates
  * its own scheduler's carriers for a few of these (Object.wait, file I/O) and for none of the
  * others. A pool then deadlocks as soon as every carrier is blocked and what they wait for is a
  * virtual thread queued behind them: with one carrier one block is enough. PinnedCarrierTest builds
  * it on purpose (a class initialiser pinned on a lock whose holder has unmounted). The soak met it
- * on a runtime without a CDS archive, where first uses are slow and collide: a stage callback on the
- * only carrier blocked on a resource bundle's monitor while formatting an error message, and the
- * monitor's holder, a virtual thread that had unmounted inside it, was queued behind the callback.
+ * on a runtime without a CDS archive, where first uses are slow and collide: a stage callback, then
+ * run on the only carrier itself, blocked on a resource bundle's monitor while formatting an error
+ * message, and the monitor's holder, a virtual thread that had unmounted inside it, was queued
+ * behind the callback (CallbackMonitorTest).
  *
  * The watch is the pool's compensation, in the manner of the JDK's ForkJoinPool managed blocking,
  * from outside since the block cannot be wrapped. Every TICK it reads each carrier's tally: a

@@ -33,6 +33,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -253,8 +254,8 @@ public final class Soak {
     private final List<String> samples = new CopyOnWriteArrayList<>();
     /** Where the threads were at the first lost or hung wait (written once, by the recovery that wins {@link #snapshotTaken}). */
     private final List<String> stacks = new CopyOnWriteArrayList<>();
-    /** One snapshot per run: several slot drivers may recover at once. */
-    private final java.util.concurrent.atomic.AtomicBoolean snapshotTaken = new java.util.concurrent.atomic.AtomicBoolean();
+    /** One snapshot per run: several slot drivers may recover at once, and only the CAS's winner takes it. */
+    private final AtomicBoolean snapshotTaken = new AtomicBoolean();
     private volatile String stopped = "";
 
     private Soak(SoakConfig config, Consumer<String> progress) {
@@ -612,8 +613,11 @@ public final class Soak {
     /**
      * Where the threads were when {@code t}'s wait was found lost or hung, before the recovery
      * cancels it: its first joiner, then every live platform thread of this library (carriers,
-     * parkers), each with its state and top frames. A lost wake is a race seen once in many runs;
-     * this is what tells the next reader where it stood.
+     * parkers), each with its state and top frames, then from the JVM's thread dump every mounted
+     * virtual thread with the carrier or parker it holds, the unmounted ones grouped, and the JDK's
+     * unblocker and unparkers ({@link ThreadSnapshot}): a carrier's own stack ends where the virtual
+     * thread it runs begins. A lost wake is a race seen once in many runs; this is what tells the
+     * next reader where it stood.
      */
     private void snapshotThreads(Tracked t) {
         Thread j = t.joiner;
@@ -622,6 +626,7 @@ public final class Soak {
                 .filter(e -> e.getKey().getName().startsWith("gar-carrier") || e.getKey().getName().startsWith("gar-parker"))
                 .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(Thread::getName)))
                 .forEach(e -> stacks.add(e.getKey().getName() + ": " + frames(e.getKey(), e.getValue())));
+        stacks.addAll(ThreadSnapshot.lines(STACK_FRAMES, 8));
     }
 
     private static String frames(Thread th, StackTraceElement[] st) {

@@ -34,7 +34,7 @@ import java.util.stream.Collectors;
  * @param offHeap         the lines' off-heap account
  * @param close           the close phase ({@link ClosePhase}), when it ran
  * @param carrierCompensations extra carriers the reactors' watches started for carriers blocked by a pinned
- *                        virtual thread or a blocked callback (not judged: a count of what the pools absorbed)
+ *                        virtual thread (not judged: a count of what the pools absorbed)
  */
 public record SoakReport(SoakConfig config, String host, List<String> reactors, long elapsedNanos, int roundsRun,
                          String stopped, long futures, long observed, Map<Fate, Long> injected, Map<String, Long> outcomes,
@@ -63,7 +63,9 @@ public record SoakReport(SoakConfig config, String host, List<String> reactors, 
      * @param mismatched an outcome other than the fate's, joiners that disagree, or a state that changed
      * @param hung       a gated wait that its cancel, timeout or interrupt did not end
      * @param stacks     where the threads were at the first lost or hung wait: the stuck joiners, the
-     *                   carriers and the parkers, a few frames each (empty when none was lost or hung)
+     *                   carriers and the parkers, a few frames each, then the virtual threads (each
+     *                   mounted one with its carrier or parker, the rest grouped) and the JDK's
+     *                   unblocker and unparkers (empty when none was lost or hung)
      */
     public record Wakes(long lost, long duplicated, long wrong, long mismatched, long hung, List<String> samples,
                         List<String> stacks) {

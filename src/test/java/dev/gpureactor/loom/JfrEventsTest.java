@@ -39,11 +39,27 @@ class JfrEventsTest {
                 GpuFuture<Integer> done = r.await(okSig.descriptor(), okSig.port(), () -> 7);
                 assertEquals(7, r.newExecutor().submit(() -> done.join()).get(60, TimeUnit.SECONDS));
 
-                bad.fail("test: stream failed");
+                // This platform joiner must be the one that finds the failure, so the stream fails only
+                // once it runs the plan and the parker has let the wait go. A stream failed before the
+                // await let the parker's backstop (1 ms after the registration) query first whenever this
+                // thread was descheduled that long: the parker failed the wait, this thread recorded no
+                // event, and the parker's was the one JDK-8391824 drops after hosting (a full verify on two
+                // loaded cores). The pause stands for that descheduling; the held stream outlasts it.
+                java.util.concurrent.CountDownLatch failNow = new java.util.concurrent.CountDownLatch(1);
+                bad.hold(failNow).fail("test: stream failed");
                 SimStream.Signal badSig = bad.signal();
                 GpuFuture<Void> failed = r.await(badSig.descriptor(), badSig.port());
+                Thread.sleep(20);
+                Thread joiner = Thread.currentThread();
+                java.util.concurrent.atomic.AtomicBoolean sawThePlan = new java.util.concurrent.atomic.AtomicBoolean();
+                Thread opener = Thread.ofPlatform().name("opener").start(() -> {
+                    sawThePlan.set(awaitRunningThePlan(joiner, r));
+                    failNow.countDown();
+                });
                 ReactorException e = assertThrows(ReactorException.class, failed::join); // a platform joiner runs the plan
                 assertEquals(ErrorCode.Backend, e.code());
+                opener.join();
+                assertTrue(sawThePlan.get(), "the joiner never waited inside the plan with the parker's registration gone");
 
                 SimStream bad2 = dev.stream();
                 bad2.fail("test: stream failed under the parker");
@@ -107,6 +123,23 @@ class JfrEventsTest {
             assertEquals(1, pf.getInt("waits"));
             assertTrue(pf.getString("message").contains("failed"), pf.getString("message"));
         }
+    }
+
+    /**
+     * Returns once {@code joiner} waits inside the plan it took over (so it has withdrawn the
+     * registration) and the parker has dropped the wait (no registration left): from then on only the
+     * joiner queries the port. False after 60 s without it.
+     */
+    private static boolean awaitRunningThePlan(Thread joiner, GpuReactor r) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() - end < 0) {
+            Thread.State st = joiner.getState();
+            boolean inPlan = (st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING)
+                    && java.util.Arrays.stream(joiner.getStackTrace()).anyMatch(f -> f.getMethodName().equals("runNaive"));
+            if (inPlan && r.registrations() == 0) return true;
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        }
+        return false; // the gate opens anyway: the test fails on this, not by hanging
     }
 
     @Test
