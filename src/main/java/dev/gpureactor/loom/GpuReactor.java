@@ -521,7 +521,7 @@ public final class GpuReactor implements AutoCloseable {
         private CarrierPolicy carrierPolicy = CarrierPolicy.FORK_JOIN;
         private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
-        /** The pure-Java park's OS sleep between two looks at the words (docs/SERVICE.md measures 25–200 µs). */
+        /** The pure-Java park's OS sleep between two looks at the words (docs/SERVICE.md measures 50 and 100 µs). */
         private long parkSliceNanos = DEFAULT_PARK_SLICE_NANOS;
         private boolean hosting = true;
         private boolean hardwarePark = true;
@@ -595,9 +595,10 @@ public final class GpuReactor implements AutoCloseable {
          * park (no hardware word wait, or several busy lines): the trade between how late a store is
          * seen (about half a slice) and the CPU of waking up (one OS wake per slice while a wait is
          * due). 50 µs by default; a service that counts CPU per request before wake latency may choose
-         * 100–200 µs (docs/SERVICE.md measures both). Between {@value #MIN_PARK_SLICE_NANOS} ns and
-         * {@value #MAX_PARK_SLICE_NANOS} ns: shorter is a spin made of system calls, longer than the
-         * backstop is never slept (a park ends at its bound).
+         * 100 µs (docs/SERVICE.md measures both). A slice never outlasts the park's bound, the plan's
+         * {@code park_us} (100 µs by default) or the next backstop, whichever comes first: a longer
+         * slice needs a plan with a longer {@code park_us}. Between {@value #MIN_PARK_SLICE_NANOS} ns
+         * and {@value #MAX_PARK_SLICE_NANOS} ns: shorter is a spin made of system calls.
          */
         public Builder parkSlice(Duration d) {
             long n = nonNegative("parkSlice", d);
