@@ -80,8 +80,12 @@ final class LineParker implements Runnable {
      *                  after the close makes a watch of the closed line, which the next snapshot fails
      *                  and drops: never stranded. LineCloseRegisterStress (...NegativeControl).
      *   hosting        with a carrier pool to host for, a turn keeps the first virtual thread it wakes
-     *                  (ParkerThread.capture) and, when no line has a wait, runs it here, where the
-     *                  store was seen. Parker: announce hosting, re-check inbox, notices and closing.
+     *                  (ParkerThread.capture) and runs it here, where the store was seen, while a
+     *                  thread stands by. When a line still has waits, the owner first hands the loop
+     *                  to the thread standing by (handOver: leader/follower, no announcement; the
+     *                  volatile handed carries the loop's state) and runs the guest as a relieved
+     *                  thread. When no line has a wait it keeps the loop while the guest runs.
+     *                  Parker: announce hosting, re-check inbox, notices and closing.
      *                  Registrar or closer: offer, then claimRelief's CAS on hosting, and the winner
      *                  hands the loop to the thread standing by (its volatile handed, or a new thread's
      *                  start). endHosting and claimRelief CAS one field: exactly one owner.
@@ -496,18 +500,32 @@ final class LineParker implements Runnable {
      * still owns the loop.
      */
     private boolean host(ParkerThread me, Runnable guest) {
-        if (group.waiting() != 0 || spare == null) {
-            hostPool.execute(guest); // waits to watch, or no thread to relieve it: the carriers run it
+        if (spare == null) {
+            hostPool.execute(guest); // no thread to take the loop or to relieve it: the carriers run it
             return true;
+        }
+        if (group.waiting() != 0) {
+            // Leader/follower: the lines have waits to watch, so the loop goes to the thread standing
+            // by first (the hand-over a relief makes), and then this thread runs the guest it woke.
+            // Nothing of the loop is touched from here on: the caller returns as a relieved thread.
+            handOver();
+            counters.hosted();
+            runGuest(me, guest);
+            return false;
         }
         if (!announceHosting(me)) return handBack(me, guest); // a registration or close came first
         counters.hosted();
+        runGuest(me, guest);
+        return endHosting(me);
+    }
+
+    /** Runs a hosted virtual thread until it parks or ends; what it throws goes to this thread's handler. */
+    private static void runGuest(ParkerThread me, Runnable guest) {
         try {
             guest.run();
         } catch (Throwable t) {
             me.getUncaughtExceptionHandler().uncaughtException(me, t);
         }
-        return endHosting(me);
     }
 
     /**
@@ -566,19 +584,27 @@ final class LineParker implements Runnable {
      */
     private void relieve() {
         counters.relieved();
-        // A thread hosts only while one stands by, and only a relief takes it, so it is there; a
-        // new thread is the fallback should that ever not hold (never a loop left unowned).
+        ReliefEvent.emit(name, handOver());
+    }
+
+    /**
+     * Gives the loop to the thread standing by; returns whether one was there. A thread hosts only
+     * while one stands by, and only a hand-over takes it (a relief, or the owner's own before it
+     * hosts while lines have waits), so it is there; a new thread is the fallback should that ever
+     * not hold (never a loop left unowned).
+     */
+    private boolean handOver() {
         ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
-        ReliefEvent.emit(name, s != null);
         if (s == null) {
-            s = new ParkerThread(this, "gar-parker-" + name);
-            thread = s;
-            s.start();
-            return;
+            ParkerThread fresh = new ParkerThread(this, "gar-parker-" + name);
+            thread = fresh;
+            fresh.start();
+            return false;
         }
         thread = s;
         s.handed = true;
         LockSupport.unpark(s);
+        return true;
     }
 
     /**

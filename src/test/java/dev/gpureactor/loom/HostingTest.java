@@ -57,6 +57,37 @@ class HostingTest {
     }
 
     @Test
+    void a_thread_woken_while_its_line_has_other_waits_is_hosted_and_the_loop_goes_to_the_standby() throws Exception {
+        // Leader/follower: the parker that saw the store hands its loop to the thread standing by and runs
+        // the woken thread itself; the other wait of the line is watched by the new owner meanwhile.
+        GpuReactor r = hostingReactor();
+        AtomicBoolean release = new AtomicBoolean();
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            assertSame(a.line(), b.line(), "two streams of one line");
+            CountDownLatch goB = new CountDownLatch(1);
+            SimStream.Signal sigB = b.hold(goB).signal();
+            GpuFuture<Void> waitB = r.await(sigB.descriptor(), sigB.port());
+            Thread joinerB = r.startVirtualThread(waitB::join);
+            parked(joinerB);
+            Thread guest = spinningGuest(r, a, release); // asserts it runs on the parker while waitB is watched
+            assertTrue(waitB.isPending() || waitB.state() == java.util.concurrent.Future.State.SUCCESS);
+            goB.countDown(); // the guest keeps its thread: the thread that took the loop must see this store
+            assertTrue(joinerB.join(Duration.ofSeconds(GUARD_S)), "the other wait completed while the guest ran");
+            assertEquals(java.util.concurrent.Future.State.SUCCESS, waitB.state());
+            assertTrue(guest.isAlive(), "the guest still holds the thread that woke it");
+            release.set(true);
+            assertTrue(guest.join(Duration.ofSeconds(GUARD_S)));
+            assertEquals(0, r.stats().relieved(), "the owner's own hand-over is not a relief: " + r.stats());
+            assertTrue(r.stats().hosted() >= 1, r.stats().toString());
+            assertEquals(0, r.registrations());
+        } finally {
+            release.set(true);
+            r.close();
+        }
+    }
+
+    @Test
     void without_hosting_the_carriers_run_every_woken_thread() throws Exception {
         try (GpuReactor r = GpuReactor.builder().hosting(false).carriers(1).build(); SimDevice dev = SimDevice.open()) {
             SimStream s = dev.stream();
