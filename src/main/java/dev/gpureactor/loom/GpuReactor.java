@@ -46,9 +46,9 @@ import java.util.function.Supplier;
  *        └──── CarrierPool (platform carriers) ◄── unpark ───────────┘ then bounded parks on the line
  * </pre>
  *
- * <p>A virtual thread woken when its parker's lines have nothing else to watch runs on the parker itself
- * ({@link Builder#hosting}, on by default), so the common one-wait-at-a-time wake costs no
- * carrier wake-up.
+ * <p>A virtual thread a parker wakes runs on that parker's thread itself ({@link Builder#hosting}, on
+ * by default; not under a carrier backlog), so the wake costs no carrier wake-up; while the lines
+ * have other waits the loop first goes to the parker's thread standing by (leader/follower).
  *
  * <p>Settings are resolved once, at build: the {@link ExecutorKind} (declared chain io-uring →
  * gpu-reactor → naive) and the {@link Scheduler} (carrier-pool → jdk-default), each with a coded
@@ -611,11 +611,12 @@ public final class GpuReactor implements AutoCloseable {
 
         /**
          * Whether a parker runs a virtual thread it wakes itself, on the thread that saw the store,
-         * instead of handing it to a carrier (the locality-first wake; carrier pool only). It hosts
-         * only when its lines have nothing else to watch, and a registration or close that arrives
-         * while the guest runs hands the parker's loop to another thread, so no wait goes unwatched.
-         * On by default (docs/BENCHMARKS.md measures both); off, every woken virtual thread is
-         * handed to a carrier.
+         * instead of handing it to a carrier (the locality-first wake; carrier pool only; never under
+         * a carrier backlog). While its lines have other waits the parker first hands its loop to
+         * the thread standing by (leader/follower); when they have none it keeps the loop, and a
+         * registration or close that arrives while the guest runs hands it over then. So no wait goes
+         * unwatched. On by default (docs/BENCHMARKS.md and docs/SERVICE.md measure both); off, every
+         * woken virtual thread is handed to a carrier.
          */
         public Builder hosting(boolean on) { this.hosting = on; return this; }
 
