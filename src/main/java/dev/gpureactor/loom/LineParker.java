@@ -510,7 +510,9 @@ final class LineParker implements Runnable {
             // Nothing of the loop is touched from here on: the caller returns as a relieved thread.
             handOver();
             counters.hosted();
+            sampleCpu(me); // the loop's CPU so far is the parker's; the guest's is the user's, not booked:
             runGuest(me, guest);
+            me.cpuSinceLastSample(); // dropped, so RunStats' parker CPU stays the parker's own
             return false;
         }
         if (!announceHosting(me)) return handBack(me, guest); // a registration or close came first

@@ -23,8 +23,9 @@ package dev.gpureactor.loom;
  * @param liveThreads   virtual threads of the carrier pool that started and have not ended, parked ones included
  * @param carriers      carrier threads of the pool (0 on the JDK's default scheduler)
  * @param parkerCpuNanos CPU time the parker threads of all lines used (thread CPU time, sampled at each of their
- *                       sleeps and at most every millisecond of parking, so a little behind; guests a parker
- *                       hosted count in it);
+ *                       sleeps and at most every millisecond of parking, so a little behind; a guest hosted
+ *                       after the loop went to the standby is not counted, one hosted while the lines were
+ *                       idle is);
  *                       0 where the JVM cannot measure thread CPU time
  * @param compensations  extra carriers started to stand in for carriers a pinned virtual thread blocked
  *                       ({@link CarrierWatch}); 0 in a pool whose threads never block while pinned
