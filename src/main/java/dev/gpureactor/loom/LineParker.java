@@ -89,7 +89,9 @@ final class LineParker implements Runnable {
      *                  Registrar or closer: offer, then claimRelief's CAS on hosting, and the winner
      *                  hands the loop to the thread standing by (its volatile handed, or a new thread's
      *                  start). endHosting and claimRelief CAS one field: exactly one owner.
-     *                  HostingReliefStress, HostingOwnerStress.
+     *                  HostingReliefStress, HostingOwnerStress; the hand-over itself (state, then
+     *                  thread, then handed) LoopHandOverStress, and with no announcement a registrar
+     *                  never relieves (one hand-over) LoopHandOverReliefStress.
      *   standby        a relieved thread publishes itself in spare, then reads gone; the leaver writes
      *                  gone, then takes spare and unparks it. StandbyLeaveStress.
      *   leaving        however the loop ends, the thread writes gone, then drains the inbox one last
