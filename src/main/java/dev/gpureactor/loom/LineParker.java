@@ -89,7 +89,9 @@ final class LineParker implements Runnable {
      *                  Registrar or closer: offer, then claimRelief's CAS on hosting, and the winner
      *                  hands the loop to the thread standing by (its volatile handed, or a new thread's
      *                  start). endHosting and claimRelief CAS one field: exactly one owner.
-     *                  HostingReliefStress, HostingOwnerStress.
+     *                  HostingReliefStress, HostingOwnerStress; the hand-over itself (state, then
+     *                  thread, then handed) LoopHandOverStress, and with no announcement a registrar
+     *                  never relieves (one hand-over) LoopHandOverReliefStress.
      *   standby        a relieved thread publishes itself in spare, then reads gone; the leaver writes
      *                  gone, then takes spare and unparks it. StandbyLeaveStress.
      *   leaving        however the loop ends, the thread writes gone, then drains the inbox one last
@@ -235,6 +237,13 @@ final class LineParker implements Runnable {
      * does not arm its line. Set before any thread uses this parker; never in production.
      */
     boolean controlSkipsParking;
+    /**
+     * Negative control only (jcstress {@code LoopHandOverNegativeControl}): when set, a hand-over
+     * writes the standing-by thread's {@code handed} before {@code thread}, so the new owner can
+     * read {@code handed} and still see the old owner's state. Set before any thread uses this
+     * parker; never in production.
+     */
+    boolean controlHandsFirst;
 
     /** A line closed under a parker that goes on: {@code done} counts down once its watch is dropped. */
     private record LineClose(CompletionLine line, ReactorException why, CountDownLatch done) { }
@@ -593,9 +602,9 @@ final class LineParker implements Runnable {
      * Gives the loop to the thread standing by; returns whether one was there. A thread hosts only
      * while one stands by, and only a hand-over takes it (a relief, or the owner's own before it
      * hosts while lines have waits), so it is there; a new thread is the fallback should that ever
-     * not hold (never a loop left unowned).
+     * not hold (never a loop left unowned). Package-private for jcstress ({@code LoopHandOverStress}).
      */
-    private boolean handOver() {
+    boolean handOver() {
         ParkerThread s = (ParkerThread) SPARE.getAndSet(this, null);
         if (s == null) {
             ParkerThread fresh = new ParkerThread(this, "gar-parker-" + name);
@@ -603,8 +612,9 @@ final class LineParker implements Runnable {
             fresh.start();
             return false;
         }
-        thread = s;
-        s.handed = true;
+        if (controlHandsFirst) s.handed = true; // negative control: published before the owner's last write
+        thread = s; // volatile, but it is handed that publishes: written before it
+        s.handed = true; // volatile, last: the new owner reads it, then the loop's state (group, thread, spareStarted)
         LockSupport.unpark(s);
         return true;
     }
@@ -794,6 +804,9 @@ final class LineParker implements Runnable {
         }
         removals.clear();
     }
+
+    /** The thread that runs the loop now (tests: who owns it after a hand-over). */
+    Thread loopThread() { return thread; }
 
     /** Registrations offered and not yet drained (tests). */
     int inboxSize() { return inbox.size(); }
