@@ -1,6 +1,5 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.core.CompletionLine;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -30,32 +29,11 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
         desc = "Bug prevented: handed, but the new owner sees a stale loop (the group without the drained wait, or thread not itself): it runs the loop on a stale group, or wakers unpark the old owner.")
 @State
 public class LoopHandOverStress {
-    private final CompletionLine line = Rig.line();
-    private final LineParker parker = Rig.parker(line);
-    private final ParkerThread standing = new ParkerThread(parker, "jcstress-standby");
-
-    public LoopHandOverStress() {
-        parker.step(false); // the line is watched; its group holds no wait yet
-        parker.register(Rig.future(line, 0, 1, null).lineWait); // offered, drained by the owner's turn below
-        if (!parker.announceStandby(standing)) throw new IllegalStateException("no standby");
-    }
+    final LoopHandOverCase c = new LoopHandOverCase(false);
 
     @Actor
-    public void owner() {
-        parker.step(false); // the owner's last write to the loop: drain the registration into the group
-        parker.handOver();
-    }
+    public void owner() { c.owner(); }
 
     @Actor
-    public void standingBy(III_Result r) {
-        if (standing.handed) { // volatile, as standBy reads it before it runs the loop
-            r.r1 = 1;
-            r.r2 = parker.group.waiting();
-            r.r3 = parker.loopThread() == standing ? 1 : 0;
-        } else {
-            r.r1 = 0;
-            r.r2 = -1;
-            r.r3 = -1;
-        }
-    }
+    public void standingBy(III_Result r) { c.standingBy(r); }
 }
