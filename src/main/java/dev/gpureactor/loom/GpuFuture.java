@@ -75,9 +75,9 @@ public final class GpuFuture<T> implements Future<T> {
      * States (see the table at `state`): every move out of PENDING is one CAS, so exactly one of
      * device completion, a port failure and cancel wins. A settle with an outcome to publish CASes to
      * the owner-only SETTLING, writes value and failure with plain stores, then publishes the
-     * terminal state with a volatile store; a caller that loses to a SETTLING winner spins out its
-     * few stores before it reports (jcstress TerminalStateStress caught a losing cancel that read the
-     * transient state and answered false for a future that ended cancelled). READY means the device
+     * terminal state with a volatile store; a cancel that loses to a SETTLING winner spins out its
+     * few stores before it answers false, so that isDone() holds once it has (as FutureTask's: only
+     * the cancel that won answers true; TerminalStateStress, + CancelAnswerNegativeControl). READY means the device
      * is done; the readback then runs once (READY -> RESOLVING is a CAS), on a joining thread, or on
      * the callback executor when a stage is asked for and nobody joins.
      *
@@ -181,6 +181,11 @@ public final class GpuFuture<T> implements Future<T> {
     boolean skipStageRecheckForTest;
     /** Test-only (jcstress negative control): a joiner taking the plan over skips the withdrawal. Always false in the library. */
     boolean skipWithdrawForTest;
+    /**
+     * Test-only (jcstress negative control): a losing cancel answers whether the future ended
+     * cancelled (the answer before FutureTask parity) instead of false. Always false in the library.
+     */
+    boolean cancelAnswersStateForTest;
 
     /** A waiting thread; {@code thread} is cleared by the waker or by the joiner leaving early (then unlinked). */
     private static final class Joiner {
@@ -416,6 +421,7 @@ public final class GpuFuture<T> implements Future<T> {
     private int awaitDone(boolean interruptible, boolean timed, long nanos) throws InterruptedException, TimeoutException {
         final long start = timed ? System.nanoTime() : 0;
         if (timed && nanos >= FOREVER_NANOS) timed = false;
+        if (timed && nanos < 0) nanos = 0; // a past limit is no wait; Long.MIN_VALUE - elapsed would wrap to "for ever"
         boolean keepInterrupt = false;
         Joiner me = null;
         int pushedIn = -1; // the phase the node was pushed in; a node is popped when the phase moves on
@@ -586,6 +592,9 @@ public final class GpuFuture<T> implements Future<T> {
     /**
      * Ends the wait with {@link ErrorCode#Cancelled} if it is still pending, releasing every joiner
      * at once (one running the plan included); the device work is not stopped.
+     *
+     * @return {@code true} only for the call that cancelled it, as {@link java.util.concurrent.FutureTask}'s:
+     *     {@code false} once the device finished, the wait failed, or another call cancelled it
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
@@ -593,10 +602,12 @@ public final class GpuFuture<T> implements Future<T> {
             lineWait.withdraw(); // after the win: the parker drops it at its next drain
             return true;
         }
+        // Lost the CAS: as FutureTask's, only the cancel that moved the future answers true (a second
+        // cancel of a cancelled future says false). A winner in SETTLING is a few stores from publishing:
+        // wait it out, so that isDone() is true once this returns false, as FutureTask's is.
         int s;
-        // Lost the CAS: a winner in SETTLING is a few stores from publishing; another cancel may be it.
         while ((s = (int) STATE.getAcquire(this)) == SETTLING) Thread.onSpinWait(); // acquire: the winner's outcome
-        return s == CANCELLED;
+        return cancelAnswersStateForTest && s == CANCELLED; // negative control: the old answer, "it is cancelled"
     }
 
     @Override
