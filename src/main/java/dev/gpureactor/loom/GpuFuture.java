@@ -404,12 +404,15 @@ public final class GpuFuture<T> implements Future<T> {
     private T got(int s) throws ExecutionException {
         if (s == COMPLETED) return value;
         Throwable t = failure;
-        if (s == CANCELLED) {
-            CancellationException c = new CancellationException(t.getMessage());
-            c.initCause(t);
-            throw c;
-        }
+        if (s == CANCELLED) throw cancellation(t);
         throw new ExecutionException(t);
+    }
+
+    /** How a cancelled wait is reported as the JDK reports one: a {@link CancellationException} whose cause is the coded {@code Cancelled}. */
+    private static CancellationException cancellation(Throwable coded) {
+        CancellationException c = new CancellationException(coded.getMessage());
+        c.initCause(coded);
+        return c;
     }
 
     /**
@@ -688,8 +691,10 @@ public final class GpuFuture<T> implements Future<T> {
     /**
      * A {@link CompletableFuture} completed with this wait's outcome: by the thread that settles
      * it, or on the callback executor when that thread is a parker (no dependent stage runs on a
-     * parker); a readback runs on the callback executor. Completing or cancelling the returned
-     * stage does not affect this future.
+     * parker); a readback runs on the callback executor. A cancelled wait's stage is cancelled
+     * ({@code isCancelled()}, {@code state()} {@code CANCELLED}; its {@link CancellationException}'s
+     * cause is the coded {@link ErrorCode#Cancelled}), so the stage's state is always this future's.
+     * Completing or cancelling the returned stage does not affect this future.
      */
     public CompletableFuture<T> toCompletableFuture() {
         CompletableFuture<T> s = stage; // volatile: a stage another thread made is complete-able as made
@@ -755,6 +760,7 @@ public final class GpuFuture<T> implements Future<T> {
     private void completeStage(CompletableFuture<T> s) {
         int st = (int) STATE.getAcquire(this); // acquire: then value/failure
         if (st == COMPLETED) s.complete(value);
+        else if (st == CANCELLED) s.completeExceptionally(cancellation(failure)); // cancelled, as the wait: isCancelled(), state() CANCELLED
         else if (st > COMPLETED) s.completeExceptionally(failure);
     }
 

@@ -1,0 +1,121 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.backend.sim.SimDevice;
+import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@link GpuFuture#toCompletableFuture()} reports the wait's outcome as the wait itself does: the
+ * stage's {@link Future#state()} is the future's, for each outcome, with the stage asked for before
+ * and after it. The JSR-166 TCK's CompletableFutureTest check helpers, run on such a stage, found a
+ * cancelled wait's stage failed (a coded exception) instead of cancelled.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS) // a hang guard, not a measurement
+class StageOutcomeTest {
+    private static final long GUARD_S = 30;
+
+    static final class Boom extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+    }
+
+    private enum End { COMPLETE, FAIL, CANCEL }
+
+    /** Runs {@code check} on a wait ended by {@code end}, its stage asked for while pending or after. */
+    private static void withStage(End end, boolean early, Boom boom, Check check) throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (GpuReactor reactor = GpuReactor.builder().carriers(2).build(); SimDevice device = SimDevice.open()) {
+            SimStream.Signal sig = device.stream().hold(gate).signal();
+            Supplier<Integer> readback = () -> {
+                if (end == End.FAIL) throw boom;
+                return 7;
+            };
+            GpuFuture<Integer> f = reactor.await(sig.descriptor(), sig.port(), readback);
+            CompletableFuture<Integer> stage = early ? f.toCompletableFuture() : null;
+            if (end == End.CANCEL) assertTrue(f.cancel(false));
+            gate.countDown();
+            try {
+                f.get(GUARD_S, TimeUnit.SECONDS);
+            } catch (ExecutionException | CancellationException expected) {
+                // the outcome under test
+            }
+            if (!early) stage = f.toCompletableFuture();
+            stage.handle((v, t) -> null).get(GUARD_S, TimeUnit.SECONDS); // completed on the callback executor
+            check.run(f, stage);
+        } finally {
+            gate.countDown();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Check {
+        void run(GpuFuture<Integer> f, CompletableFuture<Integer> stage) throws Exception;
+    }
+
+    @Test
+    void theStageStateIsTheWaitsState() throws Exception {
+        for (End end : End.values()) {
+            for (boolean early : new boolean[] {true, false}) {
+                withStage(end, early, new Boom(), (f, stage) -> {
+                    assertEquals(f.state(), stage.state(), end + (early ? ", stage asked first" : ", stage asked after"));
+                    assertEquals(f.isCancelled(), stage.isCancelled(), end.toString());
+                });
+            }
+        }
+    }
+
+    @Test
+    void aCancelledWaitsStageIsCancelledAndKeepsTheCodedReason() throws Exception {
+        for (boolean early : new boolean[] {true, false}) {
+            withStage(End.CANCEL, early, null, (f, stage) -> {
+                assertTrue(stage.isCancelled(), "a cancelled wait's stage is cancelled, as the wait is");
+                assertTrue(stage.isCompletedExceptionally());
+                assertEquals(Future.State.CANCELLED, stage.state());
+                CancellationException got = assertThrows(CancellationException.class, stage::get);
+                assertThrows(CancellationException.class, stage::join);
+                assertCodedCancelled(got);
+                // A dependent stage sees the cancellation wrapped, as after any cancelled CompletableFuture.
+                CompletableFuture<Integer> next = stage.thenApply(v -> v + 1);
+                CompletionException wrapped = assertThrows(CompletionException.class, next::join);
+                assertInstanceOf(CancellationException.class, wrapped.getCause());
+                Throwable seen = stage.handle((v, t) -> t).join();
+                assertInstanceOf(CancellationException.class, seen);
+                assertCodedCancelled(seen);
+            });
+        }
+    }
+
+    @Test
+    void aFailedReadbacksStageFailsWithTheReadbacksOwnException() throws Exception {
+        Boom boom = new Boom();
+        withStage(End.FAIL, true, boom, (f, stage) -> {
+            assertFalse(stage.isCancelled());
+            assertSame(boom, stage.handle((v, t) -> t).join());
+            assertSame(boom, assertThrows(ExecutionException.class, stage::get).getCause());
+        });
+    }
+
+    /** The coded Cancelled is somewhere in the chain: what was cancelled stays readable. */
+    private static void assertCodedCancelled(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof ReactorException re) {
+                assertEquals(ErrorCode.Cancelled, re.code());
+                return;
+            }
+        }
+        fail("no coded Cancelled in the cause chain of " + t);
+    }
+}
