@@ -77,7 +77,7 @@ public final class GpuFuture<T> implements Future<T> {
      * the owner-only SETTLING, writes value and failure with plain stores, then publishes the
      * terminal state with a volatile store; a cancel that loses to a SETTLING winner spins out its
      * few stores before it answers false, so that isDone() holds once it has (as FutureTask's: only
-     * the cancel that won answers true; TerminalStateStress, + CancelAnswerNegativeControl). READY means the device
+     * the cancel that won answers true; CancelAnswerStress, + control; TerminalStateStress). READY means the device
      * is done; the readback then runs once (READY -> RESOLVING is a CAS), on a joining thread, or on
      * the callback executor when a stage is asked for and nobody joins.
      *
