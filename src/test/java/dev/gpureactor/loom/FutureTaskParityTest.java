@@ -4,8 +4,10 @@ import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
-import org.junit.jupiter.api.Test;
+import dev.gpureactor.core.ExecutorKind;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,8 +22,9 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * Where the JSR-166 TCK's FutureTaskTest, run against a {@link GpuFuture}, found it answering
  * otherwise than {@link FutureTask}: each case runs the same calls on a FutureTask and on a
- * GpuFuture and asserts the JDK's answer for both. A pending GpuFuture is device work held on a
- * gate of the simulated device.
+ * GpuFuture and asserts the JDK's answer for both, under each executor kind the reactor runs
+ * without a host (gpu-reactor, naive). A pending GpuFuture is device work held on a gate of the
+ * simulated device.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS) // a hang guard, not a measurement
 class FutureTaskParityTest {
@@ -29,12 +32,13 @@ class FutureTaskParityTest {
     /** A pending FutureTask (never run) and a pending GpuFuture (its device work held), closed after. */
     private static final class Pending implements AutoCloseable {
         final CountDownLatch gate = new CountDownLatch(1);
-        final GpuReactor reactor = GpuReactor.builder().carriers(2).build();
+        final GpuReactor reactor;
         final SimDevice device = SimDevice.open();
         final FutureTask<Integer> task = new FutureTask<>(() -> 42);
         final GpuFuture<Integer> gpu;
 
-        Pending() {
+        Pending(ExecutorKind kind) {
+            reactor = GpuReactor.builder().kind(kind).carriers(2).build();
             SimStream.Signal sig = device.stream().hold(gate).signal();
             gpu = reactor.await(sig.descriptor(), sig.port(), () -> 42);
         }
@@ -47,9 +51,10 @@ class FutureTaskParityTest {
         }
     }
 
-    @Test
-    void aSecondCancelAnswersFalseAsFutureTasksDoes() {
-        try (Pending p = new Pending()) {
+    @ParameterizedTest
+    @EnumSource(value = ExecutorKind.class, names = {"GPU_REACTOR", "NAIVE"})
+    void aSecondCancelAnswersFalseAsFutureTasksDoes(ExecutorKind kind) {
+        try (Pending p = new Pending(kind)) {
             for (Future<Integer> f : List.<Future<Integer>>of(p.task, p.gpu)) {
                 assertTrue(f.cancel(false), f + ": the first cancel cancels");
                 assertFalse(f.cancel(false), f + ": a cancelled future cannot be cancelled again");
@@ -60,9 +65,10 @@ class FutureTaskParityTest {
         }
     }
 
-    @Test
-    void aCompletedFutureCannotBeCancelled() throws Exception {
-        try (Pending p = new Pending()) {
+    @ParameterizedTest
+    @EnumSource(value = ExecutorKind.class, names = {"GPU_REACTOR", "NAIVE"})
+    void aCompletedFutureCannotBeCancelled(ExecutorKind kind) throws Exception {
+        try (Pending p = new Pending(kind)) {
             p.task.run();
             p.gate.countDown();
             assertEquals(42, p.gpu.get());
@@ -75,9 +81,10 @@ class FutureTaskParityTest {
     }
 
     /** FutureTask treats every limit at or below zero as no wait; Long.MIN_VALUE must not wrap to "for ever". */
-    @Test
-    void theMostNegativeLimitTimesOutAtOnce() {
-        try (Pending p = new Pending()) {
+    @ParameterizedTest
+    @EnumSource(value = ExecutorKind.class, names = {"GPU_REACTOR", "NAIVE"})
+    void theMostNegativeLimitTimesOutAtOnce(ExecutorKind kind) {
+        try (Pending p = new Pending(kind)) {
             for (Future<Integer> f : List.<Future<Integer>>of(p.task, p.gpu)) {
                 for (long limit : new long[] {0L, -1L, Long.MIN_VALUE}) {
                     assertThrows(TimeoutException.class, () -> f.get(limit, TimeUnit.NANOSECONDS), f + " limit " + limit);
