@@ -723,7 +723,9 @@ public final class GpuFuture<T> implements Future<T> {
 
     /**
      * Runs {@code action} with the result or the failure once the wait ends, on {@code executor}
-     * (never on the parker thread, which would stall every other waiter of its line).
+     * (never on the parker thread, which would stall every other waiter of its line). The failure is
+     * what the stage holds: the readback's own exception, a coded {@link ReactorException}, or for a
+     * cancelled wait a {@link CancellationException} whose cause is the coded {@link ErrorCode#Cancelled}.
      */
     public GpuFuture<T> onComplete(BiConsumer<? super T, ? super Throwable> action, Executor executor) {
         Objects.requireNonNull(action, "action");
