@@ -94,6 +94,12 @@ class StageOutcomeTest {
                 Throwable seen = stage.handle((v, t) -> t).join();
                 assertInstanceOf(CancellationException.class, seen);
                 assertCodedCancelled(seen);
+                // onComplete is served by the same stage: its callback receives the same cancellation.
+                CompletableFuture<Throwable> called = new CompletableFuture<>();
+                f.onComplete((v, t) -> called.complete(t));
+                Throwable given = called.get(GUARD_S, TimeUnit.SECONDS);
+                assertInstanceOf(CancellationException.class, given);
+                assertCodedCancelled(given);
             });
         }
     }
