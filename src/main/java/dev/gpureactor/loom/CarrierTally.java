@@ -49,6 +49,13 @@ final class CarrierTally {
     private long started;
     /** The watch's own: {@link #started} as it read it at its last tick. Watch thread only, plain. */
     long watchedStarted = -1;
+    /**
+     * The watch's own: the carrier thread's CPU time (ThreadMXBean) at its last tick, read only while
+     * the carrier was inside a task; -1 when not read then (idle, waiting, or no CPU clock). With
+     * {@link #watchedStarted} it tells a carrier stuck in one task that burns no CPU: blocked in the OS.
+     * Watch thread only, plain.
+     */
+    long watchedCpuNanos = -1;
     /** Estimated nanoseconds spent running tasks (see the class comment). Access as {@link #tasks}. */
     private long busyNanos;
     /** Nanoseconds spent idle, shared FIFO only (its idle episodes are timed, not its tasks). Access as {@link #tasks}. */

@@ -6,19 +6,46 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** The watch's pure decision: which carrier is blocked inside one task, and how many extra carriers to run. */
 class CarrierWatchTest {
+    private static final long TICK = CarrierWatch.TICK_NANOS, UNKNOWN = CarrierWatch.CPU_UNKNOWN;
+
     @Test
     void a_carrier_waiting_inside_the_same_task_as_at_the_last_look_is_blocked() {
-        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.WAITING));
-        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.TIMED_WAITING));
-        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.BLOCKED));
+        for (long cpu : new long[] {UNKNOWN, 0, TICK}) { // a waiting carrier is blocked whatever its CPU time says
+            assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.WAITING, cpu, TICK));
+            assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.TIMED_WAITING, cpu, TICK));
+            assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.BLOCKED, cpu, TICK));
+        }
     }
 
     @Test
     void a_computing_an_idle_or_a_moving_carrier_is_not() {
-        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE), "computing: left alone, as the JDK leaves it");
-        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.WAITING), "between tasks: an idle carrier waits for work");
-        assertFalse(CarrierWatch.blocked(4, 5, 4, Thread.State.WAITING), "a task begun since the last look may just be slow");
-        assertFalse(CarrierWatch.blocked(-1, 1, 0, Thread.State.WAITING), "the first look sees no task twice");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK, TICK), "computing: left alone, as the JDK leaves it");
+        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.WAITING, UNKNOWN, TICK), "between tasks: an idle carrier waits for work");
+        assertFalse(CarrierWatch.blocked(4, 5, 4, Thread.State.WAITING, UNKNOWN, TICK), "a task begun since the last look may just be slow");
+        assertFalse(CarrierWatch.blocked(-1, 1, 0, Thread.State.WAITING, UNKNOWN, TICK), "the first look sees no task twice");
+    }
+
+    @Test
+    void a_runnable_carrier_that_burns_no_cpu_inside_the_same_task_is_blocked_in_the_os() {
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 0, TICK), "in read(2): no CPU at all");
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 50_000, TICK), "a syscall's microseconds");
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK / CarrierWatch.QUIET_SHARE - 1, TICK),
+                "just under the share");
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 2 * TICK / CarrierWatch.QUIET_SHARE - 1, 2 * TICK),
+                "the share is of the time since the last look, not of a nominal tick (the watch overslept)");
+    }
+
+    @Test
+    void a_runnable_carrier_that_computes_moves_or_whose_cpu_time_is_unknown_is_not() {
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK / CarrierWatch.QUIET_SHARE, TICK),
+                "at the share: it computes some of the tick, left alone");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK / 2, TICK), "a computing carrier on a busy machine");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, UNKNOWN, TICK),
+                "no CPU clock (or not read at the last look): today's rule, RUNNABLE is computing");
+        assertFalse(CarrierWatch.blocked(4, 5, 4, Thread.State.RUNNABLE, 0, TICK), "a task begun since the last look");
+        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.RUNNABLE, 0, TICK), "between tasks");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 0, 0), "no time since the last look: nothing to go by");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.TERMINATED, 0, TICK), "a carrier that left");
     }
 
     @Test
