@@ -26,7 +26,7 @@ final class CarrierTally {
     /** One task in SAMPLE is timed (a power of two). */
     static final int SAMPLE = 8;
 
-    private static final VarHandle TASKS, STARTED, BUSY, IDLE;
+    private static final VarHandle TASKS, STARTED, BUSY, IDLE, OS_ID;
 
     static {
         try {
@@ -35,6 +35,7 @@ final class CarrierTally {
             STARTED = l.findVarHandle(CarrierTally.class, "started", long.class);
             BUSY = l.findVarHandle(CarrierTally.class, "busyNanos", long.class);
             IDLE = l.findVarHandle(CarrierTally.class, "idleNanos", long.class);
+            OS_ID = l.findVarHandle(CarrierTally.class, "osThreadId", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -60,6 +61,14 @@ final class CarrierTally {
     private long busyNanos;
     /** Nanoseconds spent idle, shared FIFO only (its idle episodes are timed, not its tasks). Access as {@link #tasks}. */
     private long idleNanos;
+    /**
+     * The owner's kernel thread id ({@link OsThread#currentId}), written by each owner as it takes
+     * the tally, before its first task; {@link OsThread#NO_ID} where unknown. Owner: opaque write;
+     * the watch: opaque read. Not ordered with {@link #started}: the watch may pair a new owner's task
+     * with the last owner's id for a tick, whose /proc entry is gone by then (the last owner ended
+     * before handing the tally on), so it reads "unknown" and goes by CPU time alone for that tick.
+     */
+    private long osThreadId = OsThread.NO_ID;
     /** The sampler's xorshift state, never 0. Owner only, plain. */
     private int seed = (int) System.nanoTime() | 1;
 
@@ -76,6 +85,9 @@ final class CarrierTally {
         seed = x;
         return (x & (SAMPLE - 1)) == 0 ? SAMPLE : 0;
     }
+
+    /** Owner only, as it takes the tally (its thread's start): records its kernel thread id for the watch. */
+    void owned() { OS_ID.setOpaque(this, OsThread.currentId()); }
 
     /** Owner only: a task begins (one opaque store, no fence: the watch may see it a tick late). */
     void starting() { STARTED.setOpaque(this, started + 1); }
@@ -96,4 +108,6 @@ final class CarrierTally {
     long busyNanos() { return (long) BUSY.getOpaque(this); }
 
     long idleNanos() { return (long) IDLE.getOpaque(this); }
+
+    long osThreadId() { return (long) OS_ID.getOpaque(this); }
 }

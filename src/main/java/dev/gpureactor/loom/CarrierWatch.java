@@ -34,20 +34,26 @@ import java.util.concurrent.locks.LockSupport;
  * when its thread waits (WAITING, TIMED_WAITING or BLOCKED: a virtual thread that parks unmounted
  * leaves its carrier, so a carrier waiting inside a task is one a pinned thread holds), or when it
  * is RUNNABLE but its thread's CPU time grew by less than 1/QUIET_SHARE of the time since the last
- * tick (blocked in the OS). While tasks wait for a carrier, the pool runs one extra carrier per
+ * tick and the kernel, where it says (OsThread, Linux), does not have it running or queued to run
+ * (blocked in the OS). While tasks wait for a carrier, the pool runs one extra carrier per
  * blocked one; once none is blocked the extras go. A task that computes is RUNNABLE and burns its
  * tick's CPU, and is left alone, as the JDK leaves it.
  *
  * The CPU share. A carrier blocked in the OS uses microseconds a tick (none while it sleeps in the
  * kernel); a computing one uses the whole tick on a core of its own. The threshold 1/8 sits far
  * from both: a blocked carrier is missed only if it computes more than 2.5 ms of every 20, i.e. it
- * mostly computes; a computing carrier is misread only when the OS gives it less than an eighth of
- * a core over the tick, which takes several runnable threads per core (an overloaded machine).
- * There a misread adds a carrier the machine has no core for: the oversubscription risk. It is
- * bounded as every compensation is (only while tasks queue, one per misread carrier, gone at the
- * first tick that sees it compute again, at most MAX_EXTRA). The CPU clock is read only for a
- * carrier inside a task and RUNNABLE, once a tick (a clock_gettime of the thread's CPU clock, under
- * a microsecond); where the JVM cannot read another thread's CPU time (unsupported, or disabled by
+ * mostly computes; a computing carrier falls under it only when the OS gives it less than an eighth
+ * of a core over the tick. That is the oversubscription risk: on an overloaded machine (measured
+ * here: 9 spinning threads on 2 cores put a quarter of a spinner's 20 ms ticks under the share, 17
+ * nearly all) the CPU rule alone would add carriers the machine has no core for, each of them then
+ * starved and misread in turn. The kernel tells the two apart where the CPU share cannot: a starved
+ * carrier is R (queued to run), a blocked one S or D. So a quiet RUNNABLE carrier counts only when
+ * the kernel does not say R; where it says nothing (no /proc: not Linux) the CPU rule decides alone,
+ * with that risk, bounded as every compensation is (only while tasks queue, one per misread carrier,
+ * gone at the first tick that sees it compute, at most MAX_EXTRA). Costs: the CPU clock is read only
+ * for a carrier inside a task and RUNNABLE, once a tick (a clock_gettime of the thread's CPU clock,
+ * about a microsecond); the kernel's state only for a quiet one (one read of a /proc file). Where
+ * the JVM cannot read another thread's CPU time (unsupported, or disabled by
  * ThreadMXBean.setThreadCpuTimeEnabled) only waiting carriers count, as before.
  *
  * The reads are opaque and racy by design: a stale read only makes the compensation a tick late to
@@ -114,7 +120,11 @@ final class CarrierWatch implements Runnable {
             // Since the last look only if that look read this same task (a tally changes owner only between tasks).
             long cpu = started == tally.watchedStarted && tally.watchedCpuNanos >= 0 && cpuNow >= 0
                     ? cpuNow - tally.watchedCpuNanos : CPU_UNKNOWN;
-            if (blocked(tally.watchedStarted, started, finished, state, cpu, sinceLook)) blocked[0]++;
+            boolean b = blocked(tally.watchedStarted, started, finished, state, cpu, sinceLook, OsThread.Scheduling.UNKNOWN);
+            // Quiet and RUNNABLE: asleep in the kernel, or starved of a core? Only the kernel knows.
+            if (b && state == Thread.State.RUNNABLE)
+                b = blocked(tally.watchedStarted, started, finished, state, cpu, sinceLook, OsThread.scheduling(tally.osThreadId()));
+            if (b) blocked[0]++;
             tally.watchedStarted = started;
             tally.watchedCpuNanos = cpuNow;
         });
@@ -134,14 +144,17 @@ final class CarrierWatch implements Runnable {
      * ({@code started != finished}), the same one as at the last look ({@code started ==
      * startedBefore}), and its thread waits, or is RUNNABLE but used less than 1/{@link #QUIET_SHARE}
      * of {@code sinceLookNanos} of CPU since the last look ({@code cpuNanos}; {@link #CPU_UNKNOWN}
-     * where not known, when only a waiting carrier counts): blocked in the OS.
+     * where not known, when only a waiting carrier counts) and the kernel does not have it running or
+     * queued to run ({@code os}: RUNNING is a computing carrier starved on an overloaded machine):
+     * blocked in the OS.
      */
     static boolean blocked(long startedBefore, long started, long finished, Thread.State state,
-                           long cpuNanos, long sinceLookNanos) {
+                           long cpuNanos, long sinceLookNanos, OsThread.Scheduling os) {
         if (started == finished || started != startedBefore) return false;
         return switch (state) {
             case WAITING, TIMED_WAITING, BLOCKED -> true;
-            case RUNNABLE -> cpuNanos >= 0 && sinceLookNanos > 0 && cpuNanos < sinceLookNanos / QUIET_SHARE;
+            case RUNNABLE -> os != OsThread.Scheduling.RUNNING
+                    && cpuNanos >= 0 && sinceLookNanos > 0 && cpuNanos < sinceLookNanos / QUIET_SHARE;
             case NEW, TERMINATED -> false;
         };
     }

@@ -86,6 +86,7 @@ final class ForkJoinCarriers implements Carriers {
 
         @Override
         protected void onStart() {
+            tally.owned(); // before the watch can see this carrier
             live.add(this);
         }
 
