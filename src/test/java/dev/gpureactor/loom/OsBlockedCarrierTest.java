@@ -8,6 +8,13 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,6 +106,78 @@ class OsBlockedCarrierTest {
             } catch (TimeoutException e) {
                 release(fifo, reader, writer);
                 fail("the reader, blocked in the OS on the only carrier, never got the bytes of the writer queued behind it ("
+                        + r.carriers().orElseThrow().compensations() + " compensations)");
+            }
+            assertTrue(r.carriers().orElseThrow().compensations() >= 1, "the watch started an extra carrier");
+        }
+    }
+
+    @Test
+    void fork_join_a_blocking_downcall_waiting_for_a_thread_queued_behind_it_returns() throws Exception {
+        blockingDowncallReturns(CarrierPolicy.FORK_JOIN);
+    }
+
+    @Test
+    void shared_fifo_a_blocking_downcall_waiting_for_a_thread_queued_behind_it_returns() throws Exception {
+        blockingDowncallReturns(CarrierPolicy.SHARED_FIFO);
+    }
+
+    /**
+     * The same through FFM: libc's open(2) and read(2) of the FIFO, called down from the reader (a
+     * downcall pins: the carrier blocks in the kernel, RUNNABLE). Once the reader has signalled, it
+     * holds the only carrier until it blocks or ends, so the writer submitted then is queued behind it.
+     */
+    private void blockingDowncallReturns(CarrierPolicy policy) throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "Linux libc's O_RDONLY and open(2) signature assumed");
+        Linker linker = Linker.nativeLinker();
+        SymbolLookup libc = linker.defaultLookup();
+        MethodHandle open = linker.downcallHandle(libc.find("open").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
+                Linker.Option.firstVariadicArg(2));
+        MethodHandle read = linker.downcallHandle(libc.find("read").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+        MethodHandle close = linker.downcallHandle(libc.find("close").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        Path fifo = mkfifo(dir.resolve("fifo-" + policy + "-downcall"));
+        try (GpuReactor r = GpuReactor.builder().carriers(1).carrierPolicy(policy).build();
+             ExecutorService threads = r.newExecutor()) {
+            CountDownLatch calling = new CountDownLatch(1);
+            Future<byte[]> reader = threads.submit(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment path = arena.allocateFrom(fifo.toString());
+                    MemorySegment buf = arena.allocate(MESSAGE.length);
+                    calling.countDown();
+                    int fd = (int) open.invokeExact(path, 0 /* O_RDONLY */, 0); // blocks until a writer opens
+                    assertTrue(fd >= 0, "open(2) of the fifo");
+                    try {
+                        long n = 0;
+                        while (n < MESSAGE.length) { // blocks until the writer writes
+                            long got = (long) read.invokeExact(fd, buf.asSlice(n), (long) MESSAGE.length - n);
+                            if (got <= 0) break;
+                            n += got;
+                        }
+                        return buf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+                    } finally {
+                        int closed = (int) close.invokeExact(fd);
+                        assertEquals(0, closed);
+                    }
+                } catch (Throwable e) {
+                    throw new AssertionError(e);
+                }
+            });
+            assertTrue(calling.await(HANG_BOUND_S, TimeUnit.SECONDS), "the reader is about to call down");
+            Future<?> writer = threads.submit(() -> {
+                try (FileOutputStream out = new FileOutputStream(fifo.toFile())) {
+                    out.write(MESSAGE);
+                }
+                return null;
+            });
+            try {
+                assertArrayEquals(MESSAGE, reader.get(HANG_BOUND_S, TimeUnit.SECONDS), "the reader got the writer's bytes");
+                writer.get(HANG_BOUND_S, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                release(fifo, reader, writer);
+                fail("the downcall, blocked in the OS on the only carrier, never returned ("
                         + r.carriers().orElseThrow().compensations() + " compensations)");
             }
             assertTrue(r.carriers().orElseThrow().compensations() >= 1, "the watch started an extra carrier");
