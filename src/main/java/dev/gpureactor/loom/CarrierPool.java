@@ -92,7 +92,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * threads may share it, so it is updated under its own lock, off the carriers' path.
      */
     private final CarrierTally strayTally = new CarrierTally();
-    /** Compensates carriers blocked by pinned virtual threads; null for a pool without carriers (jcstress). */
+    /** Compensates carriers blocked by pinned virtual threads or in the OS; null for a pool without carriers (jcstress). */
     private final CarrierWatch watch;
     /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
     private final boolean tellsResumes;

@@ -52,7 +52,7 @@ final class CarrierTally {
     long watchedStarted = -1;
     /**
      * The watch's own: the carrier thread's CPU time (ThreadMXBean) at its last tick, read only while
-     * the carrier was inside a task; -1 when not read then (idle, waiting, or no CPU clock). With
+     * the carrier was RUNNABLE inside a task; -1 when not read then (idle, waiting, or no CPU clock). With
      * {@link #watchedStarted} it tells a carrier stuck in one task that burns no CPU: blocked in the OS.
      * Watch thread only, plain.
      */
@@ -64,9 +64,11 @@ final class CarrierTally {
     /**
      * The owner's kernel thread id ({@link OsThread#currentId}), written by each owner as it takes
      * the tally, before its first task; {@link OsThread#NO_ID} where unknown. Owner: opaque write;
-     * the watch: opaque read. Not ordered with {@link #started}: the watch may pair a new owner's task
-     * with the last owner's id for a tick, whose /proc entry is gone by then (the last owner ended
-     * before handing the tally on), so it reads "unknown" and goes by CPU time alone for that tick.
+     * the watch: opaque read. Under FORK_JOIN the carrier writes it before it adds itself to the live
+     * list the watch iterates (a volatile write and read: ordered); under SHARED_FIFO the watch may
+     * see a carrier before its id, reads NO_ID, and goes by CPU time alone for that tick. Nothing
+     * else orders it with {@link #started}: a look that pairs one owner's id with another's task
+     * (a tally changing hands under the watch) is wrong for that tick only, as every racy read here.
      */
     private long osThreadId = OsThread.NO_ID;
     /** The sampler's xorshift state, never 0. Owner only, plain. */

@@ -11,21 +11,21 @@ import java.util.concurrent.locks.LockSupport;
  * continuation that waits for a class initialiser another thread runs, for a call site another
  * thread links, or for anything at all below a native frame. (A callback, a completion stage or
  * onComplete, runs on a virtual thread of its own, CarrierPool.callbacks, so it holds its carrier
- * only where any virtual thread would: pinned.) The JDK compensates
- * its own scheduler's carriers for a few of these (Object.wait, file I/O) and for none of the
- * others. A pool then deadlocks as soon as every carrier is blocked and what they wait for is a
- * virtual thread queued behind them: with one carrier one block is enough. PinnedCarrierTest builds
- * it on purpose (a class initialiser pinned on a lock whose holder has unmounted). The soak met it
- * on a runtime without a CDS archive, where first uses are slow and collide: a stage callback, then
- * run on the only carrier itself, blocked on a resource bundle's monitor while formatting an error
- * message, and the monitor's holder, a virtual thread that had unmounted inside it, was queued
- * behind the callback (CallbackMonitorTest).
+ * only where any virtual thread would: pinned.) The JDK compensates its own scheduler's carriers
+ * for a few of these and for none of the others. A pool then deadlocks as soon as every carrier is
+ * blocked and what they wait for is a virtual thread queued behind them: with one carrier one block
+ * is enough. PinnedCarrierTest builds it on purpose (a class initialiser pinned on a lock whose
+ * holder has unmounted). The soak met it on a runtime without a CDS archive, where first uses are
+ * slow and collide: a stage callback, then run on the only carrier itself, blocked on a resource
+ * bundle's monitor while formatting an error message, and the monitor's holder, a virtual thread
+ * that had unmounted inside it, was queued behind the callback (CallbackMonitorTest).
  *
  * A virtual thread can also block its carrier in the OS: a read(2) of a pipe or FIFO, an open(2)
- * of a FIFO, a blocking native downcall. The JDK 25 compensates few of these for its own carriers
- * (Blocker.begin: FileChannel direct and synchronous I/O, force, Process.waitFor; not
- * FileInputStream, whose reads and opens of a FIFO hang its scheduler at parallelism 1 as they hung
- * this pool, OsBlockedCarrierTest), and none for carriers not its own. Such a carrier's thread is
+ * of a FIFO, a blocking native downcall. JDK 25 compensates few of these for its own carriers
+ * (Blocker.begin: direct or synchronous FileChannel I/O, force and sync, Process.waitFor, host name
+ * lookups, System.in and System.out; not FileInputStream, whose open and read of a FIFO hang its
+ * scheduler at parallelism 1 as they hung this pool, OsBlockedCarrierTest), and none for carriers
+ * not its own. Such a carrier's thread is
  * RUNNABLE, as a computing one's is; what tells them apart is that it burns no CPU.
  *
  * The watch is the pool's compensation, in the manner of the JDK's ForkJoinPool managed blocking,
