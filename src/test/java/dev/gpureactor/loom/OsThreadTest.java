@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -64,6 +66,39 @@ class OsThreadTest {
         }
         // The native thread exits a moment after the Java thread ends.
         awaitScheduling(parkedId.get(), OsThread.Scheduling.UNKNOWN, "a thread that ended is gone from /proc");
+    }
+
+    @Test
+    void fork_join_a_carrier_records_its_kernel_id_in_its_tally_for_the_watch() throws Exception {
+        carrierRecordsItsId(CarrierPolicy.FORK_JOIN);
+    }
+
+    @Test
+    void shared_fifo_a_carrier_records_its_kernel_id_in_its_tally_for_the_watch() throws Exception {
+        carrierRecordsItsId(CarrierPolicy.SHARED_FIFO);
+    }
+
+    /** Without it the watch could not ask the kernel, and would go by CPU time alone (its overload risk). */
+    private static void carrierRecordsItsId(CarrierPolicy policy) throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "no /proc: no kernel ids to record");
+        try (GpuReactor r = GpuReactor.builder().carriers(1).carrierPolicy(policy).build()) {
+            CompletableFuture<String> carrierName = new CompletableFuture<>();
+            CompletableFuture<Long> carrierId = new CompletableFuture<>();
+            Thread t = r.threadFactory().newThread(() -> {
+                String s = Thread.currentThread().toString(); // "VirtualThread[#n]/runnable@carrier-name"
+                carrierName.complete(s.substring(s.indexOf('@') + 1));
+                carrierId.complete(OsThread.currentId()); // a virtual thread's own call runs on its carrier's kernel thread
+            });
+            t.start();
+            t.join();
+            long id = carrierId.get(10, TimeUnit.SECONDS);
+            assertNotEquals(OsThread.NO_ID, id);
+            List<Long> ids = new ArrayList<>();
+            r.carriers().orElseThrow().forEachCarrier((c, tally) -> {
+                if (c.getName().equals(carrierName.getNow(""))) ids.add(tally.osThreadId());
+            });
+            assertEquals(List.of(id), ids, "the carrier that ran the thread, by name " + carrierName.getNow(""));
+        }
     }
 
     private static OsThread.Scheduling parse(String stat) {
