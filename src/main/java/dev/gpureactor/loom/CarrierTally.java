@@ -36,6 +36,10 @@ final class CarrierTally {
             BUSY = l.findVarHandle(CarrierTally.class, "busyNanos", long.class);
             IDLE = l.findVarHandle(CarrierTally.class, "idleNanos", long.class);
             OS_ID = l.findVarHandle(CarrierTally.class, "osThreadId", long.class);
+            // Here, on the thread that makes a pool's first tally (its builder: CarrierPool's stray
+            // tally), not on a carrier as it first calls owned(): no library class is initialised on a
+            // carrier (FirstUseTest), where a virtual thread that waited for it would pin.
+            l.ensureInitialized(OsThread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

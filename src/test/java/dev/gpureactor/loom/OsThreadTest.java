@@ -56,8 +56,11 @@ class OsThreadTest {
             awaitState(parked, Thread.State.WAITING);
             // Java says WAITING a moment before the futex call: bounded, not a timing threshold.
             awaitScheduling(p, OsThread.Scheduling.SLEEPING, "parked: asleep on its futex");
-            // R whether it holds a core or waits for one (this machine may be busy): never S while it spins.
-            for (int i = 0; i < 100; i++) assertEquals(OsThread.Scheduling.RUNNING, OsThread.scheduling(s), "spinning");
+            // R whether it holds a core or waits for one (this machine may be busy). It sleeps only at
+            // a safepoint (a GC, a stack walk), rarely and briefly: most looks, not every one.
+            int running = 0, looks = 100;
+            for (int i = 0; i < looks; i++) if (OsThread.scheduling(s) == OsThread.Scheduling.RUNNING) running++;
+            assertTrue(running > looks / 2, "spinning: R at " + running + " of " + looks + " looks");
         } finally {
             stop.set(true);
             LockSupport.unpark(parked);
