@@ -12,6 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -92,7 +93,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * threads may share it, so it is updated under its own lock, off the carriers' path.
      */
     private final CarrierTally strayTally = new CarrierTally();
-    /** Compensates carriers blocked by pinned virtual threads; null for a pool without carriers (jcstress). */
+    /** Compensates carriers blocked by pinned virtual threads or in the OS; null for a pool without carriers (jcstress). */
     private final CarrierWatch watch;
     /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
     private final boolean tellsResumes;
@@ -376,8 +377,11 @@ public final class CarrierPool implements Executor, AutoCloseable {
         return n;
     }
 
-    /** Extra carriers started to stand in for carriers blocked by pinned virtual threads ({@link CarrierWatch}). */
+    /** Extra carriers started to stand in for carriers blocked by pinned virtual threads or in the OS ({@link CarrierWatch}). */
     public long compensations() { return watch == null ? 0 : watch.compensations(); }
+
+    /** Each carrier thread alive now with its tally, as the watch sees them (tests). */
+    void forEachCarrier(BiConsumer<Thread, CarrierTally> each) { carriers.forEachCarrier(each); }
 
     /** Whether {@code t} is one of this pool's carriers. */
     public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }

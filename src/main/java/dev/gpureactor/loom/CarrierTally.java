@@ -26,7 +26,7 @@ final class CarrierTally {
     /** One task in SAMPLE is timed (a power of two). */
     static final int SAMPLE = 8;
 
-    private static final VarHandle TASKS, STARTED, BUSY, IDLE;
+    private static final VarHandle TASKS, STARTED, BUSY, IDLE, OS_ID;
 
     static {
         try {
@@ -35,6 +35,11 @@ final class CarrierTally {
             STARTED = l.findVarHandle(CarrierTally.class, "started", long.class);
             BUSY = l.findVarHandle(CarrierTally.class, "busyNanos", long.class);
             IDLE = l.findVarHandle(CarrierTally.class, "idleNanos", long.class);
+            OS_ID = l.findVarHandle(CarrierTally.class, "osThreadId", long.class);
+            // Here, on the thread that makes a pool's first tally (its builder: CarrierPool's stray
+            // tally), not on a carrier as it first calls owned(): no library class is initialised on a
+            // carrier (FirstUseTest), where a virtual thread that waited for it would pin.
+            l.ensureInitialized(OsThread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -49,10 +54,27 @@ final class CarrierTally {
     private long started;
     /** The watch's own: {@link #started} as it read it at its last tick. Watch thread only, plain. */
     long watchedStarted = -1;
+    /**
+     * The watch's own: the carrier thread's CPU time (ThreadMXBean) at its last tick, read only while
+     * the carrier was RUNNABLE inside a task; -1 when not read then (idle, waiting, or no CPU clock). With
+     * {@link #watchedStarted} it tells a carrier stuck in one task that burns no CPU: blocked in the OS.
+     * Watch thread only, plain.
+     */
+    long watchedCpuNanos = -1;
     /** Estimated nanoseconds spent running tasks (see the class comment). Access as {@link #tasks}. */
     private long busyNanos;
     /** Nanoseconds spent idle, shared FIFO only (its idle episodes are timed, not its tasks). Access as {@link #tasks}. */
     private long idleNanos;
+    /**
+     * The owner's kernel thread id ({@link OsThread#currentId}), written by each owner as it takes
+     * the tally, before its first task; {@link OsThread#NO_ID} where unknown. Owner: opaque write;
+     * the watch: opaque read. Under FORK_JOIN the carrier writes it before it adds itself to the live
+     * list the watch iterates (a volatile write and read: ordered); under SHARED_FIFO the watch may
+     * see a carrier before its id, reads NO_ID, and goes by CPU time alone for that tick. Nothing
+     * else orders it with {@link #started}: a look that pairs one owner's id with another's task
+     * (a tally changing hands under the watch) is wrong for that tick only, as every racy read here.
+     */
+    private long osThreadId = OsThread.NO_ID;
     /** The sampler's xorshift state, never 0. Owner only, plain. */
     private int seed = (int) System.nanoTime() | 1;
 
@@ -69,6 +91,9 @@ final class CarrierTally {
         seed = x;
         return (x & (SAMPLE - 1)) == 0 ? SAMPLE : 0;
     }
+
+    /** Owner only, as it takes the tally (its thread's start): records its kernel thread id for the watch. */
+    void owned() { OS_ID.setOpaque(this, OsThread.currentId()); }
 
     /** Owner only: a task begins (one opaque store, no fence: the watch may see it a tick late). */
     void starting() { STARTED.setOpaque(this, started + 1); }
@@ -89,4 +114,6 @@ final class CarrierTally {
     long busyNanos() { return (long) BUSY.getOpaque(this); }
 
     long idleNanos() { return (long) IDLE.getOpaque(this); }
+
+    long osThreadId() { return (long) OS_ID.getOpaque(this); }
 }

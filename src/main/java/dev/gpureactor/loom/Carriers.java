@@ -34,7 +34,7 @@ sealed interface Carriers permits SharedFifoCarriers, ForkJoinCarriers {
 
     /**
      * Runs {@code extra} carriers beyond {@link #size()} from now on, while they find work: the
-     * {@link CarrierWatch}'s compensation for carriers blocked by a pinned virtual thread (0: none
+     * {@link CarrierWatch}'s compensation for carriers blocked by a pinned virtual thread or in the OS (0: none
      * any more). Called by the watch thread only; never blocks.
      */
     void compensate(int extra);

@@ -16,8 +16,9 @@ import java.util.function.BiConsumer;
  * as the JDK builds its own virtual-thread scheduler ({@code VirtualThread.createDefaultScheduler}):
  * a queue per carrier, so a virtual thread woken on a carrier is pushed to that carrier's own queue
  * and runs next on the core that woke it; idle carriers steal, then park with the pool's own
- * spin-then-park. Unlike the JDK's pool, it does not grow past its parallelism (ours are not the
- * JDK's {@code CarrierThread}s, which the JDK compensates for pinned blocking).
+ * spin-then-park. Unlike the JDK's pool, it does not grow past its parallelism by itself (ours are
+ * not the JDK's {@code CarrierThread}s, which the JDK compensates for some blocking): the
+ * {@link CarrierWatch} grows it for carriers blocked while pinned or in the OS ({@link #compensate}).
  *
  * <p>Each task is wrapped in one {@link ForkJoinTask} (the pool wraps a plain {@code Runnable} in one
  * anyway) that runs it through {@link CarrierPool#runTask}, which counts it done in the running
@@ -86,6 +87,7 @@ final class ForkJoinCarriers implements Carriers {
 
         @Override
         protected void onStart() {
+            tally.owned(); // before the watch can see this carrier
             live.add(this);
         }
 

@@ -61,7 +61,7 @@ public interface GpuReactorMXBean {
 
     long getRelieved();
 
-    /** Extra carriers started for carriers blocked by pinned virtual threads (see {@link RunStats}). */
+    /** Extra carriers started for carriers blocked by pinned virtual threads or in the OS (see {@link RunStats}). */
     long getCompensations();
 
     /** Carrier time not spent running tasks, summed over carriers (see {@link RunStats}). */

@@ -27,8 +27,9 @@ package dev.gpureactor.loom;
  *                       after the loop went to the standby is not counted, one hosted while the lines were
  *                       idle is);
  *                       0 where the JVM cannot measure thread CPU time
- * @param compensations  extra carriers started to stand in for carriers a pinned virtual thread blocked
- *                       ({@link CarrierWatch}); 0 in a pool whose threads never block while pinned
+ * @param compensations  extra carriers started to stand in for carriers a pinned virtual thread blocked,
+ *                       or one blocked in the OS (a read of a pipe, a blocking downcall) ({@link CarrierWatch});
+ *                       0 in a pool whose threads never block while pinned or in the OS
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
                        long registrations, long parkersStarted, long parkersDied, long hosted, long relieved,

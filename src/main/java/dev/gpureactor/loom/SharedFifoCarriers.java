@@ -54,6 +54,7 @@ final class SharedFifoCarriers implements Carriers {
 
     /** A carrier's loop; {@code tally} is its own: its idle episodes are timed here, its tasks sampled ({@link CarrierTally}). */
     private void carry(CarrierTally tally) {
+        tally.owned();
         while (true) {
             Runnable r = queue.poll();
             if (r != null) {
