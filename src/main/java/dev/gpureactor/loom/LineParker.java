@@ -530,12 +530,17 @@ final class LineParker implements Runnable {
         return endHosting(me);
     }
 
-    /** Runs a hosted virtual thread until it parks or ends; what it throws goes to this thread's handler. */
+    /**
+     * Runs a hosted virtual thread until it parks or ends. It never throws: what the guest's run
+     * throws (a guest's handler that threw) goes to this thread's handler, and what that throws is
+     * dropped ({@link CarrierPool#uncaught}). The loop may be another thread's by now, so nothing may
+     * reach the loop's error handling, which would fail that thread's waits.
+     */
     private static void runGuest(ParkerThread me, Runnable guest) {
         try {
             guest.run();
         } catch (Throwable t) {
-            me.getUncaughtExceptionHandler().uncaughtException(me, t);
+            CarrierPool.uncaught(me, t);
         }
     }
 
@@ -552,11 +557,7 @@ final class LineParker implements Runnable {
             hostPool.execute(guest);
         } catch (RuntimeException e) {
             if (mine) throw e; // still the owner: the loop's error handling is for it
-            try {
-                guest.run(); // a woken virtual thread is never dropped
-            } catch (Throwable t) {
-                me.getUncaughtExceptionHandler().uncaughtException(me, t);
-            }
+            runGuest(me, guest); // a woken virtual thread is never dropped
         }
         return mine;
     }
