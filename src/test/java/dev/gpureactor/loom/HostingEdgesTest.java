@@ -166,4 +166,255 @@ class HostingEdgesTest {
             Thread.setDefaultUncaughtExceptionHandler(before);
         }
     }
+    @Test
+    void closing_the_reactor_while_a_guest_is_hosted_and_the_standby_holds_the_loop_leaves_no_thread() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = hostingReactor(warnings);
+        AtomicBoolean release = new AtomicBoolean();
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            Hosted h = hostWhileAnotherWaits(r, a, b, () -> { while (!release.get()) Thread.onSpinWait(); });
+            LineParker p = r.parkerOf(a.line());
+            assertNotSame(h.guest(), p.loopThread(), "the loop went to the thread standing by");
+            r.close(); // the loop's owner leaves; the guest still holds the other parker thread
+            assertTrue(p.isDead());
+            ReactorException e = assertThrows(ReactorException.class, () -> h.waitB().join(GUARD));
+            assertEquals(ErrorCode.ShutDown, e.code());
+            assertEquals(0, r.registrations());
+            assertTrue(h.guest().isAlive(), "close did not wait for the guest (it warns LiveAtClose)");
+            release.set(true);
+            assertTrue(h.guest().join(GUARD));
+            until("both parker threads of the line left", () -> parkerThreads(a.line()) == 0);
+            assertTrue(r.carriers().orElseThrow().awaitExit(GUARD), "the carriers leave after the last thread");
+            assertEquals(0, r.stats().parkersDied());
+        } finally {
+            release.set(true);
+            r.close();
+        }
+    }
+
+    @Test
+    void a_hosted_guest_that_closes_the_reactor_itself_returns_and_leaves_no_thread() throws Exception {
+        // Leader/follower (the line has another wait) and idle (it has none): the guest's close waits
+        // (bounded) for a parker whose loop another thread runs, or that close hands to the standby.
+        for (boolean otherWait : new boolean[] {true, false}) {
+            List<Warning> warnings = new CopyOnWriteArrayList<>();
+            GpuReactor r = hostingReactor(warnings);
+            try (SimDevice dev = SimDevice.open()) {
+                SimStream a = dev.stream(), b = dev.stream();
+                CountDownLatch closed = new CountDownLatch(1);
+                Runnable body = () -> {
+                    r.close();
+                    closed.countDown();
+                };
+                Thread guest;
+                GpuFuture<Void> waitB = null;
+                if (otherWait) {
+                    Hosted h = hostWhileAnotherWaits(r, a, b, body);
+                    guest = h.guest();
+                    waitB = h.waitB();
+                } else {
+                    guest = hostIdle(r, a, body);
+                }
+                assertTrue(closed.await(GUARD.toSeconds(), TimeUnit.SECONDS), "close from the guest returned");
+                assertTrue(guest.join(GUARD));
+                if (waitB != null) {
+                    GpuFuture<Void> w = waitB;
+                    ReactorException e = assertThrows(ReactorException.class, () -> w.join(GUARD));
+                    assertEquals(ErrorCode.ShutDown, e.code());
+                }
+                assertTrue(r.parkerOf(a.line()) == null, "close forgot the line's parker");
+                until("both parker threads of the line left (other wait: " + otherWait + ")", () -> parkerThreads(a.line()) == 0);
+                assertTrue(r.carriers().orElseThrow().awaitExit(GUARD), "the carriers leave after the last thread");
+                assertEquals(0, r.registrations());
+                assertEquals(otherWait ? 0 : 1, r.stats().relieved(), "only the idle host is relieved, by the close: " + r.stats());
+                assertTrue(r.stats().hosted() >= 1, r.stats().toString());
+            } finally {
+                r.close();
+            }
+        }
+    }
+
+    /** A guest woken by a wait on {@code a} (the line's only wait) runs {@code body} on the parker, which keeps its loop. */
+    private static Thread hostIdle(GpuReactor r, SimStream a, Runnable body) throws InterruptedException {
+        CountDownLatch goA = new CountDownLatch(1), running = new CountDownLatch(1);
+        SimStream.Signal sigA = a.hold(goA).signal();
+        GpuFuture<Void> waitA = r.await(sigA.descriptor(), sigA.port());
+        AtomicReference<String> carrier = new AtomicReference<>();
+        Thread guest = r.startVirtualThread(() -> {
+            waitA.join();
+            carrier.set(carrierOf(Thread.currentThread()));
+            running.countDown();
+            body.run();
+        });
+        parked(guest);
+        standingBy(r, a.line());
+        goA.countDown();
+        assertTrue(running.await(GUARD.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(carrier.get().startsWith("gar-parker-"), "the guest runs on the parker: " + carrier.get());
+        return guest;
+    }
+
+    @Test
+    void a_parker_that_dies_while_its_former_owner_hosts_a_guest_moves_the_line_to_a_new_parker_and_leaves_no_thread() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = hostingReactor(warnings);
+        AtomicBoolean release = new AtomicBoolean();
+        AtomicReference<CompletionLine> line = new AtomicReference<>();
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            line.set(a.line());
+            Hosted h = hostWhileAnotherWaits(r, a, b, () -> { while (!release.get()) Thread.onSpinWait(); });
+            LineParker p = r.parkerOf(a.line());
+            p.passHook = () -> { throw new InjectedDeath(); }; // the next pass of the loop's owner (the standby) dies
+            ReactorException e = assertThrows(ReactorException.class, () -> h.waitB().join(GUARD));
+            assertEquals(ErrorCode.ParkerDied, e.code());
+            until("the parker left", p::isDead);
+            assertEquals(1, r.stats().parkersDied());
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+            assertTrue(h.guest().isAlive(), "the guest still holds the former owner");
+
+            // The line's next registration gets a live parker, while the guest still runs.
+            SimStream.Signal next = a.compute(Duration.ofMillis(1)).signal();
+            GpuFuture<Void> f = r.await(next.descriptor(), next.port());
+            LineParker q = r.parkerOf(a.line());
+            assertNotSame(p, q);
+            Thread joiner = r.startVirtualThread(f::join);
+            assertTrue(joiner.join(GUARD));
+            assertEquals(Future.State.SUCCESS, f.state());
+
+            release.set(true);
+            assertTrue(h.guest().join(GUARD));
+            // The dead parker's two threads leave; the new parker keeps at most its own two.
+            until("the dead parker's threads left", () -> parkerThreads(a.line()) <= 2);
+        } finally {
+            release.set(true);
+            r.close();
+        }
+        until("every parker thread of the line left", () -> parkerThreads(line.get()) == 0);
+    }
+
+    /** An Error the parker's loop cannot handle: it ends the thread. */
+    private static final class InjectedDeath extends Error {
+        private static final long serialVersionUID = 1L;
+
+        InjectedDeath() { super("injected parker death", null, false, false); }
+    }
+
+    @Test
+    void a_hosted_guest_sees_its_own_thread_locals_scoped_values_and_loader_and_continues_on_a_carrier_after_a_sleep() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        ThreadLocal<String> local = new ThreadLocal<>();
+        InheritableThreadLocal<String> inherited = new InheritableThreadLocal<>();
+        ScopedValue<String> scoped = ScopedValue.newInstance();
+        ClassLoader loader = new ClassLoader(getClass().getClassLoader()) { };
+        inherited.set("from the creator");
+        try (GpuReactor r = hostingReactor(warnings); SimDevice dev = SimDevice.open()) {
+            for (boolean otherWait : new boolean[] {true, false}) {
+                SimStream a = dev.stream(), b = dev.stream();
+                CountDownLatch goA = new CountDownLatch(1);
+                SimStream.Signal sigA = a.hold(goA).signal();
+                GpuFuture<Void> waitA = r.await(sigA.descriptor(), sigA.port());
+                CountDownLatch goB = new CountDownLatch(1);
+                GpuFuture<Void> waitB = null;
+                if (otherWait) {
+                    SimStream.Signal sigB = b.hold(goB).signal();
+                    waitB = r.await(sigB.descriptor(), sigB.port());
+                }
+                AtomicReference<Thread> self = new AtomicReference<>();
+                List<Object> seen = new CopyOnWriteArrayList<>();
+                Thread guest = r.threadFactory().newThread(() -> {
+                    self.set(Thread.currentThread());
+                    local.set("mine");
+                    Thread.currentThread().setContextClassLoader(loader);
+                    ScopedValue.where(scoped, "bound").run(() -> {
+                        waitA.join(); // resumed on the parker that saw the store
+                        seen.add(carrierOf(Thread.currentThread()));
+                        seen.add(Thread.currentThread() == self.get());
+                        seen.add(Thread.currentThread().isVirtual());
+                        seen.add(String.valueOf(local.get()));
+                        seen.add(String.valueOf(inherited.get()));
+                        seen.add(scoped.isBound() ? scoped.get() : "unbound");
+                        seen.add(Thread.currentThread().getContextClassLoader() == loader);
+                        try {
+                            Thread.sleep(1); // a timed park: the guest unmounts, and the unparker resumes it on a carrier
+                        } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                        }
+                        seen.add(carrierOf(Thread.currentThread()));
+                        seen.add(String.valueOf(local.get()));
+                        seen.add(scoped.isBound() ? scoped.get() : "unbound");
+                    });
+                });
+                guest.start();
+                parked(guest);
+                standingBy(r, a.line());
+                goA.countDown();
+                assertTrue(guest.join(GUARD));
+                assertEquals(10, seen.size(), seen.toString());
+                assertTrue(((String) seen.get(0)).startsWith("gar-parker-"), "hosted: " + seen);
+                assertEquals(List.of(true, true, "mine", "from the creator", "bound", true), seen.subList(1, 7), seen.toString());
+                assertTrue(((String) seen.get(7)).startsWith("gar-carrier-"), "after its sleep the guest runs on a carrier: " + seen);
+                assertEquals(List.of("mine", "bound"), seen.subList(8, 10));
+                goB.countDown();
+                if (waitB != null) {
+                    GpuFuture<Void> w = waitB;
+                    Thread joiner = r.startVirtualThread(w::join);
+                    assertTrue(joiner.join(GUARD));
+                    assertEquals(Future.State.SUCCESS, w.state());
+                }
+            }
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+        } finally {
+            inherited.remove();
+        }
+    }
+
+    @Test
+    void a_hosted_guest_interrupted_while_it_runs_sees_its_interrupt_and_the_parker_thread_does_not() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = hostingReactor(warnings);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream(), c = dev.stream();
+            CountDownLatch goC = new CountDownLatch(1);
+            SimStream.Signal sigC = c.hold(goC).signal();
+            GpuFuture<Void> waitC = r.await(sigC.descriptor(), sigC.port());
+            AtomicReference<Object> joinC = new AtomicReference<>();
+            AtomicReference<Boolean> flagAfter = new AtomicReference<>();
+            Hosted h = hostWhileAnotherWaits(r, a, b, () -> {
+                while (!Thread.currentThread().isInterrupted()) Thread.onSpinWait();
+                interrupted.countDown();
+                try {
+                    waitC.join(); // an interrupted join ends this caller's wait, coded
+                    joinC.set("returned");
+                } catch (ReactorException e) {
+                    joinC.set(e.code());
+                }
+                flagAfter.set(Thread.currentThread().isInterrupted());
+            });
+            Thread parkerThread = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals(h.carrier())).filter(t -> t != r.parkerOf(a.line()).loopThread())
+                    .findFirst().orElseThrow();
+            h.guest().interrupt();
+            assertTrue(interrupted.await(GUARD.toSeconds(), TimeUnit.SECONDS));
+            assertTrue(h.guest().join(GUARD));
+            assertEquals(ErrorCode.Interrupted, joinC.get());
+            assertEquals(Boolean.TRUE, flagAfter.get(), "the flag is set again");
+            assertTrue(waitC.isPending(), "the wait itself stays pending and watched");
+            until("the former host stands by again, its own interrupt clear",
+                    () -> r.parkerOf(a.line()).hasStandby() && !parkerThread.isInterrupted());
+
+            h.goB().countDown();
+            goC.countDown();
+            assertTrue(h.joinerB().join(GUARD));
+            assertEquals(Future.State.SUCCESS, h.waitB().state());
+            Thread joiner = r.startVirtualThread(waitC::join);
+            assertTrue(joiner.join(GUARD));
+            assertEquals(Future.State.SUCCESS, waitC.state());
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+        } finally {
+            r.close();
+        }
+    }
 }
