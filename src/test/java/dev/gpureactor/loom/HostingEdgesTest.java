@@ -417,4 +417,55 @@ class HostingEdgesTest {
             r.close();
         }
     }
+    /** What {@link PinnedInit}'s initialiser runs (a class of its own: setting it must not initialise PinnedInit). */
+    private static final class PinnedBody {
+        static volatile Runnable body;
+    }
+
+    /** Runs {@link PinnedBody#body} in its class initialiser: a virtual thread that initialises it is pinned until it returns. */
+    private static final class PinnedInit {
+        static {
+            PinnedBody.body.run();
+        }
+
+        static void touch() { }
+    }
+
+    @Test
+    void a_hosted_guest_pinned_in_a_class_initialiser_while_it_waits_on_its_line_leaves_the_line_watched() throws Exception {
+        // The guest blocks pinned (a class initialiser) on the parker thread that woke it: its own new
+        // wait and the line's other wait are both watched by the thread that took the loop, and the
+        // pinned guest is woken on the parker thread it holds (a pinned park parks its carrier).
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = hostingReactor(warnings);
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream(), c = dev.stream();
+            AtomicReference<String> pinnedOn = new AtomicReference<>(), resumedOn = new AtomicReference<>();
+            CountDownLatch registered = new CountDownLatch(1), goC = new CountDownLatch(1);
+            PinnedBody.body = () -> {
+                pinnedOn.set(carrierOf(Thread.currentThread()));
+                SimStream.Signal sigC = c.hold(goC).signal();
+                GpuFuture<Void> waitC = r.await(sigC.descriptor(), sigC.port());
+                registered.countDown();
+                waitC.join(); // parks pinned: the parker thread itself blocks
+                resumedOn.set(carrierOf(Thread.currentThread()));
+            };
+            Hosted h = hostWhileAnotherWaits(r, a, b, PinnedInit::touch);
+            assertTrue(registered.await(GUARD.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(h.carrier(), pinnedOn.get(), "the class initialiser runs on the hosting parker thread");
+
+            h.goB().countDown(); // the other wait: seen by the loop's owner while the guest is pinned
+            assertTrue(h.joinerB().join(GUARD));
+            assertEquals(Future.State.SUCCESS, h.waitB().state());
+            assertTrue(h.guest().isAlive(), "the guest is still pinned in its class initialiser");
+
+            goC.countDown(); // the guest's own wait
+            assertTrue(h.guest().join(GUARD));
+            assertEquals(h.carrier(), resumedOn.get(), "a pinned guest resumes on the thread it holds");
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+            until("the line keeps at most a parker and a thread standing by", () -> parkerThreads(a.line()) <= 2);
+        } finally {
+            r.close();
+        }
+    }
 }
