@@ -468,4 +468,70 @@ class HostingEdgesTest {
             r.close();
         }
     }
+    @Test
+    void a_line_closed_while_its_parker_hosts_fails_its_waits_alone_and_the_other_line_goes_on() throws Exception {
+        // One parker over two lines. Leader/follower: the guest, hosted while its line has another
+        // wait, closes the second line itself. Idle: the second line is closed from outside while the
+        // guest runs, which relieves the host.
+        for (boolean otherWait : new boolean[] {true, false}) {
+            List<Warning> warnings = new CopyOnWriteArrayList<>();
+            GpuReactor r = GpuReactor.builder().hosting(true).carriers(1).hardwarePark(false).linesPerParker(2)
+                    .warnings(warnings::add).build();
+            AtomicBoolean release = new AtomicBoolean();
+            CompletionLine second = CompletionLine.allocate();
+            try (SimDevice dev = SimDevice.open()) {
+                SimStream a = dev.stream(), b = dev.stream(), x = dev.stream(second, dev.gpureactor.core.Slot.of(0));
+                CountDownLatch goX = new CountDownLatch(1);
+                SimStream.Signal sigX = x.hold(goX).signal();
+                GpuFuture<Void> waitX = r.await(sigX.descriptor(), sigX.port());
+                LineParker p = r.parkerOf(second);
+                if (!otherWait) { // the idle host: the second line has no wait left when the guest is woken
+                    goX.countDown();
+                    assertNull(waitX.join(GUARD));
+                }
+                CountDownLatch closedByGuest = new CountDownLatch(1);
+                Runnable body = otherWait
+                        ? () -> { second.close(); closedByGuest.countDown(); while (!release.get()) Thread.onSpinWait(); }
+                        : () -> { while (!release.get()) Thread.onSpinWait(); };
+                Hosted h = null;
+                Thread guest;
+                if (otherWait) {
+                    h = hostWhileAnotherWaits(r, a, b, body);
+                    guest = h.guest();
+                } else {
+                    guest = hostIdle(r, a, body);
+                }
+                assertSame(p, r.parkerOf(a.line()), "one parker over both lines");
+                if (otherWait) {
+                    assertTrue(closedByGuest.await(GUARD.toSeconds(), TimeUnit.SECONDS));
+                    ReactorException e = assertThrows(ReactorException.class, () -> waitX.join(GUARD));
+                    assertEquals(ErrorCode.LineClosed, e.code());
+                } else {
+                    second.close(); // relieves the hosting thread: the standby drains the notice
+                    assertEquals(1, r.stats().relieved(), r.stats().toString());
+                }
+                until("the closed line's watch is dropped", () -> p.slotSizes(second).isEmpty());
+                assertTrue(p.isLive(), "the parker goes on for its other line");
+                assertTrue(guest.isAlive(), "the guest still runs");
+                if (h != null) {
+                    h.goB().countDown();
+                    assertTrue(h.joinerB().join(GUARD));
+                    assertEquals(Future.State.SUCCESS, h.waitB().state());
+                }
+                SimStream.Signal next = a.compute(Duration.ofMillis(1)).signal();
+                GpuFuture<Void> f = r.await(next.descriptor(), next.port());
+                Thread joiner = r.startVirtualThread(f::join);
+                assertTrue(joiner.join(GUARD));
+                assertEquals(Future.State.SUCCESS, f.state());
+                release.set(true);
+                assertTrue(guest.join(GUARD));
+                until("the registrations are back to 0", () -> r.registrations() == 0);
+                assertEquals(0, r.stats().parkersDied());
+            } finally {
+                release.set(true);
+                r.close();
+                second.close();
+            }
+        }
+    }
 }
