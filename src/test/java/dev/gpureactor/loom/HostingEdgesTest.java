@@ -534,4 +534,50 @@ class HostingEdgesTest {
             }
         }
     }
+    @Test
+    void the_run_stats_count_each_hosting_and_each_relief_once_as_the_loop_changes_hands() throws Exception {
+        // Rounds that alternate the two ways a loop changes hands: leader/follower (the line has another
+        // wait: hosted, no relief) and an idle host that its guest's own registration relieves. Every
+        // wake in a round is the guest's (the other waits have no joiner), so the counts are exact.
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        try (GpuReactor r = hostingReactor(warnings); SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream(), c = dev.stream();
+            long hosted = 0, relieved = 0;
+            for (int round = 0; round < 6; round++) {
+                boolean otherWait = round % 2 == 0;
+                CountDownLatch goB = new CountDownLatch(1), goC = new CountDownLatch(1), registered = new CountDownLatch(1);
+                GpuFuture<Void> waitB = null;
+                if (otherWait) {
+                    SimStream.Signal sigB = b.hold(goB).signal();
+                    waitB = r.await(sigB.descriptor(), sigB.port()); // registered, never joined
+                }
+                AtomicReference<GpuFuture<Void>> waitC = new AtomicReference<>();
+                Thread guest = hostIdle(r, a, () -> {
+                    if (!otherWait) {
+                        SimStream.Signal sigC = c.hold(goC).signal();
+                        waitC.set(r.await(sigC.descriptor(), sigC.port())); // relieves the idle host
+                    }
+                    registered.countDown();
+                });
+                assertTrue(registered.await(GUARD.toSeconds(), TimeUnit.SECONDS));
+                assertTrue(guest.join(GUARD));
+                hosted++;
+                if (!otherWait) relieved++;
+                RunStats st = r.stats();
+                assertEquals(hosted, st.hosted(), "round " + round + ": " + st);
+                assertEquals(relieved, st.relieved(), "round " + round + ": " + st);
+                goB.countDown();
+                goC.countDown();
+                GpuFuture<Void> other = otherWait ? waitB : waitC.get();
+                until("round " + round + "'s other wait completed", other::isDone);
+                assertEquals(Future.State.SUCCESS, other.state());
+                until("round " + round + ": the registrations are back to 0", () -> r.registrations() == 0);
+            }
+            RunStats st = r.stats();
+            assertEquals(1, st.parkersStarted(), "a thread standing by or taking the loop is not a parker started: " + st);
+            assertEquals(0, st.parkersDied(), st.toString());
+            assertTrue(st.parkerCpuNanos() >= 0, st.toString());
+            assertTrue(parkerThreads(a.line()) <= 2, "a line keeps at most a parker and one thread standing by");
+        }
+    }
 }
