@@ -580,4 +580,62 @@ class HostingEdgesTest {
             assertTrue(parkerThreads(a.line()) <= 2, "a line keeps at most a parker and one thread standing by");
         }
     }
+    @Test
+    void timed_and_interrupted_joins_racing_the_hosted_wake_end_only_their_caller_and_lose_no_wait() throws Exception {
+        // Each round: a joiner with a short limit, and an interrupt, race the store whose wake the parker
+        // hosts (or hands to a carrier). Whatever wins, the caller sees its value, a coded Timeout or a coded
+        // Interrupted; the wait itself completes; nothing is left registered and no round hangs.
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        try (GpuReactor r = hostingReactor(warnings); SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            int[] outcomes = new int[3]; // value, Timeout, Interrupted
+            for (int round = 0; round < 200; round++) {
+                boolean otherWait = round % 2 == 0;
+                CountDownLatch goB = new CountDownLatch(1);
+                GpuFuture<Void> waitB = null;
+                if (otherWait) {
+                    SimStream.Signal sigB = b.hold(goB).signal();
+                    waitB = r.await(sigB.descriptor(), sigB.port());
+                }
+                CountDownLatch goA = new CountDownLatch(1);
+                SimStream.Signal sigA = a.hold(goA).signal();
+                long target = sigA.descriptor().target();
+                GpuFuture<Long> waitA = r.await(sigA.descriptor(), sigA.port(), () -> target);
+                AtomicReference<Object> seen = new AtomicReference<>();
+                long limitNanos = 1_000 * (round % 50);
+                Thread joiner = r.startVirtualThread(() -> {
+                    try {
+                        seen.set(round % 3 == 0 ? waitA.get(limitNanos, TimeUnit.NANOSECONDS) : waitA.join(Duration.ofNanos(limitNanos)));
+                    } catch (ReactorException e) {
+                        seen.set(e.code());
+                    } catch (java.util.concurrent.TimeoutException e) {
+                        seen.set(ErrorCode.Timeout);
+                    } catch (InterruptedException e) {
+                        seen.set(ErrorCode.Interrupted);
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        seen.set(e);
+                    }
+                });
+                goA.countDown();
+                if (round % 4 == 1) joiner.interrupt();
+                assertTrue(joiner.join(GUARD), "round " + round);
+                Object o = seen.get();
+                if (o instanceof Long v) {
+                    assertEquals(target, v);
+                    outcomes[0]++;
+                } else if (o == ErrorCode.Timeout) {
+                    outcomes[1]++;
+                } else {
+                    assertEquals(ErrorCode.Interrupted, o, "round " + round);
+                    outcomes[2]++;
+                }
+                assertEquals(target, waitA.join(GUARD), "round " + round + ": the wait completes for everyone else");
+                goB.countDown();
+                if (waitB != null) assertNull(waitB.join(GUARD));
+            }
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+            assertEquals(200, outcomes[0] + outcomes[1] + outcomes[2]);
+            assertTrue(parkerThreads(a.line()) <= 2);
+        }
+    }
 }
