@@ -638,4 +638,49 @@ class HostingEdgesTest {
             assertTrue(parkerThreads(a.line()) <= 2);
         }
     }
+    @Test
+    void a_hosted_guest_that_throws_reaches_its_own_handler_as_itself_and_the_line_goes_on() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        RuntimeException boom = new RuntimeException("the guest's own failure");
+        try (GpuReactor r = hostingReactor(warnings); SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            for (boolean otherWait : new boolean[] {true, false}) {
+                CountDownLatch goB = new CountDownLatch(1);
+                GpuFuture<Void> waitB = null;
+                if (otherWait) {
+                    SimStream.Signal sigB = b.hold(goB).signal();
+                    waitB = r.await(sigB.descriptor(), sigB.port());
+                }
+                CountDownLatch goA = new CountDownLatch(1);
+                SimStream.Signal sigA = a.hold(goA).signal();
+                GpuFuture<Void> waitA = r.await(sigA.descriptor(), sigA.port());
+                AtomicReference<String> ranOn = new AtomicReference<>();
+                AtomicReference<Thread> handledFor = new AtomicReference<>();
+                AtomicReference<Throwable> handled = new AtomicReference<>();
+                Thread guest = r.threadFactory().newThread(() -> {
+                    waitA.join();
+                    ranOn.set(carrierOf(Thread.currentThread()));
+                    throw boom;
+                });
+                guest.setUncaughtExceptionHandler((t, e) -> { handledFor.set(t); handled.set(e); });
+                guest.start();
+                parked(guest);
+                standingBy(r, a.line());
+                goA.countDown();
+                assertTrue(guest.join(GUARD));
+                assertTrue(ranOn.get().startsWith("gar-parker-"), ranOn.get());
+                assertSame(guest, handledFor.get(), "the handler is told the guest's own thread");
+                assertSame(boom, handled.get());
+                goB.countDown();
+                if (waitB != null) {
+                    GpuFuture<Void> w = waitB;
+                    until("the other wait completed", w::isDone);
+                    assertEquals(Future.State.SUCCESS, w.state());
+                }
+            }
+            assertEquals(0, r.stats().parkersDied());
+            assertTrue(warnings.stream().noneMatch(w -> w.code() == ErrorCode.ParkerDied), warnings.toString());
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+        }
+    }
 }
