@@ -5,9 +5,15 @@ import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.Warning;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -480,7 +486,7 @@ class HostingEdgesTest {
             AtomicBoolean release = new AtomicBoolean();
             CompletionLine second = CompletionLine.allocate();
             try (SimDevice dev = SimDevice.open()) {
-                SimStream a = dev.stream(), b = dev.stream(), x = dev.stream(second, dev.gpureactor.core.Slot.of(0));
+                SimStream a = dev.stream(), b = dev.stream(), x = dev.stream(second, Slot.of(0));
                 CountDownLatch goX = new CountDownLatch(1);
                 SimStream.Signal sigX = x.hold(goX).signal();
                 GpuFuture<Void> waitX = r.await(sigX.descriptor(), sigX.port());
@@ -535,14 +541,18 @@ class HostingEdgesTest {
         }
     }
     @Test
-    void the_run_stats_count_each_hosting_and_each_relief_once_as_the_loop_changes_hands() throws Exception {
+    void the_run_stats_and_jfr_count_each_hosting_and_each_relief_once_as_the_loop_changes_hands(@TempDir Path dir) throws Exception {
         // Rounds that alternate the two ways a loop changes hands: leader/follower (the line has another
         // wait: hosted, no relief) and an idle host that its guest's own registration relieves. Every
         // wake in a round is the guest's (the other waits have no joiner), so the counts are exact.
         List<Warning> warnings = new CopyOnWriteArrayList<>();
-        try (GpuReactor r = hostingReactor(warnings); SimDevice dev = SimDevice.open()) {
+        Path file = dir.resolve("reliefs.jfr");
+        long relieved = 0;
+        try (Recording rec = new Recording(); GpuReactor r = hostingReactor(warnings); SimDevice dev = SimDevice.open()) {
+            rec.enable("dev.gpureactor.HostingRelief");
+            rec.start();
             SimStream a = dev.stream(), b = dev.stream(), c = dev.stream();
-            long hosted = 0, relieved = 0;
+            long hosted = 0;
             for (int round = 0; round < 6; round++) {
                 boolean otherWait = round % 2 == 0;
                 CountDownLatch goB = new CountDownLatch(1), goC = new CountDownLatch(1), registered = new CountDownLatch(1);
@@ -578,7 +588,14 @@ class HostingEdgesTest {
             assertEquals(0, st.parkersDied(), st.toString());
             assertTrue(st.parkerCpuNanos() >= 0, st.toString());
             assertTrue(parkerThreads(a.line()) <= 2, "a line keeps at most a parker and one thread standing by");
+            rec.stop();
+            rec.dump(file);
         }
+        // One relief event per relief (each committed by the registrar, here the hosted guest itself).
+        List<RecordedEvent> reliefs = RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.gpureactor.HostingRelief")).toList();
+        assertEquals(relieved, reliefs.size(), reliefs.toString());
+        assertTrue(reliefs.stream().allMatch(e -> e.getBoolean("standingBy")), "each relief found a thread standing by: " + reliefs);
     }
     @Test
     void timed_and_interrupted_joins_racing_the_hosted_wake_end_only_their_caller_and_lose_no_wait() throws Exception {
@@ -603,9 +620,10 @@ class HostingEdgesTest {
                 GpuFuture<Long> waitA = r.await(sigA.descriptor(), sigA.port(), () -> target);
                 AtomicReference<Object> seen = new AtomicReference<>();
                 long limitNanos = 1_000 * (round % 50);
+                boolean byGet = round % 3 == 0;
                 Thread joiner = r.startVirtualThread(() -> {
                     try {
-                        seen.set(round % 3 == 0 ? waitA.get(limitNanos, TimeUnit.NANOSECONDS) : waitA.join(Duration.ofNanos(limitNanos)));
+                        seen.set(byGet ? waitA.get(limitNanos, TimeUnit.NANOSECONDS) : waitA.join(Duration.ofNanos(limitNanos)));
                     } catch (ReactorException e) {
                         seen.set(e.code());
                     } catch (java.util.concurrent.TimeoutException e) {
