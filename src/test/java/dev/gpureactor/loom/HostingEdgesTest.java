@@ -701,4 +701,56 @@ class HostingEdgesTest {
             until("the registrations are back to 0", () -> r.registrations() == 0);
         }
     }
+    @Test
+    void a_hosted_executor_task_that_shuts_its_executor_down_now_and_closes_it_ends_as_the_jdks_would() throws Exception {
+        // The task hosted on the parker (leader/follower: its line has another task's wait) calls
+        // shutdownNow(), which interrupts every task, itself included, then close(), which from one of the
+        // executor's own tasks only shuts down. The other task's join ends Interrupted; its wait stays
+        // watched and completes; the executor terminates; no parker-side wait is left.
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        try (GpuReactor r = hostingReactor(warnings); SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            GpuExecutorService e = r.newExecutor();
+            CountDownLatch goB = new CountDownLatch(1), goA = new CountDownLatch(1);
+            SimStream.Signal sigB = b.hold(goB).signal();
+            GpuFuture<Void> waitB = r.await(sigB.descriptor(), sigB.port());
+            Future<Object> other = e.submit(() -> {
+                try {
+                    waitB.join();
+                    return "joined";
+                } catch (ReactorException x) {
+                    return x.code();
+                }
+            });
+            SimStream.Signal sigA = a.hold(goA).signal();
+            GpuFuture<Void> waitA = r.await(sigA.descriptor(), sigA.port());
+            AtomicReference<String> ranOn = new AtomicReference<>();
+            AtomicBoolean selfInterrupted = new AtomicBoolean();
+            AtomicReference<Thread> closerThread = new AtomicReference<>();
+            Future<?> closer = e.submit(() -> {
+                closerThread.set(Thread.currentThread());
+                waitA.join();
+                ranOn.set(carrierOf(Thread.currentThread()));
+                e.shutdownNow();
+                selfInterrupted.set(Thread.currentThread().isInterrupted());
+                e.close(); // from its own task: shuts down, does not wait for itself
+                return null;
+            });
+            until("the closing task started", () -> closerThread.get() != null);
+            parked(closerThread.get()); // its wake then goes through the parker's unpark
+            until("the parker holds both waits", () -> r.parkerOf(a.line()).slotSizes().stream().mapToInt(Integer::intValue).sum() == 2);
+            standingBy(r, a.line());
+            goA.countDown();
+            assertNull(closer.get(GUARD.toSeconds(), TimeUnit.SECONDS));
+            assertTrue(ranOn.get().startsWith("gar-parker-"), "the closing task was hosted: " + ranOn.get());
+            assertTrue(selfInterrupted.get(), "shutdownNow interrupts the calling task too");
+            assertEquals(ErrorCode.Interrupted, other.get(GUARD.toSeconds(), TimeUnit.SECONDS));
+            assertTrue(e.awaitTermination(GUARD.toSeconds(), TimeUnit.SECONDS));
+            assertTrue(e.isShutdown() && e.isTerminated());
+            assertTrue(waitB.isPending(), "an interrupted join leaves the wait itself pending");
+            goB.countDown();
+            assertNull(waitB.join(GUARD));
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+        }
+    }
 }
