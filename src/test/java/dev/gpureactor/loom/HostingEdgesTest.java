@@ -173,29 +173,39 @@ class HostingEdgesTest {
         }
     }
     @Test
-    void closing_the_reactor_while_a_guest_is_hosted_and_the_standby_holds_the_loop_leaves_no_thread() throws Exception {
-        List<Warning> warnings = new CopyOnWriteArrayList<>();
-        GpuReactor r = hostingReactor(warnings);
-        AtomicBoolean release = new AtomicBoolean();
-        try (SimDevice dev = SimDevice.open()) {
-            SimStream a = dev.stream(), b = dev.stream();
-            Hosted h = hostWhileAnotherWaits(r, a, b, () -> { while (!release.get()) Thread.onSpinWait(); });
-            LineParker p = r.parkerOf(a.line());
-            assertNotSame(h.guest(), p.loopThread(), "the loop went to the thread standing by");
-            r.close(); // the loop's owner leaves; the guest still holds the other parker thread
-            assertTrue(p.isDead());
-            ReactorException e = assertThrows(ReactorException.class, () -> h.waitB().join(GUARD));
-            assertEquals(ErrorCode.ShutDown, e.code());
-            assertEquals(0, r.registrations());
-            assertTrue(h.guest().isAlive(), "close did not wait for the guest (it warns LiveAtClose)");
-            release.set(true);
-            assertTrue(h.guest().join(GUARD));
-            until("both parker threads of the line left", () -> parkerThreads(a.line()) == 0);
-            assertTrue(r.carriers().orElseThrow().awaitExit(GUARD), "the carriers leave after the last thread");
-            assertEquals(0, r.stats().parkersDied());
-        } finally {
-            release.set(true);
-            r.close();
+    void closing_the_reactor_while_a_guest_is_hosted_leaves_no_thread() throws Exception {
+        // Leader/follower: the standby holds the loop and leaves; idle: close relieves the host, and the
+        // standby it hands the loop to leaves. Either way the guest's thread leaves once the guest ends.
+        for (boolean otherWait : new boolean[] {true, false}) {
+            List<Warning> warnings = new CopyOnWriteArrayList<>();
+            GpuReactor r = hostingReactor(warnings);
+            AtomicBoolean release = new AtomicBoolean();
+            try (SimDevice dev = SimDevice.open()) {
+                SimStream a = dev.stream(), b = dev.stream();
+                Runnable spin = () -> { while (!release.get()) Thread.onSpinWait(); };
+                Hosted h = otherWait ? hostWhileAnotherWaits(r, a, b, spin) : null;
+                Thread guest = otherWait ? h.guest() : hostIdle(r, a, spin);
+                LineParker p = r.parkerOf(a.line());
+                if (otherWait) assertNotSame(h.guest(), p.loopThread(), "the loop went to the thread standing by");
+                r.close(); // the loop's owner leaves; the guest still holds the other parker thread
+                assertTrue(p.isDead());
+                if (otherWait) {
+                    ReactorException e = assertThrows(ReactorException.class, () -> h.waitB().join(GUARD));
+                    assertEquals(ErrorCode.ShutDown, e.code());
+                }
+                assertEquals(0, r.registrations());
+                assertEquals(otherWait ? 0 : 1, r.stats().relieved(), r.stats().toString());
+                assertTrue(guest.isAlive(), "close did not wait for the guest (it warns LiveAtClose)");
+                assertTrue(warnings.stream().anyMatch(w -> w.code() == ErrorCode.LiveAtClose), warnings.toString());
+                release.set(true);
+                assertTrue(guest.join(GUARD));
+                until("both parker threads of the line left (other wait: " + otherWait + ")", () -> parkerThreads(a.line()) == 0);
+                assertTrue(r.carriers().orElseThrow().awaitExit(GUARD), "the carriers leave after the last thread");
+                assertEquals(0, r.stats().parkersDied());
+            } finally {
+                release.set(true);
+                r.close();
+            }
         }
     }
 
