@@ -763,4 +763,66 @@ class HostingEdgesTest {
             until("the registrations are back to 0", () -> r.registrations() == 0);
         }
     }
+    @ParameterizedTest
+    @EnumSource(CarrierPolicy.class)
+    void closing_a_line_and_then_the_reactor_under_a_hosting_load_ends_every_joiner_and_leaves_no_thread(CarrierPolicy policy)
+            throws Exception {
+        // One parker over two lines, 24 virtual threads awaiting and joining in a loop on 16 streams, so
+        // the parker hosts and hands its loop over (about a hundred times a run). Then one line closes under
+        // the load, and later the reactor: every joiner ends with its value, LineClosed or ShutDown.
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = GpuReactor.builder().hosting(true).carrierPolicy(policy).carriers(1).hardwarePark(false)
+                .linesPerParker(2).warnings(warnings::add).build();
+        try (SimDevice dev = SimDevice.open()) {
+            List<SimStream> streams = new java.util.ArrayList<>();
+            for (int i = 0; i < 16; i++) streams.add(dev.stream());
+            CompletionLine first = dev.lines().get(0), second = dev.lines().get(1);
+            java.util.concurrent.atomic.AtomicLong values = new java.util.concurrent.atomic.AtomicLong(), wrong = new java.util.concurrent.atomic.AtomicLong();
+            java.util.Map<Thread, Object> endedWith = new java.util.concurrent.ConcurrentHashMap<>();
+            List<Thread> joiners = new java.util.ArrayList<>();
+            for (int t = 0; t < 24; t++) {
+                SimStream s = streams.get(t % 16);
+                long seed = t;
+                joiners.add(r.startVirtualThread(() -> {
+                    java.util.Random rnd = new java.util.Random(seed);
+                    while (true) {
+                        try {
+                            SimStream.Signal sig;
+                            synchronized (s) { // one joiner's compute and signal at a time per stream
+                                sig = s.compute(Duration.ofNanos(rnd.nextInt(200_000))).signal();
+                            }
+                            long target = sig.descriptor().target();
+                            long v = r.await(sig.descriptor(), sig.port(), () -> target).join();
+                            if (v == target) values.incrementAndGet(); else wrong.incrementAndGet();
+                        } catch (ReactorException e) {
+                            endedWith.put(Thread.currentThread(), e.code());
+                            return;
+                        }
+                    }
+                }));
+            }
+            long before = values.get();
+            until("the load runs", () -> values.get() >= before + 2_000);
+            second.close(); // its waits fail LineClosed; the parker goes on for the first line
+            long mid = values.get();
+            until("the first line's load goes on", () -> values.get() >= mid + 500);
+            LineParker p = r.parkerOf(first);
+            assertTrue(p != null && p.isLive(), "the parker serves the first line still");
+            r.close();
+            for (Thread j : joiners) assertTrue(j.join(GUARD), "a joiner hung: " + j);
+            assertEquals(0, wrong.get());
+            for (int t = 0; t < 24; t++) {
+                Object code = endedWith.get(joiners.get(t));
+                Object expected = t % 16 < 8 ? ErrorCode.ShutDown : ErrorCode.LineClosed;
+                assertEquals(expected, code, "joiner " + t + " on line " + (t % 16 < 8 ? first : second));
+            }
+            assertEquals(0, r.registrations());
+            until("no parker thread is left", () -> parkerThreads(first) == 0 && parkerThreads(second) == 0);
+            assertTrue(r.carriers().orElseThrow().awaitExit(GUARD), "the carriers leave after the last thread");
+            assertEquals(0, r.stats().parkersDied(), r.stats().toString());
+            assertTrue(r.stats().hosted() > 0, "the load was hosted: " + r.stats());
+        } finally {
+            r.close();
+        }
+    }
 }
