@@ -85,6 +85,8 @@ final class LineParker implements Runnable {
      *                  to the thread standing by (handOver: leader/follower, no announcement; the
      *                  volatile handed carries the loop's state) and runs the guest as a relieved
      *                  thread. When no line has a wait it keeps the loop while the guest runs.
+     *                  Nothing the host does around its guest throws (runGuest, countHosting): the
+     *                  loop's error handling may be another thread's by then.
      *                  Parker: announce hosting, re-check inbox, notices and closing.
      *                  Registrar or closer: offer, then claimRelief's CAS on hosting, and the winner
      *                  hands the loop to the thread standing by (its volatile handed, or a new thread's
@@ -223,6 +225,13 @@ final class LineParker implements Runnable {
      * handling (a test sets it to throw an {@link Error} to kill this parker). Null in production.
      */
     volatile Runnable passHook;
+
+    /**
+     * Fault injection for tests only: run on a hosting thread just before it counts the hosting,
+     * after a leader/follower hand-over or a hosting announcement (a test sets it to throw an
+     * {@link Error}, standing for an OutOfMemoryError there). Null in production.
+     */
+    volatile Runnable hostHook;
 
     /**
      * Negative control only (jcstress {@code RegisterLeaveNegativeControl}): when set, a registrar
@@ -518,16 +527,35 @@ final class LineParker implements Runnable {
             // by first (the hand-over a relief makes), and then this thread runs the guest it woke.
             // Nothing of the loop is touched from here on: the caller returns as a relieved thread.
             handOver();
-            counters.hosted();
-            sampleCpu(me); // the loop's CPU so far is the parker's; the guest's is the user's, not booked:
+            countHosting(me, true);
             runGuest(me, guest);
-            me.cpuSinceLastSample(); // dropped, so RunStats' parker CPU stays the parker's own
+            me.cpuSinceLastSample(); // the guest's CPU, dropped: RunStats' parker CPU stays the parker's own
             return false;
         }
         if (!announceHosting(me)) return handBack(me, guest); // a registration or close came first
-        counters.hosted();
+        countHosting(me, false);
         runGuest(me, guest);
         return endHosting(me);
+    }
+
+    /**
+     * Counts a hosting and, after a hand-over, books the loop's CPU so far to the parker (the guest's
+     * is the user's, not booked). It never throws, whatever fails here (an OutOfMemoryError): the
+     * guest must still run, since a woken virtual thread is never dropped; and once the loop was
+     * handed over, or a relief may have taken it, the loop's error handling is another thread's (it
+     * would fail that thread's waits, and an Error would make this thread leave a loop it no longer
+     * runs, whose new owner the reactor would then never close). What fails goes to this thread's
+     * handler.
+     */
+    private void countHosting(ParkerThread me, boolean handedOver) {
+        try {
+            Runnable hook = hostHook;
+            if (hook != null) hook.run();
+            counters.hosted();
+            if (handedOver) sampleCpu(me);
+        } catch (Throwable t) {
+            CarrierPool.uncaught(me, t);
+        }
     }
 
     /**

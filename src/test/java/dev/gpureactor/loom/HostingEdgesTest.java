@@ -825,4 +825,53 @@ class HostingEdgesTest {
             r.close();
         }
     }
+    @Test
+    void an_error_on_the_old_owner_after_its_hand_over_drops_no_guest_fails_no_wait_and_strands_no_thread() throws Exception {
+        // An Error thrown on the hosting thread once it handed its loop to the standby (hostHook stands
+        // for an OutOfMemoryError while it counts the hosting) must not reach the loop's error handling:
+        // that failed the new owner's waits ParkerDied, dropped the woken guest (it never ran again), and
+        // made the old owner leave a loop it no longer ran, so the reactor replaced the parker while the
+        // new owner ran on unseen: closing the reactor no longer reached it.
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = hostingReactor(warnings);
+        AtomicReference<CompletionLine> line = new AtomicReference<>();
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            line.set(a.line());
+            CountDownLatch goB = new CountDownLatch(1), goA = new CountDownLatch(1);
+            SimStream.Signal sigB = b.hold(goB).signal();
+            GpuFuture<Void> waitB = r.await(sigB.descriptor(), sigB.port()); // the line's other wait: leader/follower
+            SimStream.Signal sigA = a.hold(goA).signal();
+            GpuFuture<Void> waitA = r.await(sigA.descriptor(), sigA.port());
+            AtomicReference<String> ranOn = new AtomicReference<>();
+            Thread guest = r.startVirtualThread(() -> {
+                waitA.join();
+                ranOn.set(carrierOf(Thread.currentThread()));
+            });
+            parked(guest);
+            standingBy(r, a.line());
+            LineParker p = r.parkerOf(a.line());
+            AtomicBoolean once = new AtomicBoolean();
+            p.hostHook = () -> { if (once.compareAndSet(false, true)) throw new InjectedDeath(); };
+            goA.countDown();
+            assertTrue(guest.join(GUARD), "the woken guest ran");
+            assertTrue(once.get(), "the fault was injected");
+            assertTrue(ranOn.get().startsWith("gar-parker-"), "it ran on the thread that woke it: " + ranOn.get());
+            goB.countDown();
+            assertNull(waitB.join(GUARD), "the new owner's wait completes");
+            assertEquals(0, r.stats().parkersDied(), r.stats().toString());
+            assertTrue(p.isLive(), "the parker lives on: only the old owner's count failed");
+
+            // A later wait of the line is served by the same parker, and close reaches every thread.
+            SimStream.Signal next = a.compute(Duration.ofMillis(1)).signal();
+            GpuFuture<Void> f = r.await(next.descriptor(), next.port());
+            assertSame(p, r.parkerOf(a.line()));
+            Thread joiner = r.startVirtualThread(f::join);
+            assertTrue(joiner.join(GUARD));
+            assertEquals(Future.State.SUCCESS, f.state());
+        } finally {
+            r.close();
+        }
+        until("every parker thread of the line left", () -> parkerThreads(line.get()) == 0);
+    }
 }
