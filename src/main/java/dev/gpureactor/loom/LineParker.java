@@ -85,8 +85,9 @@ final class LineParker implements Runnable {
      *                  to the thread standing by (handOver: leader/follower, no announcement; the
      *                  volatile handed carries the loop's state) and runs the guest as a relieved
      *                  thread. When no line has a wait it keeps the loop while the guest runs.
-     *                  Nothing the host does around its guest throws (runGuest, countHosting): the
-     *                  loop's error handling may be another thread's by then.
+     *                  Nothing the host does around its guest throws (runGuest, countHosting), nor
+     *                  does a thread as it stands by: the loop's error handling, and leaving, are the
+     *                  owner's alone.
      *                  Parker: announce hosting, re-check inbox, notices and closing.
      *                  Registrar or closer: offer, then claimRelief's CAS on hosting, and the winner
      *                  hands the loop to the thread standing by (its volatile handed, or a new thread's
@@ -232,6 +233,13 @@ final class LineParker implements Runnable {
      * {@link Error}, standing for an OutOfMemoryError there). Null in production.
      */
     volatile Runnable hostHook;
+
+    /**
+     * Fault injection for tests only: run by a relieved thread once it is published as standing by,
+     * just before it books its CPU (a test sets it to throw an {@link Error}, standing for an
+     * OutOfMemoryError there). Null in production.
+     */
+    volatile Runnable standByHook;
 
     /**
      * Negative control only (jcstress {@code RegisterLeaveNegativeControl}): when set, a registrar
@@ -668,7 +676,15 @@ final class LineParker implements Runnable {
      */
     private boolean standBy(ParkerThread me) {
         if (!announceStandby(me)) return false;
-        sampleCpu(me);
+        try {
+            Runnable hook = standByHook;
+            if (hook != null) hook.run();
+            sampleCpu(me);
+        } catch (Throwable t) {
+            // Not the loop's owner: an Error here (an OutOfMemoryError) must not make it leave the
+            // loop, failing the owner's waits from outside; and it is published as standing by.
+            CarrierPool.uncaught(me, t);
+        }
         while (!me.handed) {
             if (gone != null) {
                 SPARE.compareAndSet(this, me, null);

@@ -874,4 +874,41 @@ class HostingEdgesTest {
         }
         until("every parker thread of the line left", () -> parkerThreads(line.get()) == 0);
     }
+    @Test
+    void an_error_on_a_thread_as_it_stands_by_again_ends_neither_the_parker_nor_the_loops_owner() throws Exception {
+        // A relieved thread is not the loop's owner: an Error as it stands by again (standByHook stands for
+        // an OutOfMemoryError while it books its CPU) must not make it leave the loop. It did: it failed the
+        // owner's waits ParkerDied from outside the loop, and the reactor replaced a parker whose owner ran
+        // on where close() never reached it.
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = hostingReactor(warnings);
+        AtomicReference<CompletionLine> line = new AtomicReference<>();
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            line.set(a.line());
+            AtomicBoolean release = new AtomicBoolean();
+            Hosted h = hostWhileAnotherWaits(r, a, b, () -> { while (!release.get()) Thread.onSpinWait(); });
+            LineParker p = r.parkerOf(a.line());
+            AtomicBoolean once = new AtomicBoolean();
+            p.standByHook = () -> { if (once.compareAndSet(false, true)) throw new InjectedDeath(); };
+            release.set(true); // the guest ends; its host stands by again, and the fault strikes there
+            assertTrue(h.guest().join(GUARD));
+            until("the fault was injected", once::get);
+            h.goB().countDown();
+            assertTrue(h.joinerB().join(GUARD));
+            assertEquals(Future.State.SUCCESS, h.waitB().state(), "the owner's wait: " + h.waitB());
+            assertEquals(0, r.stats().parkersDied(), r.stats().toString());
+            assertTrue(p.isLive(), "the parker lives on");
+
+            SimStream.Signal next = a.compute(Duration.ofMillis(1)).signal();
+            GpuFuture<Void> f = r.await(next.descriptor(), next.port());
+            assertSame(p, r.parkerOf(a.line()), "the same parker serves the line");
+            Thread joiner = r.startVirtualThread(f::join);
+            assertTrue(joiner.join(GUARD));
+            assertEquals(Future.State.SUCCESS, f.state());
+        } finally {
+            r.close();
+        }
+        until("every parker thread of the line left", () -> parkerThreads(line.get()) == 0);
+    }
 }
