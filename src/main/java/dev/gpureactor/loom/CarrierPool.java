@@ -264,7 +264,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
         try {
             task.run();
         } catch (Throwable t) {
-            Thread.currentThread().getUncaughtExceptionHandler().uncaughtException(Thread.currentThread(), t);
+            uncaught(Thread.currentThread(), t);
         } finally {
             long busy = weight == 0 ? 0 : (System.nanoTime() - t0) * weight;
             if (tally != null) {
@@ -273,6 +273,20 @@ public final class CarrierPool implements Executor, AutoCloseable {
                 synchronized (strayTally) { strayTally.ran(busy); } // the lock makes its writers one owner at a time
             }
             if (ctl.decrementAndGet() == CLOSED) tryRetire(); // the last task after close
+        }
+    }
+
+    /**
+     * Gives {@code t}, thrown by a task {@code on} ran (a virtual thread's run throws only when its own
+     * handler threw), to {@code on}'s uncaught-exception handler, and drops what that handler throws,
+     * as the JVM drops it at a thread's end: a carrier, or a parker running a guest, goes on whatever
+     * a user's handler does.
+     */
+    static void uncaught(Thread on, Throwable t) {
+        try {
+            on.getUncaughtExceptionHandler().uncaughtException(on, t);
+        } catch (Throwable dropped) {
+            // the handler's own failure: there is nobody left to report it to
         }
     }
 

@@ -85,6 +85,9 @@ final class LineParker implements Runnable {
      *                  to the thread standing by (handOver: leader/follower, no announcement; the
      *                  volatile handed carries the loop's state) and runs the guest as a relieved
      *                  thread. When no line has a wait it keeps the loop while the guest runs.
+     *                  Nothing the host does around its guest throws (runGuest, countHosting), nor
+     *                  does a thread as it stands by: the loop's error handling, and leaving, are the
+     *                  owner's alone.
      *                  Parker: announce hosting, re-check inbox, notices and closing.
      *                  Registrar or closer: offer, then claimRelief's CAS on hosting, and the winner
      *                  hands the loop to the thread standing by (its volatile handed, or a new thread's
@@ -223,6 +226,20 @@ final class LineParker implements Runnable {
      * handling (a test sets it to throw an {@link Error} to kill this parker). Null in production.
      */
     volatile Runnable passHook;
+
+    /**
+     * Fault injection for tests only: run on a hosting thread just before it counts the hosting,
+     * after a leader/follower hand-over or a hosting announcement (a test sets it to throw an
+     * {@link Error}, standing for an OutOfMemoryError there). Null in production.
+     */
+    volatile Runnable hostHook;
+
+    /**
+     * Fault injection for tests only: run by a relieved thread once it is published as standing by,
+     * just before it books its CPU (a test sets it to throw an {@link Error}, standing for an
+     * OutOfMemoryError there). Null in production.
+     */
+    volatile Runnable standByHook;
 
     /**
      * Negative control only (jcstress {@code RegisterLeaveNegativeControl}): when set, a registrar
@@ -518,24 +535,48 @@ final class LineParker implements Runnable {
             // by first (the hand-over a relief makes), and then this thread runs the guest it woke.
             // Nothing of the loop is touched from here on: the caller returns as a relieved thread.
             handOver();
-            counters.hosted();
-            sampleCpu(me); // the loop's CPU so far is the parker's; the guest's is the user's, not booked:
+            countHosting(me, true);
             runGuest(me, guest);
-            me.cpuSinceLastSample(); // dropped, so RunStats' parker CPU stays the parker's own
+            me.cpuSinceLastSample(); // the guest's CPU, dropped: RunStats' parker CPU stays the parker's own
             return false;
         }
         if (!announceHosting(me)) return handBack(me, guest); // a registration or close came first
-        counters.hosted();
+        countHosting(me, false);
         runGuest(me, guest);
         return endHosting(me);
     }
 
-    /** Runs a hosted virtual thread until it parks or ends; what it throws goes to this thread's handler. */
+    /**
+     * Counts a hosting and, after a hand-over, books the loop's CPU so far to the parker (the guest's
+     * is the user's, not booked). It never throws, whatever fails here (an OutOfMemoryError): the
+     * guest must still run, since a woken virtual thread is never dropped; and once the loop was
+     * handed over, or a relief may have taken it, the loop's error handling is another thread's (it
+     * would fail that thread's waits, and an Error would make this thread leave a loop it no longer
+     * runs, whose new owner the reactor would then never close). What fails goes to this thread's
+     * handler.
+     */
+    private void countHosting(ParkerThread me, boolean handedOver) {
+        try {
+            Runnable hook = hostHook;
+            if (hook != null) hook.run();
+            counters.hosted();
+            if (handedOver) sampleCpu(me);
+        } catch (Throwable t) {
+            CarrierPool.uncaught(me, t);
+        }
+    }
+
+    /**
+     * Runs a hosted virtual thread until it parks or ends. It never throws: what the guest's run
+     * throws (a guest's handler that threw) goes to this thread's handler, and what that throws is
+     * dropped ({@link CarrierPool#uncaught}). The loop may be another thread's by now, so nothing may
+     * reach the loop's error handling, which would fail that thread's waits.
+     */
     private static void runGuest(ParkerThread me, Runnable guest) {
         try {
             guest.run();
         } catch (Throwable t) {
-            me.getUncaughtExceptionHandler().uncaughtException(me, t);
+            CarrierPool.uncaught(me, t);
         }
     }
 
@@ -552,11 +593,7 @@ final class LineParker implements Runnable {
             hostPool.execute(guest);
         } catch (RuntimeException e) {
             if (mine) throw e; // still the owner: the loop's error handling is for it
-            try {
-                guest.run(); // a woken virtual thread is never dropped
-            } catch (Throwable t) {
-                me.getUncaughtExceptionHandler().uncaughtException(me, t);
-            }
+            runGuest(me, guest); // a woken virtual thread is never dropped
         }
         return mine;
     }
@@ -639,7 +676,15 @@ final class LineParker implements Runnable {
      */
     private boolean standBy(ParkerThread me) {
         if (!announceStandby(me)) return false;
-        sampleCpu(me);
+        try {
+            Runnable hook = standByHook;
+            if (hook != null) hook.run();
+            sampleCpu(me);
+        } catch (Throwable t) {
+            // Not the loop's owner: an Error here (an OutOfMemoryError) must not make it leave the
+            // loop, failing the owner's waits from outside; and it is published as standing by.
+            CarrierPool.uncaught(me, t);
+        }
         while (!me.handed) {
             if (gone != null) {
                 SPARE.compareAndSet(this, me, null);

@@ -208,14 +208,14 @@ class HostingTest {
     }
 
     /** Waits (hang-guarded) until {@code vt} is parked, so the next store's wake goes through the parker's unpark. */
-    private static void parked(Thread vt) throws InterruptedException {
+    static void parked(Thread vt) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
         while (vt.getState() != Thread.State.WAITING && System.nanoTime() < end) Thread.sleep(1);
         assertEquals(Thread.State.WAITING, vt.getState());
     }
 
     /** Waits (hang-guarded) until the line's parker has a thread standing by: it hosts only then. */
-    private static void standingBy(GpuReactor r, dev.gpureactor.core.CompletionLine line) throws InterruptedException {
+    static void standingBy(GpuReactor r, dev.gpureactor.core.CompletionLine line) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
         while ((r.parkerOf(line) == null || !r.parkerOf(line).hasStandby()) && System.nanoTime() < end) Thread.sleep(1);
         assertTrue(r.parkerOf(line).hasStandby(), "no thread stands by on " + line.name());
