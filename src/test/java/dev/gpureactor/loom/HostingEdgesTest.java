@@ -68,10 +68,20 @@ class HostingEdgesTest {
         });
         parked(joinerB);
 
+        AtomicReference<String> carrier = new AtomicReference<>();
+        Thread guest = hostOnParker(r, a, carrier, body);
+        return new Hosted(guest, carrier.get(), waitB, goB, joinerB);
+    }
+
+    /**
+     * A guest woken by a wait on {@code a} runs {@code body} on the parker that woke it ({@code carrier}
+     * names the thread it ran on). Returns once the guest runs {@code body}.
+     */
+    private static Thread hostOnParker(GpuReactor r, SimStream a, AtomicReference<String> carrier, Runnable body)
+            throws InterruptedException {
         CountDownLatch goA = new CountDownLatch(1), running = new CountDownLatch(1);
         SimStream.Signal sigA = a.hold(goA).signal();
         GpuFuture<Void> waitA = r.await(sigA.descriptor(), sigA.port());
-        AtomicReference<String> carrier = new AtomicReference<>();
         Thread guest = r.startVirtualThread(() -> {
             waitA.join();
             carrier.set(carrierOf(Thread.currentThread()));
@@ -83,7 +93,7 @@ class HostingEdgesTest {
         goA.countDown();
         assertTrue(running.await(GUARD.toSeconds(), TimeUnit.SECONDS));
         assertTrue(carrier.get().startsWith("gar-parker-"), "the guest runs on the parker: " + carrier.get());
-        return new Hosted(guest, carrier.get(), waitB, goB, joinerB);
+        return guest;
     }
 
     private static long parkerThreads(CompletionLine line) {
@@ -253,22 +263,7 @@ class HostingEdgesTest {
 
     /** A guest woken by a wait on {@code a} (the line's only wait) runs {@code body} on the parker, which keeps its loop. */
     private static Thread hostIdle(GpuReactor r, SimStream a, Runnable body) throws InterruptedException {
-        CountDownLatch goA = new CountDownLatch(1), running = new CountDownLatch(1);
-        SimStream.Signal sigA = a.hold(goA).signal();
-        GpuFuture<Void> waitA = r.await(sigA.descriptor(), sigA.port());
-        AtomicReference<String> carrier = new AtomicReference<>();
-        Thread guest = r.startVirtualThread(() -> {
-            waitA.join();
-            carrier.set(carrierOf(Thread.currentThread()));
-            running.countDown();
-            body.run();
-        });
-        parked(guest);
-        standingBy(r, a.line());
-        goA.countDown();
-        assertTrue(running.await(GUARD.toSeconds(), TimeUnit.SECONDS));
-        assertTrue(carrier.get().startsWith("gar-parker-"), "the guest runs on the parker: " + carrier.get());
-        return guest;
+        return hostOnParker(r, a, new AtomicReference<>(), body);
     }
 
     @Test
@@ -863,12 +858,7 @@ class HostingEdgesTest {
             assertTrue(p.isLive(), "the parker lives on: only the old owner's count failed");
 
             // A later wait of the line is served by the same parker, and close reaches every thread.
-            SimStream.Signal next = a.compute(Duration.ofMillis(1)).signal();
-            GpuFuture<Void> f = r.await(next.descriptor(), next.port());
-            assertSame(p, r.parkerOf(a.line()));
-            Thread joiner = r.startVirtualThread(f::join);
-            assertTrue(joiner.join(GUARD));
-            assertEquals(Future.State.SUCCESS, f.state());
+            theSameParkerServesALaterWait(r, a, p);
         } finally {
             r.close();
         }
@@ -900,15 +890,20 @@ class HostingEdgesTest {
             assertEquals(0, r.stats().parkersDied(), r.stats().toString());
             assertTrue(p.isLive(), "the parker lives on");
 
-            SimStream.Signal next = a.compute(Duration.ofMillis(1)).signal();
-            GpuFuture<Void> f = r.await(next.descriptor(), next.port());
-            assertSame(p, r.parkerOf(a.line()), "the same parker serves the line");
-            Thread joiner = r.startVirtualThread(f::join);
-            assertTrue(joiner.join(GUARD));
-            assertEquals(Future.State.SUCCESS, f.state());
+            theSameParkerServesALaterWait(r, a, p);
         } finally {
             r.close();
         }
         until("every parker thread of the line left", () -> parkerThreads(line.get()) == 0);
+    }
+
+    /** A new wait on {@code a}'s line is served by {@code p} and completes. */
+    private static void theSameParkerServesALaterWait(GpuReactor r, SimStream a, LineParker p) throws InterruptedException {
+        SimStream.Signal next = a.compute(Duration.ofMillis(1)).signal();
+        GpuFuture<Void> f = r.await(next.descriptor(), next.port());
+        assertSame(p, r.parkerOf(a.line()), "the same parker serves the line");
+        Thread joiner = r.startVirtualThread(f::join);
+        assertTrue(joiner.join(GUARD));
+        assertEquals(Future.State.SUCCESS, f.state());
     }
 }
