@@ -61,7 +61,7 @@ public class WaitEventBench {
 
     @Benchmark
     public Integer signalAndResolve() {
-        GpuFuture<Integer> f = new GpuFuture<>(1, descriptor, PORT, () -> 42, Runnable::run, 0, 0, 0, null, "bench", Inline.NONE);
+        GpuFuture<Integer> f = new GpuFuture<>(1, descriptor, PORT, () -> 42, Runnable::run, 0, 0, 0, 0, null, "bench", Inline.NONE);
         f.signal();
         return f.resultNow();
     }

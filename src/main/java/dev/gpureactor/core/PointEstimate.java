@@ -17,17 +17,30 @@ import java.util.OptionalLong;
  *       asymmetry is the point.
  * </ul>
  *
+ * <p>Beyond the crate: each sample remembers whether it was censored, so the reactor can tell the
+ * work's own durations (exact samples) from the halving's caution. {@link #spreadNanos} is the exact
+ * samples' range, and {@link #resumeSleepNanos} the exact samples' floor: one late wake (the OS woke
+ * the parker a little after a store that came early) halves the prediction for a whole window, and
+ * without these the parker took that window's waits for diffuse work and polled them in slices from
+ * the halved prediction on (docs/PARKER.md, "10 ms waits").
+ *
  * <p><b>Threads.</b> A {@code PointEstimate} is immutable: {@link #observe} returns a new value.
  * It can be shared freely; {@link PointTable} serialises the read-modify-write per point.
  */
 public final class PointEstimate {
-    private static final PointEstimate COLD = new PointEstimate(new long[0]);
+    private static final PointEstimate COLD = new PointEstimate(new long[0], new boolean[0]);
+
+    /** From this many exact samples the spread leaves out the largest (one outlier). */
+    public static final int OUTLIER_FROM = 4;
 
     /** Samples, oldest first; never more than {@link DeadlinePlan#WINDOW_MAX}. */
     private final long[] samples;
+    /** Whether {@code samples[i]} is a late wake's censored record rather than a measured residual. */
+    private final boolean[] censored;
 
-    private PointEstimate(long[] samples) {
+    private PointEstimate(long[] samples, boolean[] censored) {
         this.samples = samples;
+        this.censored = censored;
     }
 
     /** No samples: the first wait at a point does not sleep. */
@@ -42,25 +55,64 @@ public final class PointEstimate {
     }
 
     /**
-     * The spread of the kept samples (largest − smallest), 0 with fewer than two: how far past the
-     * prediction (the smallest) a completion has recently come. Not part of the crate's estimator;
-     * the reactor uses it to size how long a parker watches past its predicted wake.
+     * The spread of the kept exact samples, 0 with fewer than two: how far apart the work's recent
+     * completions came. From the smallest to the largest, or with {@link #OUTLIER_FROM} or more exact
+     * samples to the second largest: one slow completion (a device thread the OS woke late, a
+     * preempted stream) does not make a sharp point diffuse for a whole window, while work that
+     * really spreads has many samples far apart. A censored sample is no completion time, so it is
+     * not part of it. Not part of the crate's estimator; the reactor uses it to size how long a
+     * parker watches past its predicted wake.
      */
     public long spreadNanos() {
-        if (samples.length < 2) return 0;
-        long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
-        for (long s : samples) {
-            min = Math.min(min, s);
-            max = Math.max(max, s);
+        long min = Long.MAX_VALUE, max = Long.MIN_VALUE, second = Long.MIN_VALUE;
+        int n = 0;
+        for (int i = 0; i < samples.length; i++) {
+            if (censored[i]) continue;
+            long v = samples[i];
+            min = Math.min(min, v);
+            if (v > max) {
+                second = max;
+                max = v;
+            } else if (v > second) {
+                second = v;
+            }
+            n++;
         }
-        return max - min;
+        if (n < 2) return 0;
+        return (n >= OUTLIER_FROM ? second : max) - min;
+    }
+
+    /**
+     * After a wake at {@link #sleepNanos} found nothing: how long from the wait's start to sleep
+     * before looking again, or empty to watch on from that wake. Present only when the newest sample
+     * is exact (the work's duration was just measured, after any late wake) and the smallest exact
+     * sample lies past the prediction, that is when the prediction is a censored late wake's halving
+     * and not the work: then the work has not lately come before its exact floor, and the parker
+     * sleeps to it (less the margin, within min_sleep and max_sleep as {@link #sleepNanos}). After a
+     * late wake itself (newest censored) it is empty, so the next wait is watched from the halved
+     * prediction and measures the work exactly: work that really got faster is found at once, and
+     * its exact sample lowers the floor. Not part of the crate's estimator.
+     */
+    public OptionalLong resumeSleepNanos(DeadlinePlan plan) {
+        if (samples.length == 0 || censored[samples.length - 1]) return OptionalLong.empty();
+        long floor = Long.MAX_VALUE, predicted = Long.MAX_VALUE;
+        for (int i = 0; i < samples.length; i++) {
+            predicted = Math.min(predicted, samples[i]);
+            if (!censored[i]) floor = Math.min(floor, samples[i]);
+        }
+        if (floor <= predicted) return OptionalLong.empty(); // the prediction is the work's own floor
+        return sleepFor(floor, plan);
     }
 
     /** How long to sleep from the wait's start; empty means do not sleep. Never above max_sleep. */
     public OptionalLong sleepNanos(DeadlinePlan plan) {
         OptionalLong predicted = predictedNanos();
-        if (predicted.isEmpty()) return OptionalLong.empty();
-        long sleep = predicted.getAsLong() - plan.marginNanos();
+        return predicted.isEmpty() ? OptionalLong.empty() : sleepFor(predicted.getAsLong(), plan);
+    }
+
+    /** The sleep before a completion expected {@code expectedNanos} after the start: less the margin, skipped or capped per the plan. */
+    private static OptionalLong sleepFor(long expectedNanos, DeadlinePlan plan) {
+        long sleep = expectedNanos - plan.marginNanos();
         if (sleep <= 0 || sleep < plan.minSleepNanos()) return OptionalLong.empty();
         long capped = Math.min(sleep, plan.maxSleepNanos());
         return capped > 0 ? OptionalLong.of(capped) : OptionalLong.empty(); // max_sleep 0: never sleep
@@ -77,9 +129,12 @@ public final class PointEstimate {
         if (sample < 0) return this;
         int keep = Math.min(plan.window(), samples.length + 1);
         long[] next = new long[keep];
+        boolean[] nextCensored = new boolean[keep];
         System.arraycopy(samples, samples.length - (keep - 1), next, 0, keep - 1);
+        System.arraycopy(censored, censored.length - (keep - 1), nextCensored, 0, keep - 1);
         next[keep - 1] = sample;
-        return new PointEstimate(next);
+        nextCensored[keep - 1] = outcome instanceof Outcome.Late;
+        return new PointEstimate(next, nextCensored);
     }
 
     /**
@@ -91,6 +146,7 @@ public final class PointEstimate {
     public PointEstimate observeAll(DeadlinePlan plan, List<? extends Outcome> outcomes) {
         int window = plan.window();
         long[] buf = Arrays.copyOf(samples, samples.length + outcomes.size());
+        boolean[] cbuf = Arrays.copyOf(censored, buf.length);
         int end = samples.length, kept = samples.length;
         boolean changed = false;
         for (Outcome o : outcomes) {
@@ -101,11 +157,12 @@ public final class PointEstimate {
                 case Outcome.Blocked b -> -1;
             };
             if (sample < 0) continue;
+            cbuf[end] = o instanceof Outcome.Late;
             buf[end++] = sample;
             kept = Math.min(window, kept + 1);
             changed = true;
         }
-        return changed ? new PointEstimate(Arrays.copyOfRange(buf, end - kept, end)) : this;
+        return changed ? new PointEstimate(Arrays.copyOfRange(buf, end - kept, end), Arrays.copyOfRange(cbuf, end - kept, end)) : this;
     }
 
     /** The smallest of {@code v[from, to)}; {@code Long.MAX_VALUE} when empty (a cold point predicts nothing). */
@@ -119,5 +176,9 @@ public final class PointEstimate {
     public int sampleCount() { return samples.length; }
 
     @Override
-    public String toString() { return "PointEstimate" + Arrays.toString(samples); }
+    public String toString() {
+        StringBuilder b = new StringBuilder("PointEstimate[");
+        for (int i = 0; i < samples.length; i++) b.append(i == 0 ? "" : ", ").append(samples[i]).append(censored[i] ? " (late)" : "");
+        return b.append(']').toString();
+    }
 }

@@ -198,17 +198,17 @@ public final class GpuFuture<T> implements Future<T> {
     /** A wait outside a reactor (tests, rigs): no plan label, nobody runs the plan inline. */
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
               Executor callbacks, long startNanos, long wakeAtNanos, long spreadNanos, Object pointKey) {
-        this(id, descriptor, port, readback, callbacks, startNanos, wakeAtNanos, spreadNanos, pointKey, null, Inline.NONE);
+        this(id, descriptor, port, readback, callbacks, startNanos, wakeAtNanos, wakeAtNanos, spreadNanos, pointKey, null, Inline.NONE);
     }
 
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
-              Executor callbacks, long startNanos, long wakeAtNanos, long spreadNanos, Object pointKey, String planLabel,
-              Inline inline) {
+              Executor callbacks, long startNanos, long wakeAtNanos, long resumeAtNanos, long spreadNanos, Object pointKey,
+              String planLabel, Inline inline) {
         this.readback = readback;
         this.callbacks = callbacks;
         this.inline = Objects.requireNonNull(inline, "inline");
         // The node's fields are final: whoever receives the node (the parker, through its inbox) sees them.
-        this.lineWait = new LineWait(this, id, descriptor, port, startNanos, wakeAtNanos, spreadNanos, pointKey, planLabel);
+        this.lineWait = new LineWait(this, id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel);
     }
 
     /** A future already failed with {@code error}; used where a wait cannot even start. */

@@ -244,15 +244,18 @@ public final class GpuReactor implements AutoCloseable {
 
     private <T> GpuFuture<T> start(MemoryDescriptor d, CompletionPort port, Supplier<? extends T> readback, Object pointKey) {
         long now = clock.nanos();
-        long sleep = 0, spread = 0;
+        long sleep = 0, resume = 0, spread = 0;
         if (plan.predict().isPresent()) {
             PointEstimate e = points.estimate(pointKey);
             sleep = e.sleepNanos(plan.predict().get()).orElse(0);
+            // Past a prediction that a late wake halved, the work's exact floor (LineWatch.decide).
+            resume = Math.max(sleep, e.resumeSleepNanos(plan.predict().get()).orElse(0));
             // The point's recent spread, uncapped: the turn spins past the wake only for a sharp point
             // (LineWatch.decide, "when speed pays").
             spread = e.spreadNanos();
         }
-        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, spread, pointKey, planLabel, inline);
+        GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, now + resume,
+                spread, pointKey, planLabel, inline);
         if (closed) {
             f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
             return f;

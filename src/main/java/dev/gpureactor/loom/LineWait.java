@@ -48,6 +48,12 @@ final class LineWait {
     final long startNanos;
     /** When the parker should be awake for this wait: start + the estimate's sleep (= start when cold). */
     final long wakeAtNanos;
+    /**
+     * Past {@link #wakeAtNanos} with nothing, when to look again: start + the estimate's resume sleep,
+     * the work's exact floor when a late wake halved the prediction (PointEstimate.resumeSleepNanos);
+     * else equal to {@link #wakeAtNanos} (watch on from the wake).
+     */
+    final long resumeAtNanos;
     /** The point's recent spread (largest − smallest kept sample; 0 when cold): says whether a spin past the wake pays. */
     final long spreadNanos;
     /** The estimator's readback point; null for waits made outside a reactor (nothing is observed). */
@@ -70,13 +76,14 @@ final class LineWait {
     private LineParker parker;
 
     LineWait(GpuFuture<?> future, long id, MemoryDescriptor descriptor, CompletionPort port, long startNanos,
-             long wakeAtNanos, long spreadNanos, Object pointKey, String planLabel) {
+             long wakeAtNanos, long resumeAtNanos, long spreadNanos, Object pointKey, String planLabel) {
         this.future = future;
         this.id = id;
         this.descriptor = descriptor;
         this.port = port;
         this.startNanos = startNanos;
         this.wakeAtNanos = wakeAtNanos;
+        this.resumeAtNanos = resumeAtNanos;
         this.spreadNanos = spreadNanos;
         this.pointKey = pointKey;
         this.planLabel = planLabel;

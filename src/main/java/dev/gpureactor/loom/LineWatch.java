@@ -125,11 +125,11 @@ final class LineWatch {
         scan(now, afterSleep);
         backstop(now);
         if (waiting == 0) return Turn.AGAIN;
-        LineWait first = earliestHead(); // waiting > 0: a slot has a head
+        LineWait first = earliestHead(clock.nanos()); // waiting > 0: a slot has a head
         long nextBackstop = nextBackstop();
-        Turn t = decide(clock.nanos(), first.wakeAtNanos, first.spreadNanos, nextBackstop, oversleep.allowanceNanos(),
-                marginNanos, spinWindowNanos, plan.parkNanos(), backlogged, first.wakeAtNanos - first.startNanos);
-        sleepToBackstop = t instanceof Turn.Sleep s && s.at() == nextBackstop && nextBackstop - first.wakeAtNanos < 0;
+        Turn t = decide(clock.nanos(), first.wakeAtNanos, first.resumeAtNanos, first.spreadNanos, nextBackstop, oversleep.allowanceNanos(),
+                marginNanos, spinWindowNanos, plan.parkNanos(), backlogged, first.resumeAtNanos - first.startNanos);
+        sleepToBackstop = t instanceof Turn.Sleep s && s.at() == nextBackstop && nextBackstop - first.resumeAtNanos < 0;
         return t;
     }
 
@@ -155,14 +155,28 @@ final class LineWatch {
      */
     static Turn decide(long now, long wakeAt, long spreadNanos, long nextBackstop, long allowanceNanos, long marginNanos,
                        long spinWindowNanos, long parkNanos, boolean backlogged, long sleptNanos) {
+        return decide(now, wakeAt, wakeAt, spreadNanos, nextBackstop, allowanceNanos, marginNanos, spinWindowNanos,
+                parkNanos, backlogged, sleptNanos);
+    }
+
+    /**
+     * {@link #decide} with a second look: past {@code wakeAt} (a prediction a late wake halved) the
+     * wait sleeps again to {@code resumeAt} (the work's exact floor), and spins and parks from there;
+     * {@code resumeAt == wakeAt} is the one-wake decision.
+     */
+    static Turn decide(long now, long wakeAt, long resumeAt, long spreadNanos, long nextBackstop, long allowanceNanos,
+                       long marginNanos, long spinWindowNanos, long parkNanos, boolean backlogged, long sleptNanos) {
         // The margin is there for the OS's lateness; when the measured lateness outgrows it, wake
         // earlier by the excess (not when backlogged: an early wake buys nothing then).
         long early = backlogged ? 0 : Math.max(0, allowanceNanos - marginNanos);
         long sleepTo = wakeAt - early;
         if (sleepTo - now > 0) return new Turn.Sleep(Math.min(sleepTo, nextBackstop));
+        // One look at the halved prediction found nothing (this turn scanned): on to the exact floor.
+        long resumeTo = resumeAt - early;
+        if (resumeTo - now > 0) return new Turn.Sleep(Math.min(resumeTo, nextBackstop));
         long bound = Math.min(parkNanos, Math.max(1, nextBackstop - now));
         boolean sharp = spreadNanos <= Math.max(spinWindowNanos, sleptNanos / 10); // cold (0) counts as sharp
-        long spin = backlogged || !sharp ? 0 : Math.max(0, Math.min(bound, wakeAt + Math.max(spinWindowNanos, spreadNanos) - now));
+        long spin = backlogged || !sharp ? 0 : Math.max(0, Math.min(bound, resumeAt + Math.max(spinWindowNanos, spreadNanos) - now));
         return new Turn.Park(bound, spin);
     }
 
@@ -300,11 +314,21 @@ final class LineWatch {
         waiting = 0;
     }
 
-    /** The slot head that wants the parker awake first (nanoTime order), or null with no waiters. */
-    private LineWait earliestHead() {
+    /**
+     * The slot head that wants the parker awake first at {@code now} (nanoTime order), or null with no
+     * waiters: a head still before its wake wants it then, one past it at its resume (its exact floor).
+     */
+    private LineWait earliestHead(long now) {
         LineWait first = null;
+        long firstAt = 0;
         for (TreeSet<LineWait> set : slots) {
-            if (!set.isEmpty() && (first == null || set.first().wakeAtNanos - first.wakeAtNanos < 0)) first = set.first();
+            if (set.isEmpty()) continue;
+            LineWait head = set.first();
+            long at = head.wakeAtNanos - now > 0 ? head.wakeAtNanos : head.resumeAtNanos;
+            if (first == null || at - firstAt < 0) {
+                first = head;
+                firstAt = at;
+            }
         }
         return first;
     }

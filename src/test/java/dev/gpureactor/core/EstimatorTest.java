@@ -229,10 +229,43 @@ class EstimatorTest {
         assertEquals(0, PointEstimate.cold().spreadNanos());
         assertEquals(0, exact(PointEstimate.cold(), 1_000_000).spreadNanos());
         assertEquals(200_000, exact(PointEstimate.cold(), 1_000_000, 900_000, 1_100_000).spreadNanos());
-        // The window keeps the last 8: an old outlier slides out of the spread.
-        PointEstimate e = exact(PointEstimate.cold(), 5_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000,
-                1_000_000, 1_000_000, 1_000_000, 1_050_000);
+        // The window keeps the last 8: an old sample slides out of the spread.
+        PointEstimate e = exact(PointEstimate.cold(), 5_000_000, 5_000_000, 1_000_000, 1_000_000, 1_000_000,
+                1_000_000, 1_000_000, 1_000_000, 1_050_000, 1_050_000);
         assertEquals(50_000, e.spreadNanos());
+    }
+
+    @Test
+    void from_four_exact_samples_one_slow_outlier_does_not_widen_the_spread_but_two_do() {
+        PointEstimate sharp = exact(PointEstimate.cold(), 10_000_000, 10_100_000, 10_050_000);
+        assertEquals(100_000, sharp.spreadNanos());
+        assertEquals(100_000, exact(sharp, 14_600_000).spreadNanos(), "one completion 4.6 ms late: still sharp");
+        assertEquals(4_600_000, exact(sharp, 14_600_000, 14_600_000).spreadNanos(), "two: the work spreads");
+        assertEquals(4_600_000, exact(PointEstimate.cold(), 10_000_000, 14_600_000, 12_000_000).spreadNanos(),
+                "below four samples the whole range");
+    }
+
+    @Test
+    void a_late_wakes_censored_sample_is_no_part_of_the_spread() {
+        PointEstimate e = exact(PointEstimate.cold(), 10_000_000, 10_100_000).observe(PLAN, new Outcome.Late(10_050_000));
+        assertEquals(OptionalLong.of(5_000_000), e.predictedNanos(), "the crate's halving is kept");
+        assertEquals(100_000, e.spreadNanos(), "the spread of the work's own completions");
+    }
+
+    @Test
+    void past_a_halved_prediction_the_resume_sleep_is_the_exact_floor_once_the_work_was_measured_again() {
+        PointEstimate e = exact(PointEstimate.cold(), 10_000_000, 10_100_000);
+        assertEquals(OptionalLong.empty(), e.resumeSleepNanos(PLAN), "no late wake: the prediction is the floor");
+        e = e.observe(PLAN, new Outcome.Late(10_050_000));
+        assertEquals(OptionalLong.empty(), e.resumeSleepNanos(PLAN),
+                "right after a late wake: watch from the halved prediction, so work that got faster is measured");
+        PointEstimate measured = exact(e, 10_200_000);
+        assertEquals(OptionalLong.of(5_000_000 - 150_000), measured.sleepNanos(PLAN), "the halved prediction stays for the window");
+        assertEquals(OptionalLong.of(10_000_000 - 150_000), measured.resumeSleepNanos(PLAN), "the exact floor, less the margin");
+        PointEstimate faster = exact(e, 6_000_000);
+        assertEquals(OptionalLong.of(6_000_000 - 150_000), faster.resumeSleepNanos(PLAN), "work that got faster lowers the floor");
+        DeadlinePlan capped = new DeadlinePlan(150_000, 20_000, 8_000_000, 8);
+        assertEquals(OptionalLong.of(8_000_000), measured.resumeSleepNanos(capped), "capped at max_sleep as the sleep is");
     }
 
     /** A random outcome of every kind, residuals from 0 to 10 ms (some negative: clamped). */
@@ -263,6 +296,7 @@ class EstimatorTest {
             assertEquals(oneByOne.toString(), all.toString(), "samples after " + outcomes + " on " + start);
             assertEquals(oneByOne.predictedNanos(), all.predictedNanos());
             assertEquals(oneByOne.spreadNanos(), all.spreadNanos());
+            assertEquals(oneByOne.resumeSleepNanos(plan), all.resumeSleepNanos(plan));
         }
     }
 

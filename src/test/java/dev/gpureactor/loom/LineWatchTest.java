@@ -218,6 +218,23 @@ class LineWatchTest {
     }
 
     @Test
+    void past_a_halved_prediction_the_decision_sleeps_again_to_the_exact_floor_then_spins_past_it() {
+        // now, wakeAt, resumeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos, backlogged, sleptNanos
+        assertEquals(new Turn.Sleep(5_000), LineWatch.decide(0, 5_000, 10_000, 200, 20_000, 0, 100, 80, 100, false, 10_000),
+                "before the halved prediction: sleep to it");
+        assertEquals(new Turn.Sleep(10_000), LineWatch.decide(5_000, 5_000, 10_000, 200, 20_000, 0, 100, 80, 100, false, 10_000),
+                "it passed with nothing: sleep again to the floor, no spin and no slices from the halved wake");
+        assertEquals(new Turn.Sleep(6_000), LineWatch.decide(5_000, 5_000, 10_000, 200, 6_000, 0, 100, 80, 100, false, 10_000),
+                "the backstop still cuts the second sleep");
+        assertEquals(new Turn.Sleep(9_700), LineWatch.decide(5_000, 5_000, 10_000, 200, 20_000, 400, 100, 80, 100, false, 10_000),
+                "the OS's excess lateness wakes it early for the floor too");
+        assertEquals(new Turn.Park(100, 100), LineWatch.decide(10_000, 5_000, 10_000, 200, 20_000, 0, 100, 80, 100, false, 10_000),
+                "at the floor: a sharp point spins past it (bounded)");
+        assertEquals(LineWatch.decide(5_000, 5_000, 0, 20_000, 0, 100, 80, 100, false, 10_000),
+                LineWatch.decide(5_000, 5_000, 5_000, 0, 20_000, 0, 100, 80, 100, false, 10_000), "resume = wake is the one-wake decision");
+    }
+
+    @Test
     void the_decision_sleeps_to_the_earlier_of_wake_and_backstop_then_parks_bounded_and_spins_past_the_wake() {
         // now, wakeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos, backlogged, sleptNanos
         assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 500, 0, 1_000, 0, 100, 0, 100, false, 0));
@@ -259,6 +276,22 @@ class LineWatchTest {
         w.add(sharp.lineWait);
         w.snapshot();
         assertTrue(((Turn.Park) w.next(false, false)).spin() > 0, "the earliest head is sharp: spins");
+    }
+
+    @Test
+    void a_head_past_its_halved_wake_gives_way_to_another_heads_earlier_wake() {
+        // A's prediction was halved (wake 200 us, its exact floor 900 us); B wakes at 500 us. Past A's
+        // wake, A wants the parker only at its floor: B's wake comes first, not A's second sleep.
+        counters.registered();
+        GpuFuture<Void> a = new GpuFuture<>(++ids, new MemoryDescriptor(line, Slot.of(0), 1), neverDone(), null,
+                Runnable::run, clock.nanos(), 200_000, 900_000, 0, null, null, Inline.NONE);
+        watch.add(a.lineWait);
+        waitOn(1, 1, new FakePort(), 500_000, null);
+        assertEquals(new Turn.Sleep(200_000), turn(false), "before A's wake: A's wake");
+        clock.advance(300_000);
+        assertEquals(new Turn.Sleep(500_000), turn(false), "past it: B's wake, then A's floor");
+        clock.advance(250_000);
+        assertInstanceOf(Turn.Park.class, turn(false), "past B's wake: B is watched on in slices");
     }
 
     @Test
