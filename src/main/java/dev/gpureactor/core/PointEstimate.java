@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  * samples' range, and {@link #resumeSleepNanos} the exact samples' floor: one late wake (the OS woke
  * the parker a little after a store that came early) halves the prediction for a whole window, and
  * without these the parker took that window's waits for diffuse work and polled them in slices from
- * the halved prediction on (docs/PARKER.md, "10 ms waits").
+ * the halved prediction on (docs/PARKER.md, "the halving's window").
  *
  * <p><b>Threads.</b> A {@code PointEstimate} is immutable: {@link #observe} returns a new value.
  * It can be shared freely; {@link PointTable} serialises the read-modify-write per point.
