@@ -25,6 +25,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static dev.gpureactor.loom.HostingTest.carrierOf;
@@ -501,8 +502,11 @@ class HostingEdgesTest {
                     assertNull(waitX.join(GUARD));
                 }
                 CountDownLatch closedByGuest = new CountDownLatch(1);
+                // The guest's close waits for the parker's acknowledgement, so it parks and resumes on a
+                // carrier: from then on it must wait without spinning, or on carriers(1) it would starve
+                // the later joiner (as a spinning virtual thread starves any pool of one carrier).
                 Runnable body = otherWait
-                        ? () -> { second.close(); closedByGuest.countDown(); while (!release.get()) Thread.onSpinWait(); }
+                        ? () -> { second.close(); closedByGuest.countDown(); while (!release.get()) LockSupport.parkNanos(1_000_000); }
                         : () -> { while (!release.get()) Thread.onSpinWait(); };
                 Hosted h = null;
                 Thread guest;
