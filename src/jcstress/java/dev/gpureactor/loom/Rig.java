@@ -77,7 +77,7 @@ final class Rig {
     /** As {@link #future(CompletionLine, int, long, CompletionPort, Supplier)}, with the inline policy {@code inline}. */
     static <T> GpuFuture<T> future(CompletionLine line, int slot, long target, CompletionPort port, Inline inline,
                                    Supplier<? extends T> readback) {
-        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, 0,
+        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, 0, 0,
                 null, null, inline);
     }
 
