@@ -145,24 +145,17 @@ final class LineWatch {
      * the carriers: so sleep to the wake itself and park without spinning.
      *
      * <p>A spin pays only where the store is likely to land inside it, so it covers the point's whole
-     * recent spread (largest − smallest of its kept samples) or nothing: a <b>sharp</b> point, whose
+     * recent spread (PointEstimate.spreadNanos: its exact samples' range) or nothing: a <b>sharp</b> point, whose
      * spread is within the spin window or a tenth of the wait's sleep ({@code sleptNanos}, so a
      * jittery long wait spins at most ~10 % of it), spins past its wake for the larger of window and
      * spread, as does a cold one (no spread yet). A <b>diffuse</b> point (spread past both: 0.5–5 ms
      * work of one shape) would burn the spin after nearly every wake and rarely catch the store, and
      * with several such waits on a line some wait is always near its prediction, so the parker would
      * spin almost all the time: it parks in slices from its wake instead.
-     */
-    static Turn decide(long now, long wakeAt, long spreadNanos, long nextBackstop, long allowanceNanos, long marginNanos,
-                       long spinWindowNanos, long parkNanos, boolean backlogged, long sleptNanos) {
-        return decide(now, wakeAt, wakeAt, spreadNanos, nextBackstop, allowanceNanos, marginNanos, spinWindowNanos,
-                parkNanos, backlogged, sleptNanos);
-    }
-
-    /**
-     * {@link #decide} with a second look: past {@code wakeAt} (a prediction a late wake halved) the
-     * wait sleeps again to {@code resumeAt} (the work's exact floor), and spins and parks from there;
-     * {@code resumeAt == wakeAt} is the one-wake decision.
+     *
+     * <p><b>A second look.</b> Past {@code wakeAt} with nothing (a prediction a late wake halved),
+     * the wait sleeps again to {@code resumeAt}, the work's exact floor, and spins and parks from
+     * there; {@code resumeAt == wakeAt} is the one-wake decision.
      */
     static Turn decide(long now, long wakeAt, long resumeAt, long spreadNanos, long nextBackstop, long allowanceNanos,
                        long marginNanos, long spinWindowNanos, long parkNanos, boolean backlogged, long sleptNanos) {

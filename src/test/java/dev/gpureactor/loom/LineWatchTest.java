@@ -230,35 +230,33 @@ class LineWatchTest {
                 "the OS's excess lateness wakes it early for the floor too");
         assertEquals(new Turn.Park(100, 100), LineWatch.decide(10_000, 5_000, 10_000, 200, 20_000, 0, 100, 80, 100, false, 10_000),
                 "at the floor: a sharp point spins past it (bounded)");
-        assertEquals(LineWatch.decide(5_000, 5_000, 0, 20_000, 0, 100, 80, 100, false, 10_000),
-                LineWatch.decide(5_000, 5_000, 5_000, 0, 20_000, 0, 100, 80, 100, false, 10_000), "resume = wake is the one-wake decision");
     }
 
     @Test
     void the_decision_sleeps_to_the_earlier_of_wake_and_backstop_then_parks_bounded_and_spins_past_the_wake() {
-        // now, wakeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos, backlogged, sleptNanos
-        assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 500, 0, 1_000, 0, 100, 0, 100, false, 0));
-        assertEquals(new Turn.Sleep(300), LineWatch.decide(0, 500, 0, 300, 0, 100, 0, 100, false, 0));
-        assertEquals(new Turn.Park(100, 0), LineWatch.decide(500, 500, 0, 10_000, 0, 100, 0, 100, false, 0), "at the wake: no window, no spin");
-        assertEquals(new Turn.Park(100, 80), LineWatch.decide(500, 500, 50, 10_000, 0, 100, 80, 100, false, 0), "a sharp point spins its window");
-        assertEquals(new Turn.Park(100, 100), LineWatch.decide(500, 500, 0, 10_000, 0, 100, 1_000, 100, false, 0), "spin capped at the bound");
-        assertEquals(new Turn.Park(20, 20), LineWatch.decide(500, 500, 0, 520, 0, 100, 1_000, 100, false, 0), "bound capped at the backstop");
-        assertEquals(new Turn.Park(1, 1), LineWatch.decide(600, 500, 0, 520, 0, 100, 1_000, 100, false, 0), "an overdue backstop: shortest bound");
+        // now, wakeAt, resumeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos, backlogged, sleptNanos
+        assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 500, 500, 0, 1_000, 0, 100, 0, 100, false, 0));
+        assertEquals(new Turn.Sleep(300), LineWatch.decide(0, 500, 500, 0, 300, 0, 100, 0, 100, false, 0));
+        assertEquals(new Turn.Park(100, 0), LineWatch.decide(500, 500, 500, 0, 10_000, 0, 100, 0, 100, false, 0), "at the wake: no window, no spin");
+        assertEquals(new Turn.Park(100, 80), LineWatch.decide(500, 500, 500, 50, 10_000, 0, 100, 80, 100, false, 0), "a sharp point spins its window");
+        assertEquals(new Turn.Park(100, 100), LineWatch.decide(500, 500, 500, 0, 10_000, 0, 100, 1_000, 100, false, 0), "spin capped at the bound");
+        assertEquals(new Turn.Park(20, 20), LineWatch.decide(500, 500, 500, 0, 520, 0, 100, 1_000, 100, false, 0), "bound capped at the backstop");
+        assertEquals(new Turn.Park(1, 1), LineWatch.decide(600, 500, 500, 0, 520, 0, 100, 1_000, 100, false, 0), "an overdue backstop: shortest bound");
     }
 
     @Test
     void only_a_sharp_or_cold_point_spins_past_its_wake_a_diffuse_one_parks_in_slices() {
-        // now, wakeAt, spread, nextBackstop, allowance, margin, spinWindow (200), parkNanos (1 000), backlogged, sleptNanos
-        assertEquals(new Turn.Park(1_000, 200), LineWatch.decide(5_000, 5_000, 0, 100_000, 0, 100, 200, 1_000, false, 0), "cold: no spread yet, spins its window");
-        assertEquals(new Turn.Park(1_000, 200), LineWatch.decide(5_000, 5_000, 200, 100_000, 0, 100, 200, 1_000, false, 0), "sharp: spread within the window");
-        assertEquals(new Turn.Park(1_000, 150), LineWatch.decide(5_050, 5_000, 120, 100_000, 0, 100, 200, 1_000, false, 0), "sharp, part-way: the rest of the window");
-        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(5_000, 5_000, 201, 100_000, 0, 100, 200, 1_000, false, 0), "diffuse: just past the window");
-        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(5_000, 5_000, 4_500, 100_000, 0, 100, 200, 1_000, false, 0), "diffuse: 0.5-5 ms work");
-        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(5_100, 5_000, 4_500, 100_000, 0, 100, 200, 1_000, false, 0), "diffuse, past the wake: still no spin");
-        assertEquals(new Turn.Sleep(5_000), LineWatch.decide(0, 5_000, 4_500, 100_000, 0, 100, 200, 1_000, false, 0), "the sleep to the wake is unchanged");
+        // now, wakeAt, resumeAt, spread, nextBackstop, allowance, margin, spinWindow (200), parkNanos (1 000), backlogged, sleptNanos
+        assertEquals(new Turn.Park(1_000, 200), LineWatch.decide(5_000, 5_000, 5_000, 0, 100_000, 0, 100, 200, 1_000, false, 0), "cold: no spread yet, spins its window");
+        assertEquals(new Turn.Park(1_000, 200), LineWatch.decide(5_000, 5_000, 5_000, 200, 100_000, 0, 100, 200, 1_000, false, 0), "sharp: spread within the window");
+        assertEquals(new Turn.Park(1_000, 150), LineWatch.decide(5_050, 5_000, 5_000, 120, 100_000, 0, 100, 200, 1_000, false, 0), "sharp, part-way: the rest of the window");
+        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(5_000, 5_000, 5_000, 201, 100_000, 0, 100, 200, 1_000, false, 0), "diffuse: just past the window");
+        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(5_000, 5_000, 5_000, 4_500, 100_000, 0, 100, 200, 1_000, false, 0), "diffuse: 0.5-5 ms work");
+        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(5_100, 5_000, 5_000, 4_500, 100_000, 0, 100, 200, 1_000, false, 0), "diffuse, past the wake: still no spin");
+        assertEquals(new Turn.Sleep(5_000), LineWatch.decide(0, 5_000, 5_000, 4_500, 100_000, 0, 100, 200, 1_000, false, 0), "the sleep to the wake is unchanged");
         // sleptNanos 10 000: a tenth of the sleep (1 000) widens what counts as sharp; the spin covers the spread
-        assertEquals(new Turn.Park(1_000, 900), LineWatch.decide(10_000, 10_000, 900, 100_000, 0, 100, 200, 1_000, false, 10_000), "sharp for its length: spins its spread");
-        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(10_000, 10_000, 1_100, 100_000, 0, 100, 200, 1_000, false, 10_000), "past a tenth of the sleep: diffuse");
+        assertEquals(new Turn.Park(1_000, 900), LineWatch.decide(10_000, 10_000, 10_000, 900, 100_000, 0, 100, 200, 1_000, false, 10_000), "sharp for its length: spins its spread");
+        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(10_000, 10_000, 10_000, 1_100, 100_000, 0, 100, 200, 1_000, false, 10_000), "past a tenth of the sleep: diffuse");
     }
 
     @Test
@@ -296,12 +294,12 @@ class LineWatchTest {
 
     @Test
     void with_a_backlog_the_decision_neither_wakes_early_nor_spins() {
-        // now, wakeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos, backlogged, sleptNanos
-        assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 800, 0, 10_000, 400, 100, 0, 100, false, 0), "early by the excess");
-        assertEquals(new Turn.Sleep(800), LineWatch.decide(0, 800, 0, 10_000, 400, 100, 0, 100, true, 0), "to the wake itself");
-        assertEquals(new Turn.Sleep(300), LineWatch.decide(0, 800, 0, 300, 400, 100, 0, 100, true, 0), "the backstop still comes first");
-        assertEquals(new Turn.Park(100, 0), LineWatch.decide(800, 800, 50, 10_000, 0, 100, 1_000, 100, true, 0), "no spin window, no spread");
-        assertEquals(new Turn.Park(20, 0), LineWatch.decide(800, 800, 50, 820, 0, 100, 1_000, 100, true, 0));
+        // now, wakeAt, resumeAt, spread, nextBackstop, allowance, margin, spinWindow, parkNanos, backlogged, sleptNanos
+        assertEquals(new Turn.Sleep(500), LineWatch.decide(0, 800, 800, 0, 10_000, 400, 100, 0, 100, false, 0), "early by the excess");
+        assertEquals(new Turn.Sleep(800), LineWatch.decide(0, 800, 800, 0, 10_000, 400, 100, 0, 100, true, 0), "to the wake itself");
+        assertEquals(new Turn.Sleep(300), LineWatch.decide(0, 800, 800, 0, 300, 400, 100, 0, 100, true, 0), "the backstop still comes first");
+        assertEquals(new Turn.Park(100, 0), LineWatch.decide(800, 800, 800, 50, 10_000, 0, 100, 1_000, 100, true, 0), "no spin window, no spread");
+        assertEquals(new Turn.Park(20, 0), LineWatch.decide(800, 800, 800, 50, 820, 0, 100, 1_000, 100, true, 0));
     }
 
     @Test

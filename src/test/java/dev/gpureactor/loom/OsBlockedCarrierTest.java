@@ -128,7 +128,7 @@ class OsBlockedCarrierTest {
      * holds the only carrier until it blocks or ends, so the writer submitted then is queued behind it.
      */
     private void blockingDowncallReturns(CarrierPolicy policy) throws Exception {
-        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "Linux libc's O_RDONLY and open(2) signature assumed");
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "Linux libc's O_RDONLY and open(2) signature assumed; elsewhere the FIFO cases here and CarrierWatchTest's CPU rule test the same compensation");
         Linker linker = Linker.nativeLinker();
         SymbolLookup libc = linker.defaultLookup();
         MethodHandle open = linker.downcallHandle(libc.find("open").orElseThrow(),
@@ -261,7 +261,7 @@ class OsBlockedCarrierTest {
         try {
             p = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
         } catch (IOException e) {
-            assumeTrue(false, "no mkfifo on this system: " + e.getMessage());
+            assumeTrue(false, "no mkfifo on this system (" + e.getMessage() + "); CarrierWatchTest tests the same decision on numbers alone");
             throw e;
         }
         assertTrue(p.waitFor(HANG_BOUND_S, TimeUnit.SECONDS), "mkfifo finished");

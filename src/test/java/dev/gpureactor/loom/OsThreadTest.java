@@ -34,7 +34,7 @@ class OsThreadTest {
 
     @Test
     void a_parked_thread_sleeps_and_a_spinning_one_runs_in_the_kernels_view() throws Exception {
-        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "no /proc: the watch goes by CPU time alone");
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "no /proc: the watch goes by CPU time alone (CarrierWatchTest, os UNKNOWN); the parser and the UNKNOWN answer are tested above");
         long me = OsThread.currentId();
         assertNotEquals(OsThread.NO_ID, me);
         assertEquals(OsThread.Scheduling.RUNNING, OsThread.scheduling(me), "the thread reading its own state runs");
@@ -83,7 +83,7 @@ class OsThreadTest {
 
     /** Without it the watch could not ask the kernel, and would go by CPU time alone (its overload risk). */
     private static void carrierRecordsItsId(CarrierPolicy policy) throws Exception {
-        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "no /proc: no kernel ids to record");
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "no /proc: no kernel ids to record (NO_ID, whose UNKNOWN answer the parser test covers)");
         try (GpuReactor r = GpuReactor.builder().carriers(1).carrierPolicy(policy).build()) {
             CompletableFuture<String> carrierName = new CompletableFuture<>();
             CompletableFuture<Long> carrierId = new CompletableFuture<>();
