@@ -163,8 +163,7 @@ public final class GpuReactor implements AutoCloseable {
         this.hosting = b.hosting;
         this.deadlineSleeper = b.deadlineSleeper;
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
-            int carriers = b.carriers > 0 ? b.carriers : defaultCarriers(b.carrierPolicy);
-            pool = new CarrierPool(b.carrierPolicy, carriers, b.idleSpinNanos, this::warn);
+            pool = new CarrierPool(b.carriers > 0 ? b.carriers : defaultCarriers(), this::warn);
             virtualThreads = pool.threadFactory(VirtualThreads.builder(pool).name("gar-vt-", 0));
             callbacks = pool.callbacks(); // never kept by a parker: callbacks do not run on parkers
         } else {
@@ -188,28 +187,11 @@ public final class GpuReactor implements AutoCloseable {
     public static Builder builder() { return new Builder(); }
 
     /**
-     * The default size of a {@link CarrierPolicy#SHARED_FIFO} pool (the policy's default is
-     * {@link #defaultCarriers(CarrierPolicy)}): one less than the cores, at least one. The parkers are
-     * platform threads too, and they must run the moment their timer fires or a store lands: with
-     * as many carriers as cores, CPU work on the carriers kept a parker off the CPU long enough that
-     * 7 % of the FILL demo's waits on 2 cores woke over 1 ms late, against 1.7 % with one carrier
-     * (docs/BENCHMARKS.md, "Carriers and the parker's core"). It costs throughput where nothing else
-     * runs: 100,000 woken futures at 478,000–525,000/s on one carrier against 556,000–682,000/s on two.
+     * The default carrier count: one per core, as the JDK's own scheduler (its carriers park in the
+     * pool and leave the core to a parker the moment it is runnable).
      */
     public static int defaultCarriers() {
-        return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
-    }
-
-    /**
-     * The default carrier count of {@code policy}: one per core for {@link CarrierPolicy#FORK_JOIN}
-     * (as the JDK's own scheduler, whose carriers park in the pool and leave the core to a parker
-     * the moment it is runnable), {@link #defaultCarriers()} for {@link CarrierPolicy#SHARED_FIFO}.
-     */
-    public static int defaultCarriers(CarrierPolicy policy) {
-        return switch (policy) {
-            case FORK_JOIN -> Runtime.getRuntime().availableProcessors();
-            case SHARED_FIFO -> defaultCarriers();
-        };
+        return Runtime.getRuntime().availableProcessors();
     }
 
     /** A reactor with the defaults: gpu-reactor on a carrier pool, the recommended plan. */
@@ -519,10 +501,8 @@ public final class GpuReactor implements AutoCloseable {
         private Scheduler scheduler = Scheduler.CARRIER_POOL;
         private Strictness strictness = Strictness.FALLBACK;
         private WaitPlan plan = WaitPlan.parse("flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8");
-        /** 0: the policy's default ({@link #defaultCarriers(CarrierPolicy)}). */
+        /** 0: the default ({@link #defaultCarriers()}). */
         private int carriers;
-        private CarrierPolicy carrierPolicy = CarrierPolicy.FORK_JOIN;
-        private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
         /** The pure-Java park's OS sleep between two looks at the words (docs/SERVICE.md measures 50 and 100 µs). */
         private long parkSliceNanos = DEFAULT_PARK_SLICE_NANOS;
@@ -577,18 +557,6 @@ public final class GpuReactor implements AutoCloseable {
             this.carriers = n;
             return this;
         }
-
-        /**
-         * How the carriers take woken virtual threads (docs/SCHEDULER.md): {@link CarrierPolicy#FORK_JOIN}
-         * by default, as the JDK's own scheduler, with one carrier per core unless {@link #carriers} says.
-         */
-        public Builder carrierPolicy(CarrierPolicy policy) {
-            this.carrierPolicy = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /** How long an idle carrier spins before it sleeps ({@link CarrierPolicy#SHARED_FIFO} only). */
-        public Builder idleSpin(Duration d) { this.idleSpinNanos = nonNegative("idleSpin", d); return this; }
 
         /** How long a parker spins on its line before sleeping in parkNanos slices, when there is no hardware park. */
         public Builder parkSpin(Duration d) { this.parkSpinNanos = nonNegative("parkSpin", d); return this; }

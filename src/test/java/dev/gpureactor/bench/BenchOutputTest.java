@@ -30,7 +30,7 @@ class BenchOutputTest {
     }
 
     static BenchRun run(List<Cell> cells, Optional<ManyResult> many) {
-        Knobs knobs = new Knobs(OptionalLong.of(50_000), OptionalLong.empty(), OptionalLong.of(150), OptionalInt.empty());
+        Knobs knobs = new Knobs(OptionalLong.of(50_000), OptionalLong.of(150), OptionalInt.empty());
         return new BenchRun("2026-12-02T18:00:00Z", "AMD EPYC <test> & co, 2 cores", "JDK \"25\"", "1.00 0.50 0.20 at start",
                 knobs, Jitter.POLLERS, DeviceTiming.RANDOM, 1.6, cells, many, Goals.evaluate(cells, many));
     }
@@ -90,7 +90,7 @@ class BenchOutputTest {
         assertEquals("JDK \"25\"", json.get("jdk"));
         assertEquals("pollers", json.get("jitter"));
         assertEquals("random", json.get("device"));
-        assertEquals("idleSpin=50us margin=150us", json.get("knobs"));
+        assertEquals("parkSpin=50us margin=150us", json.get("knobs"));
         List<Object> jc = (List<Object>) json.get("cells");
         assertEquals(cells.size(), jc.size());
         Map<String, Object> first = (Map<String, Object>) jc.get(0);

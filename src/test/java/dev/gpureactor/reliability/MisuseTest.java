@@ -224,7 +224,6 @@ class MisuseTest {
                 new Case("Builder.strictness(null)", "strictness", () -> b.strictness(null)),
                 new Case("Builder.plan((WaitPlan) null)", "plan", () -> b.plan((WaitPlan) null)),
                 new Case("Builder.plan((String) null)", "text", () -> b.plan((String) null)),
-                new Case("Builder.idleSpin(null)", "idleSpin", () -> b.idleSpin(null)),
                 new Case("Builder.parkSpin(null)", "parkSpin", () -> b.parkSpin(null)),
                 new Case("Builder.caps(null)", "caps", () -> b.caps(null)),
                 new Case("Builder.warnings(null)", "sink", () -> b.warnings(null)),
