@@ -5,6 +5,7 @@ import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.Declared;
+import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
@@ -376,9 +377,12 @@ public final class GpuReactor implements AutoCloseable {
     }
 
 
-    /** A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this reactor's carriers. */
+    /**
+     * A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this
+     * reactor's carriers ({@link ErrorCode#Rejected} once closed).
+     */
     public GpuExecutorService newExecutor() {
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "executor");
         GpuExecutorService e = new GpuExecutorService(threadFactory(), executors::remove);
         executors.add(e);
         if (closed) e.shutdown(); // close() may have taken its snapshot before the add: see close()
@@ -386,17 +390,17 @@ public final class GpuReactor implements AutoCloseable {
     }
 
     /**
-     * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#ShutDown} once
+     * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#Rejected} once
      * closed). Once the reactor is closed, the {@code newThread} of a factory taken before (and
      * starting a thread it made before, once no thread of the pool lives) throws a
-     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#ShutDown}.
+     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#Rejected}.
      */
     public ThreadFactory threadFactory() {
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "virtual thread");
         return virtualThreads;
     }
 
-    /** Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#ShutDown} once closed). */
+    /** Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#Rejected} once closed). */
     public Thread startVirtualThread(Runnable task) {
         Objects.requireNonNull(task, "task");
         Thread t = threadFactory().newThread(task);
@@ -474,7 +478,8 @@ public final class GpuReactor implements AutoCloseable {
 
     /**
      * Closes the reactor, in this order: (1) new virtual-thread starts and executor submissions
-     * are refused (coded {@link java.util.concurrent.RejectedExecutionException}) and every executor of this reactor
+     * are refused (a {@link java.util.concurrent.RejectedExecutionException} coded
+     * {@link ErrorCode#Rejected}) and every executor of this reactor
      * says {@code isShutdown()}; (2) every parker stops, and its pending waits fail with
      * {@link ErrorCode#ShutDown} at once; (3) the carrier pool closes: virtual threads already
      * started keep running to their end (no resume of one is ever rejected, whoever unparks it),
@@ -587,11 +592,17 @@ public final class GpuReactor implements AutoCloseable {
             return this;
         }
 
-        /** How long an idle carrier spins before it sleeps ({@link CarrierPolicy#SHARED_FIFO} only). */
-        public Builder idleSpin(Duration d) { this.idleSpinNanos = nonNegative("idleSpin", d); return this; }
+        /**
+         * How long an idle carrier spins before it sleeps ({@link CarrierPolicy#SHARED_FIFO} only); from 0
+         * (no spin) up to {@link Durations#MAX}, else a coded {@link ErrorCode#InvalidArgument}.
+         */
+        public Builder idleSpin(Duration d) { this.idleSpinNanos = Durations.nonNegativeNanos("idleSpin", d); return this; }
 
-        /** How long a parker spins on its line before sleeping in parkNanos slices, when there is no hardware park. */
-        public Builder parkSpin(Duration d) { this.parkSpinNanos = nonNegative("parkSpin", d); return this; }
+        /**
+         * How long a parker spins on its line before sleeping in parkNanos slices, when there is no
+         * hardware park; from 0 (no spin) up to {@link Durations#MAX}, else a coded {@link ErrorCode#InvalidArgument}.
+         */
+        public Builder parkSpin(Duration d) { this.parkSpinNanos = Durations.nonNegativeNanos("parkSpin", d); return this; }
 
         /**
          * How long a parker sleeps in the OS between two looks at its lines' words under the pure-Java
@@ -604,11 +615,7 @@ public final class GpuReactor implements AutoCloseable {
          * and {@value #MAX_PARK_SLICE_NANOS} ns: shorter is a spin made of system calls.
          */
         public Builder parkSlice(Duration d) {
-            long n = nonNegative("parkSlice", d);
-            if (n < MIN_PARK_SLICE_NANOS || n > MAX_PARK_SLICE_NANOS) {
-                throw new ReactorException(ErrorCode.InvalidArgument, "parkSlice", d, "between 1 µs and 10 ms");
-            }
-            this.parkSliceNanos = n;
+            this.parkSliceNanos = Durations.nanos("parkSlice", d, MIN_PARK_SLICE_NANOS, MAX_PARK_SLICE_NANOS, "between 1 µs and 10 ms");
             return this;
         }
 
@@ -652,12 +659,6 @@ public final class GpuReactor implements AutoCloseable {
             GpuReactor r = new GpuReactor(this);
             if (jmx) r.bean = ReactorBean.register(r, r.name, r::warn); // after construction: the bean reads a whole reactor
             return r;
-        }
-
-        private static long nonNegative(String name, Duration d) {
-            Objects.requireNonNull(d, name);
-            if (d.isNegative()) throw new ReactorException(ErrorCode.InvalidArgument, name, d, ">= 0");
-            return d.toNanos();
         }
     }
 }
