@@ -112,7 +112,8 @@ public final class GpuReactor implements AutoCloseable {
     private final LinkedHashMap<LineParker, Integer> load = new LinkedHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
-    private final Consumer<Warning> warningSink;
+    /** The user's sink, guarded ({@link GuardedSink}): nothing it throws reaches a parker, a plan runner or {@link #close}. */
+    private final GuardedSink warningSink;
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong warningsRaised = new AtomicLong();
     private volatile boolean closed;
@@ -134,7 +135,7 @@ public final class GpuReactor implements AutoCloseable {
     private GpuReactor(Builder b) {
         FirstUse.ensure(); // the await path's class initialisation and linkage, off the awaiting virtual threads
         this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
-        this.warningSink = b.warningSink;
+        this.warningSink = b.warningSink != null ? new GuardedSink(b.warningSink) : null;
         HostCaps caps = b.caps != null ? b.caps : probe();
         if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
             caps = new HostCaps(caps.parkers(), caps.carriers(), caps.wordWait(),
@@ -471,6 +472,13 @@ public final class GpuReactor implements AutoCloseable {
     /** How many warnings this reactor raised, kept or not. */
     public long warningsRaised() { return warningsRaised.get(); }
 
+    /**
+     * How many times the sink given to {@link Builder#warnings} threw. What it throws is dropped
+     * there: it fails no wait, stops no parker and no {@link #close}; the warning is still kept
+     * and counted ({@link #warnings()}, {@link #warningsRaised()}).
+     */
+    public long warningSinkFailures() { return warningSink != null ? warningSink.failures() : 0; }
+
     private void warn(Warning w) {
         if (warningsRaised.getAndIncrement() < WARNINGS_KEPT) warnings.add(w);
         if (warningSink != null) warningSink.accept(w);
@@ -509,9 +517,12 @@ public final class GpuReactor implements AutoCloseable {
             parkers.clear();
             load.clear();
         }
-        for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
-        if (pool != null) pool.close();
-        if (bean != null) bean.unregister();
+        try {
+            for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
+            if (pool != null) pool.close();
+        } finally {
+            if (bean != null) bean.unregister(); // whatever failed above: a closed reactor leaves no bean
+        }
     }
 
     /** The pure-Java park's default slice ({@link Builder#parkSlice}). */
@@ -653,6 +664,11 @@ public final class GpuReactor implements AutoCloseable {
         /** Host capabilities to resolve against, instead of probing (tests, simulations). */
         public Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return this; }
 
+        /**
+         * Where the reactor's coded warnings go as they are raised (on parker threads, carriers, the
+         * closing thread), besides {@link GpuReactor#warnings()}. What the sink throws stays with it:
+         * counted in {@link GpuReactor#warningSinkFailures()}, never failing a wait or a close.
+         */
         public Builder warnings(Consumer<Warning> sink) { this.warningSink = Objects.requireNonNull(sink, "sink"); return this; }
 
         public GpuReactor build() {
