@@ -77,6 +77,8 @@ public final class GpuReactor implements AutoCloseable {
     private final String planLabel;
     /** Who runs the plan on a joining thread: one value for every await, so an await allocates none. */
     private final Inline inline;
+    /** The waits whose plan a thread runs now (no parker holds them): {@link #close} ends them here. */
+    private final PlanRuns planRuns = new PlanRuns();
     private final PointTable<Object> points = new PointTable<>();
     private final Clock clock = Clock.system();
     private final CarrierPool pool;
@@ -177,7 +179,7 @@ public final class GpuReactor implements AutoCloseable {
         // Under gpu-reactor with a flag plan the parker watches and only a platform joiner runs the
         // plan (the std host); under the naive kind, or a plan the parker cannot watch, any joiner does.
         boolean parkerWatches = kind.running() != ExecutorKind.NAIVE && plan instanceof WaitPlan.FlagWait;
-        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, this::warn), parkerWatches,
+        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, this::warn, planRuns), parkerWatches,
                 task -> virtualThreads.newThread(task).start());
     }
 
@@ -372,6 +374,9 @@ public final class GpuReactor implements AutoCloseable {
     /** Lines one parker thread watches at most ({@link Builder#linesPerParker}, or the default for the park in use). */
     public int linesPerParker() { return linesPerParker; }
 
+    /** Test access: the waits whose plan a thread runs now. */
+    PlanRuns planRuns() { return planRuns; }
+
     /** Parker test access: the line's current parker, or null. */
     LineParker parkerOf(CompletionLine line) {
         return parkers.get(line);
@@ -488,8 +493,13 @@ public final class GpuReactor implements AutoCloseable {
      * Closes the reactor, in this order: (1) new virtual-thread starts and executor submissions
      * are refused (a {@link java.util.concurrent.RejectedExecutionException} coded
      * {@link ErrorCode#Rejected}) and every executor of this reactor
-     * says {@code isShutdown()}; (2) every parker stops, and its pending waits fail with
-     * {@link ErrorCode#ShutDown} at once; (3) the carrier pool closes: virtual threads already
+     * says {@code isShutdown()}; (2) every pending wait fails with {@link ErrorCode#ShutDown} at
+     * once, whoever watches it: a parker (which stops), or a thread running its plan (a platform
+     * joiner, any joiner under the {@code naive} kind, the runner that took the plan over after a
+     * joiner's limit), whose plan ends at its next step; every joiner of it, platform or virtual, is
+     * answered. A wait under the {@code naive} kind that nobody joined yet fails at its first join
+     * or stage (nobody watches it before); a {@code block} plan's vendor wait cannot be ended early,
+     * as for a cancel. (3) the carrier pool closes: virtual threads already
      * started keep running to their end (no resume of one is ever rejected, whoever unparks it),
      * the carriers leave after the last of them, and {@code close} returns once they did or after
      * {@link CarrierPool#CLOSE_GRACE}, with a coded {@link ErrorCode#LiveAtClose} warning naming
@@ -518,7 +528,9 @@ public final class GpuReactor implements AutoCloseable {
             load.clear();
         }
         try {
-            for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
+            ReactorException why = new ReactorException(ErrorCode.ShutDown, "reactor");
+            for (LineParker p : all) p.close(why);
+            planRuns.close(why); // the waits whose plan a thread runs: no parker holds them
             if (pool != null) pool.close();
         } finally {
             if (bean != null) bean.unregister(); // whatever failed above: a closed reactor leaves no bean
