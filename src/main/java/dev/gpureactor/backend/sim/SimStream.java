@@ -188,7 +188,7 @@ public final class SimStream implements AutoCloseable {
     }
 
     private void enqueue(Op op) {
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "sim stream " + line.name() + "/" + slot.index());
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "sim stream " + line.name() + "/" + slot.index(), "work");
         pending.incrementAndGet();
         ops.add(op);
     }
