@@ -347,7 +347,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     private static RejectedExecutionException rejected() {
-        return new RejectedExecutionException(new ReactorException(ErrorCode.ShutDown, "carrier pool").getMessage());
+        return new RejectedExecutionException(new ReactorException(ErrorCode.Rejected, "carrier pool", "virtual thread").getMessage());
     }
 
     // ---- state and statistics ------------------------------------------------------------------

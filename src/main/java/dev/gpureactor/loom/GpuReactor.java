@@ -5,6 +5,7 @@ import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.Declared;
+import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
@@ -76,6 +77,8 @@ public final class GpuReactor implements AutoCloseable {
     private final String planLabel;
     /** Who runs the plan on a joining thread: one value for every await, so an await allocates none. */
     private final Inline inline;
+    /** The waits whose plan a thread runs now (no parker holds them): {@link #close} ends them here. */
+    private final PlanRuns planRuns = new PlanRuns();
     private final PointTable<Object> points = new PointTable<>();
     private final Clock clock = Clock.system();
     private final CarrierPool pool;
@@ -111,7 +114,8 @@ public final class GpuReactor implements AutoCloseable {
     private final LinkedHashMap<LineParker, Integer> load = new LinkedHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
-    private final Consumer<Warning> warningSink;
+    /** The user's sink, guarded ({@link GuardedSink}): nothing it throws reaches a parker, a plan runner or {@link #close}. */
+    private final GuardedSink warningSink;
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong warningsRaised = new AtomicLong();
     private volatile boolean closed;
@@ -133,7 +137,7 @@ public final class GpuReactor implements AutoCloseable {
     private GpuReactor(Builder b) {
         FirstUse.ensure(); // the await path's class initialisation and linkage, off the awaiting virtual threads
         this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
-        this.warningSink = b.warningSink;
+        this.warningSink = b.warningSink != null ? new GuardedSink(b.warningSink) : null;
         HostCaps caps = b.caps != null ? b.caps : probe();
         if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
             caps = new HostCaps(caps.parkers(), caps.carriers(), caps.wordWait(),
@@ -174,7 +178,7 @@ public final class GpuReactor implements AutoCloseable {
         // Under gpu-reactor with a flag plan the parker watches and only a platform joiner runs the
         // plan (the std host); under the naive kind, or a plan the parker cannot watch, any joiner does.
         boolean parkerWatches = kind.running() != ExecutorKind.NAIVE && plan instanceof WaitPlan.FlagWait;
-        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, this::warn), parkerWatches,
+        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, this::warn, planRuns), parkerWatches,
                 task -> virtualThreads.newThread(task).start());
     }
 
@@ -352,15 +356,21 @@ public final class GpuReactor implements AutoCloseable {
     /** Lines one parker thread watches at most ({@link Builder#linesPerParker}, or the default for the park in use). */
     public int linesPerParker() { return linesPerParker; }
 
+    /** Test access: the waits whose plan a thread runs now. */
+    PlanRuns planRuns() { return planRuns; }
+
     /** Parker test access: the line's current parker, or null. */
     LineParker parkerOf(CompletionLine line) {
         return parkers.get(line);
     }
 
 
-    /** A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this reactor's carriers. */
+    /**
+     * A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this
+     * reactor's carriers ({@link ErrorCode#Rejected} once closed).
+     */
     public GpuExecutorService newExecutor() {
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "executor");
         GpuExecutorService e = new GpuExecutorService(threadFactory(), executors::remove);
         executors.add(e);
         if (closed) e.shutdown(); // close() may have taken its snapshot before the add: see close()
@@ -368,17 +378,17 @@ public final class GpuReactor implements AutoCloseable {
     }
 
     /**
-     * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#ShutDown} once
+     * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#Rejected} once
      * closed). Once the reactor is closed, the {@code newThread} of a factory taken before (and
      * starting a thread it made before, once no thread of the pool lives) throws a
-     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#ShutDown}.
+     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#Rejected}.
      */
     public ThreadFactory threadFactory() {
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "virtual thread");
         return virtualThreads;
     }
 
-    /** Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#ShutDown} once closed). */
+    /** Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#Rejected} once closed). */
     public Thread startVirtualThread(Runnable task) {
         Objects.requireNonNull(task, "task");
         Thread t = threadFactory().newThread(task);
@@ -449,6 +459,13 @@ public final class GpuReactor implements AutoCloseable {
     /** How many warnings this reactor raised, kept or not. */
     public long warningsRaised() { return warningsRaised.get(); }
 
+    /**
+     * How many times the sink given to {@link Builder#warnings} threw. What it throws is dropped
+     * there: it fails no wait, stops no parker and no {@link #close}; the warning is still kept
+     * and counted ({@link #warnings()}, {@link #warningsRaised()}).
+     */
+    public long warningSinkFailures() { return warningSink != null ? warningSink.failures() : 0; }
+
     private void warn(Warning w) {
         if (warningsRaised.getAndIncrement() < WARNINGS_KEPT) warnings.add(w);
         if (warningSink != null) warningSink.accept(w);
@@ -456,9 +473,15 @@ public final class GpuReactor implements AutoCloseable {
 
     /**
      * Closes the reactor, in this order: (1) new virtual-thread starts and executor submissions
-     * are refused (coded {@link java.util.concurrent.RejectedExecutionException}) and every executor of this reactor
-     * says {@code isShutdown()}; (2) every parker stops, and its pending waits fail with
-     * {@link ErrorCode#ShutDown} at once; (3) the carrier pool closes: virtual threads already
+     * are refused (a {@link java.util.concurrent.RejectedExecutionException} coded
+     * {@link ErrorCode#Rejected}) and every executor of this reactor
+     * says {@code isShutdown()}; (2) every pending wait fails with {@link ErrorCode#ShutDown} at
+     * once, whoever watches it: a parker (which stops), or a thread running its plan (a platform
+     * joiner, any joiner under the {@code naive} kind, the runner that took the plan over after a
+     * joiner's limit), whose plan ends at its next step; every joiner of it, platform or virtual, is
+     * answered. A wait under the {@code naive} kind that nobody joined yet fails at its first join
+     * or stage (nobody watches it before); a {@code block} plan's vendor wait cannot be ended early,
+     * as for a cancel. (3) the carrier pool closes: virtual threads already
      * started keep running to their end (no resume of one is ever rejected, whoever unparks it),
      * the carriers leave after the last of them, and {@code close} returns once they did or after
      * {@link CarrierPool#CLOSE_GRACE}, with a coded {@link ErrorCode#LiveAtClose} warning naming
@@ -486,9 +509,14 @@ public final class GpuReactor implements AutoCloseable {
             parkers.clear();
             load.clear();
         }
-        for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
-        if (pool != null) pool.close();
-        if (bean != null) bean.unregister();
+        try {
+            ReactorException why = new ReactorException(ErrorCode.ShutDown, "reactor");
+            for (LineParker p : all) p.close(why);
+            planRuns.close(why); // the waits whose plan a thread runs: no parker holds them
+            if (pool != null) pool.close();
+        } finally {
+            if (bean != null) bean.unregister(); // whatever failed above: a closed reactor leaves no bean
+        }
     }
 
     /** The pure-Java park's default slice ({@link Builder#parkSlice}). */
@@ -558,8 +586,11 @@ public final class GpuReactor implements AutoCloseable {
             return this;
         }
 
-        /** How long a parker spins on its line before sleeping in parkNanos slices, when there is no hardware park. */
-        public Builder parkSpin(Duration d) { this.parkSpinNanos = nonNegative("parkSpin", d); return this; }
+        /**
+         * How long a parker spins on its line before sleeping in parkNanos slices, when there is no
+         * hardware park; from 0 (no spin) up to {@link Durations#MAX}, else a coded {@link ErrorCode#InvalidArgument}.
+         */
+        public Builder parkSpin(Duration d) { this.parkSpinNanos = Durations.nonNegativeNanos("parkSpin", d); return this; }
 
         /**
          * How long a parker sleeps in the OS between two looks at its lines' words under the pure-Java
@@ -572,11 +603,7 @@ public final class GpuReactor implements AutoCloseable {
          * and {@value #MAX_PARK_SLICE_NANOS} ns: shorter is a spin made of system calls.
          */
         public Builder parkSlice(Duration d) {
-            long n = nonNegative("parkSlice", d);
-            if (n < MIN_PARK_SLICE_NANOS || n > MAX_PARK_SLICE_NANOS) {
-                throw new ReactorException(ErrorCode.InvalidArgument, "parkSlice", d, "between 1 µs and 10 ms");
-            }
-            this.parkSliceNanos = n;
+            this.parkSliceNanos = Durations.nanos("parkSlice", d, MIN_PARK_SLICE_NANOS, MAX_PARK_SLICE_NANOS, "between 1 µs and 10 ms");
             return this;
         }
 
@@ -614,18 +641,17 @@ public final class GpuReactor implements AutoCloseable {
         /** Host capabilities to resolve against, instead of probing (tests, simulations). */
         public Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return this; }
 
+        /**
+         * Where the reactor's coded warnings go as they are raised (on parker threads, carriers, the
+         * closing thread), besides {@link GpuReactor#warnings()}. What the sink throws stays with it:
+         * counted in {@link GpuReactor#warningSinkFailures()}, never failing a wait or a close.
+         */
         public Builder warnings(Consumer<Warning> sink) { this.warningSink = Objects.requireNonNull(sink, "sink"); return this; }
 
         public GpuReactor build() {
             GpuReactor r = new GpuReactor(this);
             if (jmx) r.bean = ReactorBean.register(r, r.name, r::warn); // after construction: the bean reads a whole reactor
             return r;
-        }
-
-        private static long nonNegative(String name, Duration d) {
-            Objects.requireNonNull(d, name);
-            if (d.isNegative()) throw new ReactorException(ErrorCode.InvalidArgument, name, d, ">= 0");
-            return d.toNanos();
         }
     }
 }
