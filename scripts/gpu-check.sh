@@ -160,7 +160,7 @@ host_facts() {
   for d in /lib64 /usr/lib64 /lib /usr/lib /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu; do
     [ -e "$d/libcuda.so.1" ] && echo "  default folder: $d/libcuda.so.1 -> $(readlink -f "$d/libcuda.so.1")" && first=${first:-$d/libcuda.so.1}
   done
-  echo "libcuda.so.1 loaded: ${first:-none found}"
+  echo "libcuda.so.1, the loader takes: ${first:-none found}"
   echo "cds: $cds_note"
   echo "--- .gpu/PACKED"
   cat "$G/PACKED"
@@ -273,7 +273,7 @@ suite_counts() {
   echo "GPU check ($label)  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $(sed -n 's/^cpu: //p' "$OUT/host.txt"), $(nproc) cores"
   [ "$label" = stand-in ] && echo "STAND-IN DRIVER: every number below is the stand-in's, not a GPU's"
   sed -n '/^[^:]*, [0-9.]*, /p' "$OUT/host.txt" | head -1 | sed 's/^/gpu: /'
-  echo "$(grep '^libcuda.so.1 loaded:' "$OUT/host.txt"); CDS archive: $(sed -n 's/^cds: //p' "$OUT/host.txt")"
+  echo "$(grep "^libcuda.so.1, the loader takes:" "$OUT/host.txt"); CDS archive: $(sed -n 's/^cds: //p' "$OUT/host.txt")"
   echo
   printf '%-22s %5s %8s  %s\n' step exit seconds status
   failed=0
