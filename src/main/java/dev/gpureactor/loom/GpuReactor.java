@@ -133,7 +133,7 @@ public final class GpuReactor implements AutoCloseable {
     private GpuReactor(Builder b) {
         FirstUse.ensure(); // the await path's class initialisation and linkage, off the awaiting virtual threads
         this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
-        this.warningSink = b.warningSink;
+        this.warningSink = b.warningSink != null ? b.warningSink : new LoggedWarnings(name);
         HostCaps caps = b.caps != null ? b.caps : probe();
         if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
             caps = new HostCaps(caps.parkers(), caps.carriers(), caps.wordWait(),
@@ -646,6 +646,14 @@ public final class GpuReactor implements AutoCloseable {
         /** Host capabilities to resolve against, instead of probing (tests, simulations). */
         public Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return this; }
 
+        /**
+         * Where this reactor's coded warnings go as they are raised, instead of the default: the
+         * {@code System.Logger} named {@code "dev.gpureactor"}, once per {@link ErrorCode} per reactor
+         * (at {@code WARNING}; {@link ErrorCode#ParkFallback} at {@code DEBUG}, or {@code INFO} without
+         * native access), so that the JDK-scheduler fallback reaches the log of a run without flags.
+         * Either way every warning is also counted ({@link GpuReactor#warningsRaised()}) and kept
+         * ({@link GpuReactor#warnings()}, the MXBean). The sink is called on the thread that raised the warning.
+         */
         public Builder warnings(Consumer<Warning> sink) { this.warningSink = Objects.requireNonNull(sink, "sink"); return this; }
 
         public GpuReactor build() {
