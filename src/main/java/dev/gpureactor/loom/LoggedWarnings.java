@@ -52,7 +52,7 @@ final class LoggedWarnings implements Consumer<Warning> {
         if (!logger.isLoggable(level)) return;
         // No parameters: the text is final, so a backend's MessageFormat never reads its braces.
         logger.log(level, "GpuReactor " + reactor + ": " + w.message()
-                + " (logged once per reactor; every one is in GpuReactor.warnings() and its MXBean)");
+                + " (logged once per reactor; later ones only in GpuReactor.warnings() and its MXBean)");
     }
 
     System.Logger.Level levelOf(ErrorCode code) {
