@@ -1,5 +1,6 @@
 package dev.gpureactor.backend;
 
+import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.Warning;
 
 import java.time.Duration;
@@ -10,7 +11,8 @@ import java.util.function.Consumer;
  * Settings of a device-mapped line (CUDA or HIP).
  *
  * @param settleTimeout how long closing waits for the line's streams to settle before it leaks the
- *                      page (with the coded warning {@code LineLeaked}) instead of freeing it
+ *                      page (with the coded warning {@code LineLeaked}) instead of freeing it; from 0
+ *                      up to {@link Durations#MAX}, else a coded {@code InvalidArgument}
  * @param warnings      where the line's coded warnings go (besides its own {@code warnings()} list)
  * @param park          how ports of this line park on their word
  */
@@ -24,7 +26,7 @@ public record LineOptions(Duration settleTimeout, Consumer<Warning> warnings, Wo
         Objects.requireNonNull(settleTimeout, "settleTimeout");
         Objects.requireNonNull(warnings, "warnings");
         Objects.requireNonNull(park, "park");
-        if (settleTimeout.isNegative()) throw new IllegalArgumentException("settleTimeout < 0");
+        Durations.nonNegativeNanos("settleTimeout", settleTimeout);
     }
 
     /** 10 s to settle, warnings logged at WARNING to {@code dev.gpureactor.backend}, the spin-then-park park. */

@@ -9,14 +9,13 @@ import java.util.OptionalLong;
  * The reactor's tuning knobs a benchmark run may set; an empty value keeps the library default, so
  * the default run measures exactly what {@code GpuReactor.open()} builds.
  *
- * @param idleSpinNanos {@code GpuReactor.Builder.idleSpin}: how long an idle carrier spins before it sleeps
  * @param parkSpinNanos {@code GpuReactor.Builder.parkSpin}: how long a parker spins around a predicted wake
  * @param marginMicros  the {@code margin_us} of the deadline plan of every {@code predict} strategy
  * @param carriers      carrier threads
  */
-public record Knobs(OptionalLong idleSpinNanos, OptionalLong parkSpinNanos, OptionalLong marginMicros, OptionalInt carriers) {
+public record Knobs(OptionalLong parkSpinNanos, OptionalLong marginMicros, OptionalInt carriers) {
     /** The library's own defaults. */
-    public static final Knobs DEFAULTS = new Knobs(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalInt.empty());
+    public static final Knobs DEFAULTS = new Knobs(OptionalLong.empty(), OptionalLong.empty(), OptionalInt.empty());
 
     /** The default plan (what {@code GpuReactor.builder()} uses), with this run's margin if one is set. */
     public WaitPlan defaultPlan() {
@@ -30,7 +29,6 @@ public record Knobs(OptionalLong idleSpinNanos, OptionalLong parkSpinNanos, Opti
     /** The knobs that differ from the defaults, as text ("defaults" when none). */
     public String describe() {
         StringBuilder b = new StringBuilder();
-        idleSpinNanos.ifPresent(v -> b.append("idleSpin=").append(v / 1000).append("us "));
         parkSpinNanos.ifPresent(v -> b.append("parkSpin=").append(v / 1000).append("us "));
         marginMicros.ifPresent(v -> b.append("margin=").append(v).append("us "));
         carriers.ifPresent(v -> b.append("carriers=").append(v).append(' '));

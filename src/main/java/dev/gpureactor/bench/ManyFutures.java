@@ -48,7 +48,6 @@ public final class ManyFutures {
         if (lines < 1) throw new IllegalArgumentException("lines must be >= 1: " + lines);
         if (n < 1) throw new IllegalArgumentException("futures must be >= 1: " + n);
         GpuReactor.Builder b = GpuReactor.builder();
-        knobs.idleSpinNanos().ifPresent(v -> b.idleSpin(Duration.ofNanos(v)));
         knobs.parkSpinNanos().ifPresent(v -> b.parkSpin(Duration.ofNanos(v)));
         knobs.carriers().ifPresent(b::carriers);
         if (knobs.marginMicros().isPresent()) b.plan(knobs.defaultPlan());

@@ -142,7 +142,6 @@ public final class WakeRig implements AutoCloseable {
 
     private static GpuReactor reactor(Strategy s, Knobs knobs) {
         GpuReactor.Builder b = GpuReactor.builder();
-        knobs.idleSpinNanos().ifPresent(v -> b.idleSpin(Duration.ofNanos(v)));
         knobs.parkSpinNanos().ifPresent(v -> b.parkSpin(Duration.ofNanos(v)));
         knobs.carriers().ifPresent(b::carriers);
         switch (s) {

@@ -61,9 +61,6 @@ final class BenchCommand implements Callable<Integer> {
             description = "Waiting futures for the heap and wake-all run; 0 skips it (default: ${DEFAULT-VALUE}).")
     int futures;
 
-    @Option(names = "--idle-spin", description = "GpuReactor.Builder.idleSpin for every reactor (default: the library's).")
-    String idleSpin;
-
     @Option(names = "--park-spin", description = "GpuReactor.Builder.parkSpin for every reactor (default: the library's).")
     String parkSpin;
 
@@ -132,7 +129,6 @@ final class BenchCommand implements Callable<Integer> {
         if (rounds < 1 || rounds > 100) throw new IllegalArgumentException("--rounds must be 1..100, got " + rounds);
         if (futures < 0 || futures > 1_000_000) throw new IllegalArgumentException("--futures must be 0..1000000, got " + futures);
         Knobs knobs = new Knobs(
-                idleSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(idleSpin, "--idle-spin").toNanos()),
                 parkSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(parkSpin, "--park-spin").toNanos()),
                 marginUs == null ? OptionalLong.empty() : OptionalLong.of(marginUs),
                 carriers.value());

@@ -18,7 +18,7 @@ final class ReactorOptions {
     /** {@code --carriers}: bench, demo, soak. */
     static final class Carriers {
         @Option(names = "--carriers", descriptionKey = "carriers",
-                description = "Carrier threads (default: the library's: one per core under its default fork-join policy).")
+                description = "Carrier threads (default: the library's: one per core).")
         Integer carriers;
 
         /** The count given, or empty for the command's default. */

@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
 @Command(name = "service", mixinStandardHelpOptions = true, sortOptions = false, defaultValueProvider = ServiceCommand.Defaults.class,
         description = {"The service benchmark: an HttpServer on 127.0.0.1 whose handlers await 0.5-5 ms of simulated GPU work"
                 + " (16 streams, 2 lines), closed-loop keep-alive clients, each mode in turn; goals judged on ratios against the watcher.",
-                "Modes: reactor[:key=value,...] (keys: carriers, hosting, linesPerParker, idleSpin, parkSpin, parkSlice, scheduler, plan), reactor-jdk, watcher, sleep1."})
+                "Modes: reactor[:key=value,...] (keys: carriers, hosting, linesPerParker, parkSpin, parkSlice, scheduler, plan), reactor-jdk, watcher, sleep1."})
 final class ServiceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -3,6 +3,7 @@ package dev.gpureactor.core;
 import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -32,7 +33,8 @@ public final class ArenaRelease {
     public static boolean close(Arena arena, Duration limit) {
         Objects.requireNonNull(arena, "arena");
         Objects.requireNonNull(limit, "limit");
-        long deadline = System.nanoTime() + Math.min(limit.toNanos(), Long.MAX_VALUE / 4);
+        // Saturated: a limit past a long of nanoseconds is no limit (toNanos() would throw).
+        long deadline = System.nanoTime() + Math.min(TimeUnit.NANOSECONDS.convert(limit), Long.MAX_VALUE / 4);
         long backoff = FIRST_BACKOFF_NANOS;
         boolean interrupted = false;
         try {

@@ -86,10 +86,14 @@ public final class CompletionLine implements AutoCloseable {
      * A fresh line reading all zero, in memory it owns. {@link #close()} frees it once no thread can
      * touch it: it waits up to {@code closeLimit} for a native park that holds the memory to return;
      * should one still hold it then, the memory is leaked (never freed under the park) with the coded
-     * warning {@link ErrorCode#LineLeaked} to {@code warnings}.
+     * warning {@link ErrorCode#LineLeaked} to {@code warnings}. A zero limit tries the close once.
+     *
+     * @throws ReactorException {@link ErrorCode#InvalidArgument} when {@code closeLimit} is negative
+     *     or longer than {@link Durations#MAX}
      */
     public static CompletionLine allocate(Duration closeLimit, Consumer<Warning> warnings) {
         Objects.requireNonNull(closeLimit, "closeLimit");
+        Durations.nonNegativeNanos("closeLimit", closeLimit);
         Objects.requireNonNull(warnings, "warnings");
         Arena arena = Arena.ofShared();
         MemorySegment seg = arena.allocate(BYTES, BYTES);

@@ -41,7 +41,7 @@ public enum ErrorCode {
     BadLineSegment(14, Kind.ERROR, "a completion line needs 64 bytes aligned to 64; got {} bytes at an address aligned to {}"),
     /** A wait interrupted through Thread.interrupt(): (what). */
     Interrupted(15, Kind.ERROR, "{} was interrupted"),
-    /** A parker, line or executor that shut down with waiters pending: (what). */
+    /** A wait that a parker, line, reactor or watcher ended as it shut down: (what). New work refused is {@link #Rejected}. */
     ShutDown(16, Kind.ERROR, "{} shut down before the wait completed"),
     /** A parker thread that died: (line, cause). */
     ParkerDied(17, Kind.ERROR, "the parker of line {} died: {}"),
@@ -58,7 +58,9 @@ public enum ErrorCode {
     /** The device does not support stream memory operations: (backend, device, attribute). */
     NoStreamMemOps(23, Kind.WARNING, "{} device {} lacks stream memory operations ({}); waits use the query plan"),
     /** A close that returned after its grace while virtual threads still ran on the carriers: (what, count, threads). */
-    LiveAtClose(24, Kind.WARNING, "{} closed with {} virtual thread(s) still running ({}); its carriers stay until the last one ends");
+    LiveAtClose(24, Kind.WARNING, "{} closed with {} virtual thread(s) still running ({}); its carriers stay until the last one ends"),
+    /** New work refused by something closed or shut down (no wait was involved): (what refused, what it refused). */
+    Rejected(25, Kind.ERROR, "{} is shut down: it accepts no new {}");
 
     /** Whether a code is raised as an error or handed back as a {@link Warning}. */
     public enum Kind { ERROR, WARNING }

@@ -1,6 +1,7 @@
 package dev.gpureactor.host;
 
 import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
@@ -69,14 +70,9 @@ public final class Watcher implements AutoCloseable {
         Objects.requireNonNull(interval, "interval");
         Objects.requireNonNull(backstop, "backstop");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
-        if (interval.isNegative() || interval.isZero()) {
-            throw new ReactorException(ErrorCode.InvalidArgument, "interval", interval, "> 0");
-        }
-        if (backstop.compareTo(interval) < 0) {
-            throw new ReactorException(ErrorCode.InvalidArgument, "backstop", backstop, ">= interval (" + interval + ")");
-        }
-        this.intervalNanos = interval.toNanos();
-        this.backstopNanos = backstop.toNanos();
+        this.intervalNanos = Durations.positiveNanos("interval", interval);
+        this.backstopNanos = Durations.nanos("backstop", backstop, intervalNanos, Long.MAX_VALUE,
+                ">= interval (" + interval + ") and at most " + Durations.MAX);
         this.thread = Thread.ofPlatform().daemon(true).name("gar-watcher").start(this::loop);
     }
 

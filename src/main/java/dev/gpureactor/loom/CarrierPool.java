@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -23,9 +24,9 @@ import java.util.stream.Collectors;
  * access) tells a scheduler: {@link #onStart} when a new virtual thread is to run for the first
  * time, {@link #onContinue} when a parked one is to continue. JDK 25 has no such API: its only hook
  * is the package-private {@code VirtualThreadBuilder(Executor)}, and {@link #execute} is the thin
- * adapter from that route (see {@link VirtualThreads}), so a public API changes one class. Where the
- * carriers take tasks from is a {@link CarrierPolicy}: a {@code ForkJoinPool} in async mode as the
- * JDK's own scheduler, or one shared FIFO queue ({@link Carriers}).
+ * adapter from that route (see {@link VirtualThreads}), so a public API changes one class. The
+ * carriers are a {@code ForkJoinPool} in async mode of the JDK's own carrier threads, as the JDK's
+ * scheduler ({@link ForkJoinCarriers}), compensated where they block ({@link CarrierWatch}).
  *
  * <p><b>Hosting.</b> When a parker's turn unparks a virtual thread, {@link #onContinue} runs on that
  * parker thread and hands the task to {@link ParkerThread#capture}, which keeps it to run there.
@@ -77,8 +78,6 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     private final AtomicLong ctl = new AtomicLong();
     private final Carriers carriers;
-    private final CarrierPolicy policy;
-    private final long idleSpinNanos;
     /**
      * The live threads themselves, to name them at close and to know a close from inside; each
      * thread adds itself once and removes itself once (striped, no shared counter: see
@@ -101,34 +100,39 @@ public final class CarrierPool implements Executor, AutoCloseable {
     private final boolean retiresByCas;
 
     /**
-     * @param policy        where carriers take their tasks from
-     * @param size          carrier threads (the parkers are platform threads too: count them against the cores)
-     * @param idleSpinNanos how long an idle carrier of {@link CarrierPolicy#SHARED_FIFO} spins before it sleeps
-     * @param warnings      where {@link ErrorCode#LiveAtClose} goes
+     * @param size      carrier threads running at once when none blocks (the parkers are platform
+     *                  threads too: count them against the cores)
+     * @param warnings  where {@link ErrorCode#LiveAtClose} goes
      */
-    CarrierPool(CarrierPolicy policy, int size, long idleSpinNanos, Consumer<Warning> warnings) {
-        this(policy, size, 1, idleSpinNanos, warnings, new IdleCarriers(), true, true);
+    CarrierPool(int size, Consumer<Warning> warnings) {
+        this(size, ForkJoinCarriers.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings);
     }
 
-    private CarrierPool(CarrierPolicy policy, int size, int minSize, long idleSpinNanos, Consumer<Warning> warnings,
-                        IdleCarriers idle, boolean tellsResumes, boolean retiresByCas) {
+    /**
+     * As {@link #CarrierPool(int, Consumer)}, with the pool's maximum size (compensating carriers
+     * included) and the keep-alive of an idle carrier given.
+     */
+    CarrierPool(int size, int maxSize, Duration keepAlive, Consumer<Warning> warnings) {
+        if (size < 1 || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, "1..4096");
+        // Before ForkJoinCarriers loads: its carrier class extends the JDK's, which the probe exports to us.
+        VirtualThreads.capability().missing().ifPresent(why -> {
+            throw new ReactorException(ErrorCode.ExecutorRefused, "carrier-pool", why);
+        });
+        this(size, warnings, true, true, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
+    }
+
+    private CarrierPool(int size, Consumer<Warning> warnings, boolean tellsResumes, boolean retiresByCas,
+                        Function<CarrierPool, Carriers> carriers) {
         this.tellsResumes = tellsResumes;
         this.retiresByCas = retiresByCas;
-        if (size < minSize || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, minSize + "..4096");
-        if (idleSpinNanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "idleSpinNanos", idleSpinNanos, ">= 0");
-        this.policy = Objects.requireNonNull(policy, "policy");
-        this.live = new LiveThreads(size);
-        this.idleSpinNanos = idleSpinNanos;
+        this.live = new LiveThreads(Math.max(1, size));
         this.warnings = Objects.requireNonNull(warnings, "warnings");
-        this.carriers = switch (policy) {
-            case FORK_JOIN -> new ForkJoinCarriers(this, size);
-            case SHARED_FIFO -> new SharedFifoCarriers(this, size, idleSpinNanos, idle);
-        };
-        this.watch = size == 0 ? null : new CarrierWatch(this, carriers, "gar-carrier-watch");
+        this.carriers = carriers.apply(this);
+        this.watch = this.carriers instanceof QueuedCarriers ? null : new CarrierWatch(this, this.carriers, "gar-carrier-watch");
         if (watch != null) watch.start();
     }
 
-    /** A shared-FIFO pool with no carrier threads: jcstress plays the carriers with {@link #announceIdle}. */
+    /** A pool with no carrier threads: jcstress plays the carriers with {@link #runQueued}. */
     static CarrierPool withoutCarriers() {
         return withoutCarriers(true);
     }
@@ -147,12 +151,12 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * set): jcstress's negative control of the fetch-and-add admission.
      */
     static CarrierPool withoutCarriers(boolean tellsResumes, boolean retiresByCas) {
-        return new CarrierPool(CarrierPolicy.SHARED_FIFO, 0, 0, 0, w -> { }, new IdleCarriers(), tellsResumes, retiresByCas);
+        return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, pool -> new QueuedCarriers());
     }
 
-    /** Runs one queued task on the calling thread, playing a carrier (jcstress; shared FIFO): whether there was one. */
+    /** Runs one queued task on the calling thread, playing a carrier (jcstress): whether there was one. */
     boolean runQueued() {
-        Runnable r = ((SharedFifoCarriers) carriers).poll();
+        Runnable r = ((QueuedCarriers) carriers).poll();
         if (r == null) return false;
         runTask(r, null);
         return true;
@@ -343,7 +347,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     private static RejectedExecutionException rejected() {
-        return new RejectedExecutionException(new ReactorException(ErrorCode.ShutDown, "carrier pool").getMessage());
+        return new RejectedExecutionException(new ReactorException(ErrorCode.Rejected, "carrier pool", "virtual thread").getMessage());
     }
 
     // ---- state and statistics ------------------------------------------------------------------
@@ -369,11 +373,11 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     public boolean isClosed() { return (ctl.get() & CLOSED) != 0; }
 
-    public CarrierPolicy policy() { return policy; }
 
     public int size() { return carriers.size(); }
 
-    public long idleSpinNanos() { return idleSpinNanos; }
+    /** Carrier threads alive now: the parallelism, give or take idle carriers that left and spares that stand in for blocked ones. */
+    public int threads() { return carriers.threads(); }
 
     /** Tasks run, summed over the carriers' tallies (each a little behind, see {@link CarrierTally}). */
     long tasksRun() {
@@ -391,20 +395,23 @@ public final class CarrierPool implements Executor, AutoCloseable {
         return n;
     }
 
-    /** Extra carriers started to stand in for carriers blocked by pinned virtual threads or in the OS ({@link CarrierWatch}). */
+    /**
+     * Spare carriers the {@link CarrierWatch} let run in for carriers blocked where the JDK does not
+     * compensate (pinned, or in an unwrapped blocking call); the JDK's own compensations are not counted.
+     */
     public long compensations() { return watch == null ? 0 : watch.compensations(); }
+
+    /** The carriers' own state, as the JDK's ForkJoinPool prints it (diagnostics). */
+    String carriersState() { return carriers.toString(); }
+
+    /** Whether the carrier watch thread has left (tests). */
+    boolean watchHasLeft() { return watch == null || watch.hasLeft(); }
 
     /** Each carrier thread alive now with its tally, as the watch sees them (tests). */
     void forEachCarrier(BiConsumer<Thread, CarrierTally> each) { carriers.forEachCarrier(each); }
 
     /** Whether {@code t} is one of this pool's carriers. */
     public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }
-
-    /** A carrier's idle handshake up to the park (shared FIFO): whether {@code me} may park now. */
-    boolean announceIdle(Thread me) { return ((SharedFifoCarriers) carriers).announceIdle(me); }
-
-    /** Carriers listed asleep and not yet claimed (shared FIFO; a signal wakes one). */
-    int sleepingCarriers() { return ((SharedFifoCarriers) carriers).sleeping(); }
 
     /** Waits up to {@code timeout} for the carriers to have left (after close, once nothing lives). */
     public boolean awaitExit(Duration timeout) throws InterruptedException {

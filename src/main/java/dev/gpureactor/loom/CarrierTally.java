@@ -4,11 +4,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One carrier's run statistics: the tasks it ran, its busy time, and (shared FIFO) its idle time.
+ * One carrier's run statistics: the tasks it ran and its busy time; and the {@link CarrierWatch}'s
+ * notes on it.
  *
  * <p><b>Owner-written, read racily.</b> A tally is written by one carrier thread only (its owner;
- * under {@link CarrierPolicy#FORK_JOIN} a leaving carrier hands it to the next one through a
- * concurrent queue, which orders the two owners' writes), so an update is a plain read of the
+ * a leaving carrier hands it to the next one through a concurrent queue, which orders the two
+ * owners' writes), so an update is a plain read of the
  * owner's own last write and an opaque write: no CAS, no fence, no shared cache line per task, as
  * the JDK's {@code ForkJoinPool} counts its steals. A reader ({@link RunStats}, the MXBean) reads
  * each field opaquely: atomically (no torn {@code long}) and at most a little behind the owner, and a
@@ -26,7 +27,7 @@ final class CarrierTally {
     /** One task in SAMPLE is timed (a power of two). */
     static final int SAMPLE = 8;
 
-    private static final VarHandle TASKS, STARTED, BUSY, IDLE, OS_ID;
+    private static final VarHandle TASKS, STARTED, BUSY, OS_ID;
 
     static {
         try {
@@ -34,7 +35,6 @@ final class CarrierTally {
             TASKS = l.findVarHandle(CarrierTally.class, "tasks", long.class);
             STARTED = l.findVarHandle(CarrierTally.class, "started", long.class);
             BUSY = l.findVarHandle(CarrierTally.class, "busyNanos", long.class);
-            IDLE = l.findVarHandle(CarrierTally.class, "idleNanos", long.class);
             OS_ID = l.findVarHandle(CarrierTally.class, "osThreadId", long.class);
             // Here, on the thread that makes a pool's first tally (its builder: CarrierPool's stray
             // tally), not on a carrier as it first calls owned(): no library class is initialised on a
@@ -61,16 +61,19 @@ final class CarrierTally {
      * Watch thread only, plain.
      */
     long watchedCpuNanos = -1;
+    /** The watch's own: the look that last visited this tally's carrier. Watch thread only, plain. */
+    long watchedLook;
+    /** The watch's own: whether it holds a compensation for this tally's carrier. Watch thread only, plain. */
+    boolean watchHolds;
+    /** The watch's own: the value its held compensation gives back ({@link Carriers#endBlock}). Watch thread only, plain. */
+    long watchPost;
     /** Estimated nanoseconds spent running tasks (see the class comment). Access as {@link #tasks}. */
     private long busyNanos;
-    /** Nanoseconds spent idle, shared FIFO only (its idle episodes are timed, not its tasks). Access as {@link #tasks}. */
-    private long idleNanos;
     /**
      * The owner's kernel thread id ({@link OsThread#currentId}), written by each owner as it takes
      * the tally, before its first task; {@link OsThread#NO_ID} where unknown. Owner: opaque write;
-     * the watch: opaque read. Under FORK_JOIN the carrier writes it before it adds itself to the live
-     * list the watch iterates (a volatile write and read: ordered); under SHARED_FIFO the watch may
-     * see a carrier before its id, reads NO_ID, and goes by CPU time alone for that tick. Nothing
+     * the watch: opaque read. The carrier writes it before it adds itself to the live list the watch
+     * iterates (a volatile write and read: ordered). Nothing
      * else orders it with {@link #started}: a look that pairs one owner's id with another's task
      * (a tally changing hands under the watch) is wrong for that tick only, as every racy read here.
      */
@@ -104,8 +107,6 @@ final class CarrierTally {
         TASKS.setOpaque(this, tasks + 1);
     }
 
-    /** Owner only: an idle episode of {@code nanos} ended. */
-    void idled(long nanos) { IDLE.setOpaque(this, idleNanos + nanos); }
 
     long tasks() { return (long) TASKS.getOpaque(this); }
 
@@ -113,7 +114,6 @@ final class CarrierTally {
 
     long busyNanos() { return (long) BUSY.getOpaque(this); }
 
-    long idleNanos() { return (long) IDLE.getOpaque(this); }
 
     long osThreadId() { return (long) OS_ID.getOpaque(this); }
 }

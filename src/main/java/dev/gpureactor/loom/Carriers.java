@@ -7,8 +7,10 @@ import java.util.function.BiConsumer;
  * The carrier threads behind a {@link CarrierPool}: where its admitted tasks run. The pool owns the
  * lifecycle (what is admitted, when carriers may leave); a {@code Carriers} only runs what it is
  * given, through {@link CarrierPool#runTask}, and leaves when {@link #retire retired}.
+ * {@link ForkJoinCarriers} are the carriers; {@link QueuedCarriers} is a queue with no thread, whose
+ * tasks a test runs by hand (jcstress plays the carriers).
  */
-sealed interface Carriers permits SharedFifoCarriers, ForkJoinCarriers {
+sealed interface Carriers permits ForkJoinCarriers, QueuedCarriers {
     /** Runs {@code task} on a carrier soon; never blocks (the JDK calls it with the submitter pinned). */
     void push(Runnable task);
 
@@ -18,8 +20,11 @@ sealed interface Carriers permits SharedFifoCarriers, ForkJoinCarriers {
     /** Waits up to {@code timeout} for every carrier thread to have left after {@link #retire}. */
     boolean awaitExit(long timeout, TimeUnit unit) throws InterruptedException;
 
-    /** Carrier threads this pool runs (its parallelism). */
+    /** The parallelism: carriers that run at once when none is blocked. */
     int size();
+
+    /** Carrier threads alive now, compensating and idle ones included. */
+    int threads();
 
     boolean isCarrier(Thread t);
 
@@ -32,10 +37,19 @@ sealed interface Carriers permits SharedFifoCarriers, ForkJoinCarriers {
     /** Each carrier thread alive now with its tally: the {@link CarrierWatch}'s view (racy, as the tallies). */
     void forEachCarrier(BiConsumer<Thread, CarrierTally> each);
 
+    /** Whether the JDK compensates {@code carrier} now (a blocking call it wraps is under way there). */
+    boolean jdkCompensating(Thread carrier);
+
     /**
-     * Runs {@code extra} carriers beyond {@link #size()} from now on, while they find work: the
-     * {@link CarrierWatch}'s compensation for carriers blocked by a pinned virtual thread or in the OS (0: none
-     * any more). Called by the watch thread only; never blocks.
+     * Lets one more carrier run while one is blocked: activates an idle one or starts one, up to the
+     * maximum size. Returns the value {@link #endBlock} takes (0: saturated, nothing compensated).
+     * The {@link CarrierWatch}'s, for blocks the JDK does not compensate; never blocks.
      */
-    void compensate(int extra);
+    long beginBlock();
+
+    /** Gives back one {@link #beginBlock}. */
+    void endBlock(long post);
+
+    /** Tasks queued and not yet taken by a carrier (a racy count, for the watch). */
+    int queued();
 }

@@ -1,37 +1,56 @@
 package dev.gpureactor.loom;
 
+import jdk.internal.misc.CarrierThread;
+
+import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 /**
- * Carriers of a {@link ForkJoinPool} in async (FIFO) mode ({@link CarrierPolicy#FORK_JOIN}), built
- * as the JDK builds its own virtual-thread scheduler ({@code VirtualThread.createDefaultScheduler}):
- * a queue per carrier, so a virtual thread woken on a carrier is pushed to that carrier's own queue
- * and runs next on the core that woke it; idle carriers steal, then park with the pool's own
- * spin-then-park. Unlike the JDK's pool, it does not grow past its parallelism by itself (ours are
- * not the JDK's {@code CarrierThread}s, which the JDK compensates for some blocking): the
- * {@link CarrierWatch} grows it for carriers blocked while pinned or in the OS ({@link #compensate}).
+ * The carriers: a {@link ForkJoinPool} in async (FIFO) mode built as the JDK builds its own
+ * virtual-thread scheduler ({@code VirtualThread.createDefaultScheduler}), with the JDK's own carrier
+ * class. A queue per carrier, so a virtual thread woken on a carrier is pushed to that carrier's
+ * own queue and runs next on the core that woke it; idle carriers steal, then park with the pool's
+ * own spin-then-park, and leave after {@link #KEEP_ALIVE} idle (returning on demand).
  *
- * <p>Each task is wrapped in one {@link ForkJoinTask} (the pool wraps a plain {@code Runnable} in one
- * anyway) that runs it through {@link CarrierPool#runTask}, which counts it done in the running
- * carrier's own {@link CarrierTally}.
+ * <p><b>Compensation.</b> Each carrier is a {@code jdk.internal.misc.CarrierThread}
+ * ({@link CarrierThreads}), so a blocking call the JDK wraps ({@code Blocker}: file and pipe I/O,
+ * {@code Process.waitFor}, {@code Object.wait}) starts or activates a spare carrier at once, exactly
+ * as on the JDK's scheduler, and gives it back when the call returns. The {@link CarrierWatch}
+ * compensates what the JDK does not wrap (pinned blocks, unwrapped blocking calls) through the same
+ * pool methods ({@link #beginBlock}, {@link #endBlock}). Both count against one bound, the pool's
+ * maximum size ({@link #maxPoolSize}: {@code jdk.virtualThreadScheduler.maxPoolSize}, as the JDK's);
+ * past it the pool saturates quietly rather than throwing, as the JDK's does.
  *
- * <p><b>Tallies.</b> The pool's carriers come and go (an idle one leaves after 30 s and a new one is
- * made on demand), so a tally is not a carrier's for life: a new carrier takes a spare tally (or a
- * new one, listed in {@link #tallies}), and a leaving carrier puts its tally back in its last act. The
- * spare queue orders the leaving owner's writes before the next owner's, so each tally still has
- * one writer at a time; counts survive the carriers, and the list holds at most as many tallies as
- * carriers ever ran at once.
+ * <p><b>Continuations that bypass the pool's executor.</b> The JDK hands some continuations straight
+ * to the carrier's own pool when the carrier is a {@code CarrierThread} and its queue is empty (a
+ * yield, a park that found its permit, a monitor released while blocking: {@code
+ * VirtualThread.lazySubmitRunContinuation}). They run here without passing {@link CarrierPool}:
+ * uncounted by its ctl word (admitted neither in nor out, so the word stays true) and by the
+ * carrier's tally. Their thread is live meanwhile, so the pool cannot retire under them; the watch
+ * reads a carrier blocked in one of them by its thread state ({@link CarrierWatch}).
+ *
+ * <p>Each admitted task is wrapped in one {@link ForkJoinTask} (the pool wraps a plain
+ * {@code Runnable} in one anyway) that runs it through {@link CarrierPool#runTask}, which counts it
+ * done in the running carrier's own {@link CarrierTally}.
+ *
+ * <p><b>Tallies.</b> Carriers come and go, so a tally is not a carrier's for life: a new carrier
+ * takes a spare tally (or a new one, listed in {@link #tallies}), and a leaving carrier puts its tally
+ * back in its last act. The spare queue orders the leaving owner's writes before the next owner's,
+ * so each tally has one writer at a time; counts survive the carriers, and the list holds at most as
+ * many tallies as carriers ever ran at once.
  */
 final class ForkJoinCarriers implements Carriers {
+    /** How long an idle carrier stays before it leaves, as the JDK's scheduler. */
+    static final Duration KEEP_ALIVE = Duration.ofSeconds(30);
+
     private final CarrierPool pool;
     private final ForkJoinPool forkJoin;
     private final int size;
@@ -43,19 +62,40 @@ final class ForkJoinCarriers implements Carriers {
     private final Queue<CarrierTally> spareTallies = new ConcurrentLinkedQueue<>();
     /** The carriers alive now: each adds itself as it starts and removes itself as it ends (the watch's view). */
     private final List<Carrier> live = new CopyOnWriteArrayList<>();
-    /** Carriers beyond {@link #size} the watch asked for last; watch thread only. */
-    private int extra;
-    /** Submitted after the parallelism grows, so that the pool makes the new carrier at once (its signal does). */
-    private static final Runnable NUDGE = () -> { };
 
-    ForkJoinCarriers(CarrierPool pool, int size) {
+    /**
+     * @param size      the parallelism: carriers running at once when none blocks
+     * @param maxSize   carriers at most, the compensating ones included
+     * @param keepAlive how long an idle carrier stays
+     */
+    ForkJoinCarriers(CarrierPool pool, int size, int maxSize, Duration keepAlive) {
         this.pool = pool;
         this.size = size;
         ForkJoinPool.ForkJoinWorkerThreadFactory factory =
                 fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement(), takeTally(), spareTallies, live);
-        // parallelism = size, corePoolSize 0, max = size, minRunnable 1, saturate rather than throw,
-        // idle carriers leave after 30 s (and return on demand), as the JDK's scheduler.
-        this.forkJoin = new ForkJoinPool(size, factory, (t, e) -> { }, true, 0, size, 1, fj -> true, 30, TimeUnit.SECONDS);
+        // As VirtualThread.createDefaultScheduler: async mode, corePoolSize 0, minimumRunnable
+        // max(size / 2, 1) (a compensated block may leave that many running before a spare starts),
+        // saturate rather than throw, idle carriers leave after the keep-alive.
+        this.forkJoin = new ForkJoinPool(size, factory, (t, e) -> { }, true, 0, Math.max(size, maxSize),
+                Math.max(size / 2, 1), fj -> true, keepAlive.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The pool's maximum size, as the JDK reads it for its own scheduler: the system property
+     * {@code jdk.virtualThreadScheduler.maxPoolSize}, else {@code max(parallelism, 256)}; clamped
+     * to {@code [parallelism, 32767]} (the pool's own limit).
+     */
+    static int maxPoolSize(int parallelism) {
+        int max = Math.max(parallelism, 256);
+        String p = System.getProperty("jdk.virtualThreadScheduler.maxPoolSize");
+        if (p != null) {
+            try {
+                max = Integer.parseInt(p.strip());
+            } catch (NumberFormatException e) {
+                // the JDK throws at its scheduler's creation; ours keeps the default (the JDK's has already said so)
+            }
+        }
+        return Math.clamp(max, parallelism, 0x7fff);
     }
 
     /** A spare tally, or a new one listed for the readers. */
@@ -68,21 +108,23 @@ final class ForkJoinCarriers implements Carriers {
         return t;
     }
 
-    /** A carrier: daemon, the system class loader, no inherited thread locals (as the JDK's carriers). */
-    private static final class Carrier extends ForkJoinWorkerThread {
+    /**
+     * A carrier: the JDK's carrier class, so the JDK's blocking calls compensate it; daemon, the
+     * system class loader, no inherited thread locals, in the JDK's carrier thread group (all set by
+     * {@code CarrierThread}).
+     */
+    private static final class Carrier extends CarrierThread {
         /** Written by this carrier only, from its start (Thread.start orders the handing over) to its end. */
         final CarrierTally tally;
         private final Queue<CarrierTally> spares;
         private final List<Carrier> live;
 
         Carrier(ForkJoinPool fj, String name, CarrierTally tally, Queue<CarrierTally> spares, List<Carrier> live) {
-            super(null, fj, false);
+            super(fj);
             this.tally = tally;
             this.spares = spares;
             this.live = live;
             setName(name);
-            setDaemon(true);
-            setContextClassLoader(ClassLoader.getSystemClassLoader());
         }
 
         @Override
@@ -128,8 +170,7 @@ final class ForkJoinCarriers implements Carriers {
         // Called on one of our carriers itself (no virtual thread mounted), the task is the thread that
         // just left it: a yield, or a park that found its permit. Pushed to this carrier's own queue it
         // would run again at once, ahead of every thread woken from outside (the parkers' wakes, the
-        // JDK's unparker): gar demo's CPU-bound thread, yielding every 10 us, held the woken joiners back
-        // for milliseconds. As the JDK's own scheduler does (VirtualThread.afterYield), it goes behind
+        // JDK's unparker). As the JDK's own scheduler does (VirtualThread.afterYield), it goes behind
         // the submissions when this carrier has nothing else queued.
         if (Thread.currentThread() instanceof Carrier c && c.getPool() == forkJoin && c.getQueuedTaskCount() == 0) {
             forkJoin.externalSubmit(run);
@@ -152,6 +193,9 @@ final class ForkJoinCarriers implements Carriers {
     public int size() { return size; }
 
     @Override
+    public int threads() { return forkJoin.getPoolSize(); }
+
+    @Override
     public boolean isCarrier(Thread t) { return t instanceof Carrier c && c.getPool() == forkJoin; }
 
     /** Carrier time not spent running tasks: the pool's wall time times its parallelism, less the busy time. */
@@ -168,26 +212,20 @@ final class ForkJoinCarriers implements Carriers {
         for (Carrier c : live) each.accept(c, c.tally);
     }
 
-    /**
-     * The pool's parallelism becomes {@code size + extra}. A larger one takes effect at the pool's
-     * next signal, which the nudge's submission gives at once: a new carrier starts and takes the
-     * queued tasks (it steals from the blocked carrier's own queue too). A smaller one leaves the
-     * extra carriers to run out of work and leave after their keep-alive, as idle carriers do.
-     */
     @Override
-    public void compensate(int extra) {
-        if (extra == this.extra) return;
-        boolean grows = extra > this.extra;
-        this.extra = extra;
-        forkJoin.setParallelism(size + extra);
-        if (grows) {
-            try {
-                forkJoin.execute(NUDGE);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                // retired meanwhile: nothing is left to run
-            }
-        }
-    }
+    public boolean jdkCompensating(Thread carrier) { return CarrierThreads.jdkCompensating(carrier); }
 
-    int queued() { return (int) Math.min(Integer.MAX_VALUE, forkJoin.getQueuedSubmissionCount() + forkJoin.getQueuedTaskCount()); }
+    @Override
+    public long beginBlock() { return CarrierThreads.beginBlock(forkJoin); }
+
+    @Override
+    public void endBlock(long post) { CarrierThreads.endBlock(forkJoin, post); }
+
+    @Override
+    public String toString() { return forkJoin.toString(); }
+
+    @Override
+    public int queued() {
+        return (int) Math.min(Integer.MAX_VALUE, forkJoin.getQueuedSubmissionCount() + forkJoin.getQueuedTaskCount());
+    }
 }

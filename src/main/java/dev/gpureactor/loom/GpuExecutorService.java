@@ -43,7 +43,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  *
  * <p>Differences from the JDK's, both deliberate: {@code close()} from one of its own tasks only
  * shuts down (the JDK's waits for itself for ever), and rejections carry the coded
- * {@link ErrorCode#ShutDown} message.
+ * {@link ErrorCode#Rejected} message ("executor is shut down: it accepts no new task").
  */
 public final class GpuExecutorService extends AbstractExecutorService {
     private static final int RUNNING = 0, SHUTDOWN = 1, TERMINATED = 2;
@@ -107,7 +107,7 @@ public final class GpuExecutorService extends AbstractExecutorService {
     }
 
     private static RejectedExecutionException rejected() {
-        return new RejectedExecutionException(new ReactorException(ErrorCode.ShutDown, "executor").getMessage());
+        return new RejectedExecutionException(new ReactorException(ErrorCode.Rejected, "executor", "task").getMessage());
     }
 
     private void tryTerminate() {

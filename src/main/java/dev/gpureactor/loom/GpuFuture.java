@@ -94,10 +94,11 @@ public final class GpuFuture<T> implements Future<T> {
      * per phase: a PENDING node is popped by the move to READY, so a joiner that then waits for the
      * resolver pushes a fresh one.
      *
-     * Stages: toCompletableFuture CASes `stage` then reads `state` (volatile); a settle writes
-     * `state` (volatile) then reads `stage`: a Dekker pair, so one of the two completes the stage
+     * Stages: stage() CASes `stage` then reads `state` (volatile); a settle writes `state`
+     * (volatile) then reads `stage`: a Dekker pair, so one of the two completes the stage
      * (StageSettleStress, + control). A settle on a parker thread hands the completion to the
-     * callback executor.
+     * callback executor. The internal stage is never handed out: toCompletableFuture returns a
+     * dependent copy per call, onComplete hangs its action on the internal stage itself.
      *
      * One watcher at a time (inline takeover). `inline` is the policy given at construction, shared
      * by every await of a reactor (no per-await allocation): Inline.None, or Inline.Plan (who may
@@ -168,7 +169,10 @@ public final class GpuFuture<T> implements Future<T> {
     private volatile Joiner joiners;
     /** The thread running the readback (set once, before it runs; read only to recognise itself). */
     private Thread resolver;
-    /** The stage, once asked for: CAS from null (one stage), then volatile read by the settle (Dekker, see overview). */
+    /**
+     * The internal stage, once asked for: CAS from null (one stage), then volatile read by the settle
+     * (Dekker, see overview). Never handed out: {@link #toCompletableFuture} gives each caller a copy.
+     */
     private volatile CompletableFuture<T> stage;
     /** Whether a thread has taken the {@link Inline.Plan} over: one CAS false → true, never reset. */
     private volatile boolean planTaken;
@@ -689,14 +693,36 @@ public final class GpuFuture<T> implements Future<T> {
     }
 
     /**
-     * A {@link CompletableFuture} completed with this wait's outcome: by the thread that settles
+     * A new {@link CompletableFuture} completed with this wait's outcome: by the thread that settles
      * it, or on the callback executor when that thread is a parker (no dependent stage runs on a
-     * parker); a readback runs on the callback executor. A cancelled wait's stage is cancelled
+     * parker); a readback runs on the callback executor. A failure is the same exception
+     * {@link #exceptionNow()} returns (not wrapped); a cancelled wait's stage is cancelled
      * ({@code isCancelled()}, {@code state()} {@code CANCELLED}; its {@link CancellationException}'s
      * cause is the coded {@link ErrorCode#Cancelled}), so the stage's state is always this future's.
-     * Completing or cancelling the returned stage does not affect this future.
+     *
+     * <p><b>Each call returns its own stage.</b> It is a dependent copy of an internal stage that no
+     * caller ever sees, as {@link CompletableFuture#minimalCompletionStage()}{@code .toCompletableFuture()}
+     * and {@link CompletableFuture#copy()} make one (unlike {@code copy()}, a failure is not wrapped
+     * in a {@link CompletionException}). Whatever a caller does to its stage ({@code complete},
+     * {@code obtrudeValue}, {@code cancel}, {@code completeExceptionally}) changes that stage alone:
+     * not this future, not {@link #get()} or {@link #join()}, not {@link #onComplete}, and not the
+     * stage of any other call. A {@link CompletableFuture} that {@code toCompletableFuture()} returns
+     * itself is one mutable object shared by every caller; this one is not.
      */
     public CompletableFuture<T> toCompletableFuture() {
+        CompletableFuture<T> copy = new CompletableFuture<>();
+        stage().whenComplete((v, t) -> {
+            if (t == null) copy.complete(v);
+            else copy.completeExceptionally(t); // the same exception: a CancellationException keeps the copy cancelled
+        });
+        return copy;
+    }
+
+    /**
+     * The internal stage, made on the first ask: completed only by this future, never handed to a
+     * caller (each caller gets a copy), so no caller can change what another sees.
+     */
+    private CompletableFuture<T> stage() {
         CompletableFuture<T> s = stage; // volatile: a stage another thread made is complete-able as made
         if (s != null) return s;
         CompletableFuture<T> fresh = new CompletableFuture<>();
@@ -730,7 +756,7 @@ public final class GpuFuture<T> implements Future<T> {
     public GpuFuture<T> onComplete(BiConsumer<? super T, ? super Throwable> action, Executor executor) {
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(executor, "executor");
-        toCompletableFuture().whenCompleteAsync(action, executor);
+        stage().whenCompleteAsync(action, executor); // the internal stage: no caller's copy can change what the action sees
         return this;
     }
 

@@ -5,6 +5,7 @@ import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.Declared;
+import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
@@ -76,6 +77,8 @@ public final class GpuReactor implements AutoCloseable {
     private final String planLabel;
     /** Who runs the plan on a joining thread: one value for every await, so an await allocates none. */
     private final Inline inline;
+    /** The waits whose plan a thread runs now (no parker holds them): {@link #close} ends them here. */
+    private final PlanRuns planRuns = new PlanRuns();
     private final PointTable<Object> points = new PointTable<>();
     private final Clock clock = Clock.system();
     private final CarrierPool pool;
@@ -111,7 +114,11 @@ public final class GpuReactor implements AutoCloseable {
     private final LinkedHashMap<LineParker, Integer> load = new LinkedHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
-    private final Consumer<Warning> warningSink;
+    /**
+     * The user's sink, or the default log ({@link LoggedWarnings}), guarded ({@link GuardedSink}): nothing
+     * it throws reaches a parker, a plan runner or {@link #close}.
+     */
+    private final GuardedSink warningSink;
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong warningsRaised = new AtomicLong();
     private volatile boolean closed;
@@ -133,7 +140,7 @@ public final class GpuReactor implements AutoCloseable {
     private GpuReactor(Builder b) {
         FirstUse.ensure(); // the await path's class initialisation and linkage, off the awaiting virtual threads
         this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
-        this.warningSink = b.warningSink != null ? b.warningSink : new LoggedWarnings(name);
+        this.warningSink = new GuardedSink(b.warningSink != null ? b.warningSink : new LoggedWarnings(name));
         HostCaps caps = b.caps != null ? b.caps : probe();
         if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
             caps = new HostCaps(caps.parkers(), caps.carriers(), caps.wordWait(),
@@ -163,8 +170,7 @@ public final class GpuReactor implements AutoCloseable {
         this.hosting = b.hosting;
         this.deadlineSleeper = b.deadlineSleeper;
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
-            int carriers = b.carriers > 0 ? b.carriers : defaultCarriers(b.carrierPolicy);
-            pool = new CarrierPool(b.carrierPolicy, carriers, b.idleSpinNanos, this::warn);
+            pool = new CarrierPool(b.carriers > 0 ? b.carriers : defaultCarriers(), this::warn);
             virtualThreads = pool.threadFactory(VirtualThreads.builder(pool).name("gar-vt-", 0));
             callbacks = pool.callbacks(); // never kept by a parker: callbacks do not run on parkers
         } else {
@@ -175,7 +181,7 @@ public final class GpuReactor implements AutoCloseable {
         // Under gpu-reactor with a flag plan the parker watches and only a platform joiner runs the
         // plan (the std host); under the naive kind, or a plan the parker cannot watch, any joiner does.
         boolean parkerWatches = kind.running() != ExecutorKind.NAIVE && plan instanceof WaitPlan.FlagWait;
-        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, this::warn), parkerWatches,
+        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, this::warn, planRuns), parkerWatches,
                 task -> virtualThreads.newThread(task).start());
     }
 
@@ -188,28 +194,11 @@ public final class GpuReactor implements AutoCloseable {
     public static Builder builder() { return new Builder(); }
 
     /**
-     * The default size of a {@link CarrierPolicy#SHARED_FIFO} pool (the policy's default is
-     * {@link #defaultCarriers(CarrierPolicy)}): one less than the cores, at least one. The parkers are
-     * platform threads too, and they must run the moment their timer fires or a store lands: with
-     * as many carriers as cores, CPU work on the carriers kept a parker off the CPU long enough that
-     * 7 % of the FILL demo's waits on 2 cores woke over 1 ms late, against 1.7 % with one carrier
-     * (docs/BENCHMARKS.md, "Carriers and the parker's core"). It costs throughput where nothing else
-     * runs: 100,000 woken futures at 478,000–525,000/s on one carrier against 556,000–682,000/s on two.
+     * The default carrier count: one per core, as the JDK's own scheduler (its carriers park in the
+     * pool and leave the core to a parker the moment it is runnable).
      */
     public static int defaultCarriers() {
-        return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
-    }
-
-    /**
-     * The default carrier count of {@code policy}: one per core for {@link CarrierPolicy#FORK_JOIN}
-     * (as the JDK's own scheduler, whose carriers park in the pool and leave the core to a parker
-     * the moment it is runnable), {@link #defaultCarriers()} for {@link CarrierPolicy#SHARED_FIFO}.
-     */
-    public static int defaultCarriers(CarrierPolicy policy) {
-        return switch (policy) {
-            case FORK_JOIN -> Runtime.getRuntime().availableProcessors();
-            case SHARED_FIFO -> defaultCarriers();
-        };
+        return Runtime.getRuntime().availableProcessors();
     }
 
     /** A reactor with the defaults: gpu-reactor on a carrier pool, the recommended plan. */
@@ -370,15 +359,21 @@ public final class GpuReactor implements AutoCloseable {
     /** Lines one parker thread watches at most ({@link Builder#linesPerParker}, or the default for the park in use). */
     public int linesPerParker() { return linesPerParker; }
 
+    /** Test access: the waits whose plan a thread runs now. */
+    PlanRuns planRuns() { return planRuns; }
+
     /** Parker test access: the line's current parker, or null. */
     LineParker parkerOf(CompletionLine line) {
         return parkers.get(line);
     }
 
 
-    /** A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this reactor's carriers. */
+    /**
+     * A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this
+     * reactor's carriers ({@link ErrorCode#Rejected} once closed).
+     */
     public GpuExecutorService newExecutor() {
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "executor");
         GpuExecutorService e = new GpuExecutorService(threadFactory(), executors::remove);
         executors.add(e);
         if (closed) e.shutdown(); // close() may have taken its snapshot before the add: see close()
@@ -386,17 +381,17 @@ public final class GpuReactor implements AutoCloseable {
     }
 
     /**
-     * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#ShutDown} once
+     * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#Rejected} once
      * closed). Once the reactor is closed, the {@code newThread} of a factory taken before (and
      * starting a thread it made before, once no thread of the pool lives) throws a
-     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#ShutDown}.
+     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#Rejected}.
      */
     public ThreadFactory threadFactory() {
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "reactor");
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "virtual thread");
         return virtualThreads;
     }
 
-    /** Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#ShutDown} once closed). */
+    /** Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#Rejected} once closed). */
     public Thread startVirtualThread(Runnable task) {
         Objects.requireNonNull(task, "task");
         Thread t = threadFactory().newThread(task);
@@ -467,6 +462,13 @@ public final class GpuReactor implements AutoCloseable {
     /** How many warnings this reactor raised, kept or not. */
     public long warningsRaised() { return warningsRaised.get(); }
 
+    /**
+     * How many times the warnings sink (the one given to {@link Builder#warnings}, else the default log) threw. What it throws is dropped
+     * there: it fails no wait, stops no parker and no {@link #close}; the warning is still kept
+     * and counted ({@link #warnings()}, {@link #warningsRaised()}).
+     */
+    public long warningSinkFailures() { return warningSink != null ? warningSink.failures() : 0; }
+
     private void warn(Warning w) {
         if (warningsRaised.getAndIncrement() < WARNINGS_KEPT) warnings.add(w);
         if (warningSink != null) warningSink.accept(w);
@@ -474,9 +476,15 @@ public final class GpuReactor implements AutoCloseable {
 
     /**
      * Closes the reactor, in this order: (1) new virtual-thread starts and executor submissions
-     * are refused (coded {@link java.util.concurrent.RejectedExecutionException}) and every executor of this reactor
-     * says {@code isShutdown()}; (2) every parker stops, and its pending waits fail with
-     * {@link ErrorCode#ShutDown} at once; (3) the carrier pool closes: virtual threads already
+     * are refused (a {@link java.util.concurrent.RejectedExecutionException} coded
+     * {@link ErrorCode#Rejected}) and every executor of this reactor
+     * says {@code isShutdown()}; (2) every pending wait fails with {@link ErrorCode#ShutDown} at
+     * once, whoever watches it: a parker (which stops), or a thread running its plan (a platform
+     * joiner, any joiner under the {@code naive} kind, the runner that took the plan over after a
+     * joiner's limit), whose plan ends at its next step; every joiner of it, platform or virtual, is
+     * answered. A wait under the {@code naive} kind that nobody joined yet fails at its first join
+     * or stage (nobody watches it before); a {@code block} plan's vendor wait cannot be ended early,
+     * as for a cancel. (3) the carrier pool closes: virtual threads already
      * started keep running to their end (no resume of one is ever rejected, whoever unparks it),
      * the carriers leave after the last of them, and {@code close} returns once they did or after
      * {@link CarrierPool#CLOSE_GRACE}, with a coded {@link ErrorCode#LiveAtClose} warning naming
@@ -504,9 +512,14 @@ public final class GpuReactor implements AutoCloseable {
             parkers.clear();
             load.clear();
         }
-        for (LineParker p : all) p.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
-        if (pool != null) pool.close();
-        if (bean != null) bean.unregister();
+        try {
+            ReactorException why = new ReactorException(ErrorCode.ShutDown, "reactor");
+            for (LineParker p : all) p.close(why);
+            planRuns.close(why); // the waits whose plan a thread runs: no parker holds them
+            if (pool != null) pool.close();
+        } finally {
+            if (bean != null) bean.unregister(); // whatever failed above: a closed reactor leaves no bean
+        }
     }
 
     /** The pure-Java park's default slice ({@link Builder#parkSlice}). */
@@ -519,10 +532,8 @@ public final class GpuReactor implements AutoCloseable {
         private Scheduler scheduler = Scheduler.CARRIER_POOL;
         private Strictness strictness = Strictness.FALLBACK;
         private WaitPlan plan = WaitPlan.parse("flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8");
-        /** 0: the policy's default ({@link #defaultCarriers(CarrierPolicy)}). */
+        /** 0: the default ({@link #defaultCarriers()}). */
         private int carriers;
-        private CarrierPolicy carrierPolicy = CarrierPolicy.FORK_JOIN;
-        private long idleSpinNanos = 20_000;
         private long parkSpinNanos = 200_000;
         /** The pure-Java park's OS sleep between two looks at the words (docs/SERVICE.md measures 50 and 100 µs). */
         private long parkSliceNanos = DEFAULT_PARK_SLICE_NANOS;
@@ -579,19 +590,10 @@ public final class GpuReactor implements AutoCloseable {
         }
 
         /**
-         * How the carriers take woken virtual threads (docs/SCHEDULER.md): {@link CarrierPolicy#FORK_JOIN}
-         * by default, as the JDK's own scheduler, with one carrier per core unless {@link #carriers} says.
+         * How long a parker spins on its line before sleeping in parkNanos slices, when there is no
+         * hardware park; from 0 (no spin) up to {@link Durations#MAX}, else a coded {@link ErrorCode#InvalidArgument}.
          */
-        public Builder carrierPolicy(CarrierPolicy policy) {
-            this.carrierPolicy = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /** How long an idle carrier spins before it sleeps ({@link CarrierPolicy#SHARED_FIFO} only). */
-        public Builder idleSpin(Duration d) { this.idleSpinNanos = nonNegative("idleSpin", d); return this; }
-
-        /** How long a parker spins on its line before sleeping in parkNanos slices, when there is no hardware park. */
-        public Builder parkSpin(Duration d) { this.parkSpinNanos = nonNegative("parkSpin", d); return this; }
+        public Builder parkSpin(Duration d) { this.parkSpinNanos = Durations.nonNegativeNanos("parkSpin", d); return this; }
 
         /**
          * How long a parker sleeps in the OS between two looks at its lines' words under the pure-Java
@@ -604,11 +606,7 @@ public final class GpuReactor implements AutoCloseable {
          * and {@value #MAX_PARK_SLICE_NANOS} ns: shorter is a spin made of system calls.
          */
         public Builder parkSlice(Duration d) {
-            long n = nonNegative("parkSlice", d);
-            if (n < MIN_PARK_SLICE_NANOS || n > MAX_PARK_SLICE_NANOS) {
-                throw new ReactorException(ErrorCode.InvalidArgument, "parkSlice", d, "between 1 µs and 10 ms");
-            }
-            this.parkSliceNanos = n;
+            this.parkSliceNanos = Durations.nanos("parkSlice", d, MIN_PARK_SLICE_NANOS, MAX_PARK_SLICE_NANOS, "between 1 µs and 10 ms");
             return this;
         }
 
@@ -647,12 +645,14 @@ public final class GpuReactor implements AutoCloseable {
         public Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return this; }
 
         /**
-         * Where this reactor's coded warnings go as they are raised, instead of the default: the
-         * {@code System.Logger} named {@code "dev.gpureactor"}, once per {@link ErrorCode} per reactor
-         * (at {@code WARNING}; {@link ErrorCode#ParkFallback} at {@code DEBUG}, or {@code INFO} without
-         * native access), so that the JDK-scheduler fallback reaches the log of a run without flags.
-         * Either way every warning is also counted ({@link GpuReactor#warningsRaised()}) and kept
-         * ({@link GpuReactor#warnings()}, the MXBean). The sink is called on the thread that raised the warning.
+         * Where the reactor's coded warnings go as they are raised (on parker threads, carriers, the
+         * closing thread), instead of the default: the {@code System.Logger} named {@code "dev.gpureactor"},
+         * once per {@link ErrorCode} per reactor (at {@code WARNING}; {@link ErrorCode#ParkFallback} at
+         * {@code DEBUG}, or {@code INFO} without native access), so that the JDK-scheduler fallback
+         * reaches the log of a run without flags. Either way every warning is also counted
+         * ({@link GpuReactor#warningsRaised()}) and kept ({@link GpuReactor#warnings()}, the MXBean).
+         * What the sink throws stays with it: counted in {@link GpuReactor#warningSinkFailures()},
+         * never failing a wait or a close.
          */
         public Builder warnings(Consumer<Warning> sink) { this.warningSink = Objects.requireNonNull(sink, "sink"); return this; }
 
@@ -660,12 +660,6 @@ public final class GpuReactor implements AutoCloseable {
             GpuReactor r = new GpuReactor(this);
             if (jmx) r.bean = ReactorBean.register(r, r.name, r::warn); // after construction: the bean reads a whole reactor
             return r;
-        }
-
-        private static long nonNegative(String name, Duration d) {
-            Objects.requireNonNull(d, name);
-            if (d.isNegative()) throw new ReactorException(ErrorCode.InvalidArgument, name, d, ">= 0");
-            return d.toNanos();
         }
     }
 }

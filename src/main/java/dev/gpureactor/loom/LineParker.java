@@ -59,6 +59,8 @@ final class LineParker implements Runnable {
      *   an exception:  failed(): a closed line's LineClosed drops the closed lines' watches alone;
      *                  anything else fails every wait ParkerDied and goes on; an Error also ends the
      *                  thread, and the reactor gives each line a parker again at its next registration.
+     *                  Each is counted once in parkersDied (died()). The reactor's warnings sink
+     *                  never throws here: the reactor guards it where it takes it in (GuardedSink).
      *
      * Handshakes. Each is a Dekker pair of sequentially consistent accesses: each side writes its
      * own field, then reads the other's, so at least one side sees the other.
@@ -439,7 +441,12 @@ final class LineParker implements Runnable {
                     warnings.accept(Warning.of(ErrorCode.Backend, "parker", "close deadline sleeper", -1, e.getClass().getSimpleName(), e.getMessage()));
                 }
             }
-            if (!quiet) leave(why != null ? why : new ReactorException(ErrorCode.ParkerDied, name, "its loop ended"));
+            if (!quiet) {
+                if (why == null) why = new ReactorException(ErrorCode.ParkerDied, name, "its loop ended");
+                // The thread's death, whatever ended it (inside the loop or around it): counted once, here.
+                if (why.code() == ErrorCode.ParkerDied) died(why.args().get(1) + " (thread ended; a new parker starts on the next registration)");
+                leave(why);
+            }
         }
     }
 
@@ -501,20 +508,23 @@ final class LineParker implements Runnable {
     /**
      * The loop's error handling: a closed line's exception fails and drops that line's watch, and
      * the loop goes on (returns null); any other exception fails the current waiters with
-     * {@link ErrorCode#ParkerDied} and the loop goes on (returns null); an {@link Error} does the
-     * same and ends the thread (rethrown).
+     * {@link ErrorCode#ParkerDied}, is counted and warned, and the loop goes on (returns null); an
+     * {@link Error} fails them the same way and ends the thread (rethrown: {@link #run} counts and
+     * warns it as the thread's death).
      */
     private ReactorException failed(Throwable e) {
         if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && group.dropClosedLines()) return null;
         String what = e instanceof ReactorException r ? r.getMessage() : e.toString();
         failAll(new ReactorException(ErrorCode.ParkerDied, e, name, what));
-        if (e instanceof Error err) {
-            warnings.accept(Warning.of(ErrorCode.ParkerDied, name, e + " (thread ended; a new parker starts on the next registration)"));
-            counters.parkerDied();
-            throw err;
-        }
-        warnings.accept(Warning.of(ErrorCode.ParkerDied, name, what));
+        if (e instanceof Error err) throw err;
+        died(what);
         return null;
+    }
+
+    /** A death of this parker's waits (they failed {@link ErrorCode#ParkerDied}): counted in {@code parkersDied}, and warned. */
+    private void died(String what) {
+        counters.parkerDied();
+        warnings.accept(Warning.of(ErrorCode.ParkerDied, name, what));
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  *
  * <p>The port the driver sees ends the wait early ({@link Expired}) at the joiner's deadline, and
  * as soon as the future left {@code PENDING} another way (cancelled, or the line or reactor
- * closed): a cancelled wait must not keep its runner until the device finishes. Both are checked
+ * closed: the reactor's close fails every run it tracks in {@link PlanRuns}): a cancelled wait must
+ * not keep its runner until the device finishes, nor a closed reactor's. Both are checked
  * at every query and park, so they are seen within one park bound; the deadline sleep parks on the
  * future and a cancel unparks it at once; the {@code block} plan cannot be ended early (the
  * vendor's blocking wait has no bound).
@@ -33,7 +34,12 @@ import java.util.function.Consumer;
  * only by whoever completed the wait (a platform joiner and the parker may race on one future);
  * and a wait whose line closed ends with {@link ErrorCode#LineClosed} at its next step.
  */
-record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer<Warning> warnings) {
+record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer<Warning> warnings, PlanRuns runs) {
+    /** A driver whose runs nothing closes (rigs outside a reactor). */
+    NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer<Warning> warnings) {
+        this(plan, points, clock, warnings, new PlanRuns());
+    }
+
     /** The wait ended without the device: the joiner's own time limit passed, or the future was abandoned. */
     static final class Expired extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -41,7 +47,21 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         Expired() { super(null, null, false, false); }
     }
 
+    /**
+     * Runs {@code f}'s plan on this thread until the device, the joiner's deadline ({@link Expired}),
+     * or another move of the future (a cancel, the reactor's close through {@link PlanRuns}) ends it.
+     * On a closed reactor it fails {@code f} with the close's reason and returns at once.
+     */
     void run(GpuFuture<?> f, long deadlineNanos) throws InterruptedException {
+        if (!runs.enter(f)) return; // closed: f failed ShutDown
+        try {
+            runTracked(f, deadlineNanos);
+        } finally {
+            runs.exit(f);
+        }
+    }
+
+    private void runTracked(GpuFuture<?> f, long deadlineNanos) throws InterruptedException {
         LineWait w = f.lineWait;
         CompletionPort port = new Bounded(w.port(), deadlineNanos, f);
         OptionalLong sleep = plan.predict().isPresent() && w.pointKey != null

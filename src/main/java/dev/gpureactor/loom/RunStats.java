@@ -5,7 +5,7 @@ package dev.gpureactor.loom;
  * parker scans that woke a waiter ({@code woke}), parker OS sleeps ({@code slept}), parker line
  * parks ({@code parked}), backstop queries, and the carriers' idle and busy time. The share of the
  * waiting that was filled with work is {@code busy / (busy + idle)}; {@code busy} and {@code idle}
- * are summed over carriers (under {@link CarrierPolicy#FORK_JOIN}, idle is the carriers' wall time
+ * are summed over carriers (idle is the carriers' wall time
  * less busy).
  *
  * <p>The carrier statistics ({@code polls}, {@code busyNanos}, {@code idleNanos}) are counted by
@@ -13,7 +13,7 @@ package dev.gpureactor.loom;
  * part is at most a little behind, and the sum is no snapshot of one moment. {@code polls} is
  * exact once the carriers are quiet. {@code busyNanos} is an estimate: each carrier times its first
  * task and then one task in 8 at random, counted 8 times (unbiased; over a few thousand tasks within
- * a few per cent). Shared-FIFO idle time is measured, per idle episode.
+ * a few per cent).
  *
  * @param registrations waits registered with a parker and not yet settled: 0 when quiet
  * @param hosted        woken virtual threads a parker ran itself (hosting) instead of handing them to a carrier

@@ -41,9 +41,12 @@ final class VirtualThreads {
         }
     }
 
-    /** Whether virtual threads can be scheduled on our own carriers, or why not. */
+    /**
+     * Whether virtual threads can be scheduled on our own carriers, or why not: the hook, and the
+     * JDK's carrier internals behind it ({@link CarrierThreads}), which need the same opening.
+     */
     static Capability capability() {
-        return PROBE instanceof String why ? Capability.missing(why) : Capability.present();
+        return PROBE instanceof String why ? Capability.missing(why) : CarrierThreads.capability();
     }
 
     /** A virtual-thread builder whose threads run on {@code scheduler}. */

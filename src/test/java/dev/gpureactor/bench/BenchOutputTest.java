@@ -30,7 +30,7 @@ class BenchOutputTest {
     }
 
     static BenchRun run(List<Cell> cells, Optional<ManyResult> many) {
-        Knobs knobs = new Knobs(OptionalLong.of(50_000), OptionalLong.empty(), OptionalLong.of(150), OptionalInt.empty());
+        Knobs knobs = new Knobs(OptionalLong.of(50_000), OptionalLong.of(150), OptionalInt.empty());
         return new BenchRun("2026-12-02T18:00:00Z", "AMD EPYC <test> & co, 2 cores", "JDK \"25\"", "1.00 0.50 0.20 at start",
                 knobs, Jitter.POLLERS, DeviceTiming.RANDOM, 1.6, cells, many, Goals.evaluate(cells, many));
     }
@@ -90,7 +90,7 @@ class BenchOutputTest {
         assertEquals("JDK \"25\"", json.get("jdk"));
         assertEquals("pollers", json.get("jitter"));
         assertEquals("random", json.get("device"));
-        assertEquals("idleSpin=50us margin=150us", json.get("knobs"));
+        assertEquals("parkSpin=50us margin=150us", json.get("knobs"));
         List<Object> jc = (List<Object>) json.get("cells");
         assertEquals(cells.size(), jc.size());
         Map<String, Object> first = (Map<String, Object>) jc.get(0);
@@ -127,7 +127,7 @@ class BenchOutputTest {
     }
 
     static final String PINNED =
-            "{\"date\":\"2026-12-02T18:00:00Z\",\"machine\":\"AMD EPYC <test> & co, 2 cores\",\"jdk\":\"JDK \\\"25\\\"\",\"load\":\"1.00 0.50 0.20 at start\",\"knobs\":\"idleSpin=50us margin=150us\",\"jitter\":\"pollers\",\"device\":\"random\",\"cellSeconds\":1.6,\"cells\":[{\"strategy\":\"reactor\",\"label\":\"gpu-reactor flag+predict (default)\",\"waitNanos\":1000000,\"waits\":7,\"p50Nanos\":4000,\"p99Nanos\":30000,\"p999Nanos\":60000,\"maxNanos\":90000,\"meanWaitNanos\":1000080,\"cpuCores\":0.123457,\"note\":\"tab\\there \\\"q\\\" \\\\ \\u0001 \\n\",\"cpuByThreads\":{\"gar-parker-line-0\":0.000000123457}},"
+            "{\"date\":\"2026-12-02T18:00:00Z\",\"machine\":\"AMD EPYC <test> & co, 2 cores\",\"jdk\":\"JDK \\\"25\\\"\",\"load\":\"1.00 0.50 0.20 at start\",\"knobs\":\"parkSpin=50us margin=150us\",\"jitter\":\"pollers\",\"device\":\"random\",\"cellSeconds\":1.6,\"cells\":[{\"strategy\":\"reactor\",\"label\":\"gpu-reactor flag+predict (default)\",\"waitNanos\":1000000,\"waits\":7,\"p50Nanos\":4000,\"p99Nanos\":30000,\"p999Nanos\":60000,\"maxNanos\":90000,\"meanWaitNanos\":1000080,\"cpuCores\":0.123457,\"note\":\"tab\\there \\\"q\\\" \\\\ \\u0001 \\n\",\"cpuByThreads\":{\"gar-parker-line-0\":0.000000123457}},"
             + "{\"strategy\":\"busy-spin\",\"label\":\"busy spin (platform thread)\",\"waitNanos\":1000000,\"waits\":7,\"p50Nanos\":500,\"p99Nanos\":2000,\"p999Nanos\":4000,\"maxNanos\":6000,\"meanWaitNanos\":1000000,\"cpuCores\":null,\"note\":\"\",\"cpuByThreads\":{\"big\":123457000}},"
             + "{\"strategy\":\"cpu-notify\",\"label\":\"blocking-sync (CPU notify)\",\"waitNanos\":1000000,\"waits\":7,\"p50Nanos\":8000,\"p99Nanos\":40000,\"p999Nanos\":80000,\"maxNanos\":120000,\"meanWaitNanos\":1000000,\"cpuCores\":100000,\"note\":\"\",\"cpuByThreads\":{\"inf\":null}}],"
             + "\"many\":{\"futures\":100000,\"lines\":4,\"bytesPerVirtualThread\":650,\"bytesPerFuture\":410.5,\"wakeAllMillis\":0.000123457,\"completionsPerSecond\":1000000000000,\"registrationsLeft\":0},\"goals\":[{\"id\":\"floor-10x\",\"claim\":\"wake p50 at most 10x the busy-spin floor (ours / floor)\",\"at\":\"1ms\",\"value\":8,\"unit\":\"x\",\"limit\":10,\"atMost\":true,\"pass\":true,\"evidence\":\"4.0 us / 0.5 us\"},"

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The watch's pure decision: which carrier is blocked inside one task, and how many extra carriers to run. */
+/** The watch's pure decisions: which carrier is blocked, and what to do about it. */
 class CarrierWatchTest {
     private static final long TICK = CarrierWatch.TICK_NANOS, UNKNOWN = CarrierWatch.CPU_UNKNOWN;
     private static final OsThread.Scheduling OS_UNKNOWN = OsThread.Scheduling.UNKNOWN,
@@ -23,6 +23,7 @@ class CarrierWatchTest {
     void a_computing_an_idle_or_a_moving_carrier_is_not() {
         assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK, TICK, OS_UNKNOWN), "computing: left alone, as the JDK leaves it");
         assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.WAITING, UNKNOWN, TICK, OS_UNKNOWN), "between tasks: an idle carrier waits for work");
+        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.TIMED_WAITING, UNKNOWN, TICK, OS_UNKNOWN), "an idle carrier's timed park (its keep-alive)");
         assertFalse(CarrierWatch.blocked(4, 5, 4, Thread.State.WAITING, UNKNOWN, TICK, OS_UNKNOWN), "a task begun since the last look may just be slow");
         assertFalse(CarrierWatch.blocked(-1, 1, 0, Thread.State.WAITING, UNKNOWN, TICK, OS_UNKNOWN), "the first look sees no task twice");
     }
@@ -45,7 +46,6 @@ class CarrierWatchTest {
         assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, UNKNOWN, TICK, OS_UNKNOWN),
                 "no CPU clock (or not read at the last look): today's rule, RUNNABLE is computing");
         assertFalse(CarrierWatch.blocked(4, 5, 4, Thread.State.RUNNABLE, 0, TICK, OS_UNKNOWN), "a task begun since the last look");
-        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.RUNNABLE, 0, TICK, OS_UNKNOWN), "between tasks");
         assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 0, 0, OS_UNKNOWN), "no time since the last look: nothing to go by");
         assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.TERMINATED, 0, TICK, OS_UNKNOWN), "a carrier that left");
     }
@@ -63,17 +63,30 @@ class CarrierWatchTest {
     }
 
     @Test
-    void one_extra_carrier_per_blocked_one_while_tasks_wait() {
-        assertEquals(1, CarrierWatch.extraWanted(1, 3, 0));
-        assertEquals(2, CarrierWatch.extraWanted(2, 1, 1));
-        assertEquals(2, CarrierWatch.extraWanted(1, 1, 2), "no churn while some are still blocked");
-        assertEquals(CarrierWatch.MAX_EXTRA, CarrierWatch.extraWanted(10_000, 1, 0), "capped, as the JDK caps its compensation");
+    void outside_our_tasks_a_carrier_blocked_on_a_monitor_or_asleep_in_the_kernel_is_blocked() {
+        // A continuation the JDK handed straight to the pool runs outside our tasks (ForkJoinCarriers).
+        assertTrue(CarrierWatch.blocked(5, 5, 5, Thread.State.BLOCKED, UNKNOWN, TICK, OS_UNKNOWN),
+                "pinned on a monitor: an idle carrier never blocks on one");
+        assertTrue(CarrierWatch.blocked(5, 5, 5, Thread.State.RUNNABLE, 0, TICK, OS_SLEEPING), "asleep in read(2)");
+        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.RUNNABLE, 0, TICK, OS_RUNNING), "starved, not blocked");
+        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.RUNNABLE, TICK, TICK, OS_SLEEPING), "computing: left alone");
+        assertFalse(CarrierWatch.blocked(4, 5, 5, Thread.State.BLOCKED, UNKNOWN, TICK, OS_UNKNOWN), "a task of ours ran since the last look");
     }
 
     @Test
-    void no_extra_carrier_without_a_blocked_one_or_without_waiting_tasks() {
-        assertEquals(0, CarrierWatch.extraWanted(0, 5, 2), "none blocked: the extras go");
-        assertEquals(0, CarrierWatch.extraWanted(1, 0, 0), "blocked but nothing waits: no carrier is needed");
-        assertEquals(1, CarrierWatch.extraWanted(1, 0, 1), "blocked, nothing waits now: the extra stays");
+    void a_blocked_carrier_is_compensated_once_while_tasks_queue_and_given_back_when_it_moves() {
+        assertEquals(CarrierWatch.Action.BEGIN, CarrierWatch.decide(true, false, false, true));
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(true, false, true, true), "once per block, not every look");
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(true, false, true, false), "held while blocked, even with nothing queued now");
+        assertEquals(CarrierWatch.Action.END, CarrierWatch.decide(false, false, true, true), "it moves again: the spare goes back");
+        assertEquals(CarrierWatch.Action.END, CarrierWatch.decide(false, false, true, false));
+    }
+
+    @Test
+    void no_compensation_without_a_queue_and_never_two_for_one_block() {
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(true, false, false, false), "blocked but nothing waits: no carrier is needed");
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(false, false, false, true), "not blocked");
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(true, true, false, true), "the JDK compensates it already");
+        assertEquals(CarrierWatch.Action.END, CarrierWatch.decide(true, true, true, true), "the JDK took over: ours goes back");
     }
 }

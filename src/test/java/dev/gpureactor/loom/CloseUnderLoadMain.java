@@ -28,15 +28,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * awaits a simulated device wait (0.5–5 ms) and answers {@code id * 7}, or 503 with the coded error
  * when the wait failed. 200 keep-alive clients on the JDK's default scheduler check every answer.
  * Prints {@code key=value} facts, then {@code done}.
- *
- * <p>Args: the {@link CarrierPolicy} name.
  */
 public final class CloseUnderLoadMain {
     private static final int CLIENTS = 200;
 
     public static void main(String[] args) throws Exception {
-        CarrierPolicy policy = CarrierPolicy.valueOf(args[0]);
-        GpuReactor reactor = GpuReactor.builder().carrierPolicy(policy).warnings(w -> System.out.println("warning=" + w)).build();
+        GpuReactor reactor = GpuReactor.builder().warnings(w -> System.out.println("warning=" + w)).build();
         SimDevice dev = SimDevice.open();
         List<SimStream> streams = new ArrayList<>();
         for (int i = 0; i < 16; i++) streams.add(dev.stream());

@@ -156,15 +156,14 @@ class HostingEdgesTest {
             r.close();
         }
     }
-    @ParameterizedTest
-    @EnumSource(CarrierPolicy.class)
-    void a_carrier_goes_on_when_a_virtual_threads_uncaught_handlers_throw(CarrierPolicy policy) throws Exception {
+    @Test
+    void a_carrier_goes_on_when_a_virtual_threads_uncaught_handlers_throw() throws Exception {
         // What a hosted guest's parker does, a carrier does too: the thread's failure reaches the
         // handlers, and a handler that throws ends neither the carrier nor its pool's service.
         RuntimeException boom = new RuntimeException("a task's own failure");
         Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
         List<Thread> handledOn = new CopyOnWriteArrayList<>();
-        try (GpuReactor r = GpuReactor.builder().hosting(false).carrierPolicy(policy).carriers(1).build()) {
+        try (GpuReactor r = GpuReactor.builder().hosting(false).carriers(1).build()) {
             Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
                 if (!carries(e, boom)) return;
                 handledOn.add(t);
@@ -763,15 +762,14 @@ class HostingEdgesTest {
             until("the registrations are back to 0", () -> r.registrations() == 0);
         }
     }
-    @ParameterizedTest
-    @EnumSource(CarrierPolicy.class)
-    void closing_a_line_and_then_the_reactor_under_a_hosting_load_ends_every_joiner_and_leaves_no_thread(CarrierPolicy policy)
+    @Test
+    void closing_a_line_and_then_the_reactor_under_a_hosting_load_ends_every_joiner_and_leaves_no_thread()
             throws Exception {
         // One parker over two lines, 24 virtual threads awaiting and joining in a loop on 16 streams, so
         // the parker hosts and hands its loop over (about a hundred times a run). Then one line closes under
         // the load, and later the reactor: every joiner ends with its value, LineClosed or ShutDown.
         List<Warning> warnings = new CopyOnWriteArrayList<>();
-        GpuReactor r = GpuReactor.builder().hosting(true).carrierPolicy(policy).carriers(1).hardwarePark(false)
+        GpuReactor r = GpuReactor.builder().hosting(true).carriers(1).hardwarePark(false)
                 .linesPerParker(2).warnings(warnings::add).build();
         try (SimDevice dev = SimDevice.open()) {
             List<SimStream> streams = new java.util.ArrayList<>();

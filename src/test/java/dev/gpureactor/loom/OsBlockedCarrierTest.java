@@ -61,29 +61,19 @@ class OsBlockedCarrierTest {
 
     @Test
     void fork_join_a_fifo_reader_blocked_in_open_gets_the_bytes_of_a_writer_queued_behind_it() throws Exception {
-        readerBlockedInTheOsGetsQueuedWritersBytes(CarrierPolicy.FORK_JOIN, IN_OPEN);
-    }
-
-    @Test
-    void shared_fifo_a_fifo_reader_blocked_in_open_gets_the_bytes_of_a_writer_queued_behind_it() throws Exception {
-        readerBlockedInTheOsGetsQueuedWritersBytes(CarrierPolicy.SHARED_FIFO, IN_OPEN);
+        readerBlockedInTheOsGetsQueuedWritersBytes(IN_OPEN);
     }
 
     @Test
     void fork_join_a_fifo_reader_blocked_in_read_gets_the_bytes_of_a_writer_queued_behind_it() throws Exception {
-        readerBlockedInTheOsGetsQueuedWritersBytes(CarrierPolicy.FORK_JOIN, IN_READ);
+        readerBlockedInTheOsGetsQueuedWritersBytes(IN_READ);
     }
 
-    @Test
-    void shared_fifo_a_fifo_reader_blocked_in_read_gets_the_bytes_of_a_writer_queued_behind_it() throws Exception {
-        readerBlockedInTheOsGetsQueuedWritersBytes(CarrierPolicy.SHARED_FIFO, IN_READ);
-    }
-
-    private void readerBlockedInTheOsGetsQueuedWritersBytes(CarrierPolicy policy, String blockedIn) throws Exception {
-        Path fifo = mkfifo(dir.resolve("fifo-" + policy + "-" + blockedIn));
+    private void readerBlockedInTheOsGetsQueuedWritersBytes(String blockedIn) throws Exception {
+        Path fifo = mkfifo(dir.resolve("fifo-" + blockedIn));
         // In read: an O_RDWR open of a FIFO (Linux) never blocks and counts as a writer, so the reader's open returns.
         try (RandomAccessFile keeper = blockedIn.equals(IN_READ) ? new RandomAccessFile(fifo.toFile(), "rw") : null;
-             GpuReactor r = GpuReactor.builder().carriers(1).carrierPolicy(policy).build();
+             GpuReactor r = GpuReactor.builder().carriers(1).build();
              ExecutorService threads = r.newExecutor()) {
             AtomicReference<Thread> readerThread = new AtomicReference<>();
             Future<byte[]> reader = threads.submit(() -> {
@@ -114,12 +104,7 @@ class OsBlockedCarrierTest {
 
     @Test
     void fork_join_a_blocking_downcall_waiting_for_a_thread_queued_behind_it_returns() throws Exception {
-        blockingDowncallReturns(CarrierPolicy.FORK_JOIN);
-    }
-
-    @Test
-    void shared_fifo_a_blocking_downcall_waiting_for_a_thread_queued_behind_it_returns() throws Exception {
-        blockingDowncallReturns(CarrierPolicy.SHARED_FIFO);
+        blockingDowncallReturns();
     }
 
     /**
@@ -127,7 +112,7 @@ class OsBlockedCarrierTest {
      * downcall pins: the carrier blocks in the kernel, RUNNABLE). Once the reader has signalled, it
      * holds the only carrier until it blocks or ends, so the writer submitted then is queued behind it.
      */
-    private void blockingDowncallReturns(CarrierPolicy policy) throws Exception {
+    private void blockingDowncallReturns() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self")), "Linux libc's O_RDONLY and open(2) signature assumed; elsewhere the FIFO cases here and CarrierWatchTest's CPU rule test the same compensation");
         Linker linker = Linker.nativeLinker();
         SymbolLookup libc = linker.defaultLookup();
@@ -138,8 +123,8 @@ class OsBlockedCarrierTest {
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
         MethodHandle close = linker.downcallHandle(libc.find("close").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-        Path fifo = mkfifo(dir.resolve("fifo-" + policy + "-downcall"));
-        try (GpuReactor r = GpuReactor.builder().carriers(1).carrierPolicy(policy).build();
+        Path fifo = mkfifo(dir.resolve("fifo-downcall"));
+        try (GpuReactor r = GpuReactor.builder().carriers(1).build();
              ExecutorService threads = r.newExecutor()) {
             CountDownLatch calling = new CountDownLatch(1);
             Future<byte[]> reader = threads.submit(() -> {
@@ -186,20 +171,15 @@ class OsBlockedCarrierTest {
 
     @Test
     void fork_join_a_carrier_that_computes_for_ticks_with_tasks_queued_is_not_compensated() throws Exception {
-        computingCarrierIsNotCompensated(CarrierPolicy.FORK_JOIN);
-    }
-
-    @Test
-    void shared_fifo_a_carrier_that_computes_for_ticks_with_tasks_queued_is_not_compensated() throws Exception {
-        computingCarrierIsNotCompensated(CarrierPolicy.SHARED_FIFO);
+        computingCarrierIsNotCompensated();
     }
 
     /**
      * A CPU-bound virtual thread holds the only carrier for ten ticks while tasks queue behind it:
      * RUNNABLE and burning its ticks, it is computing, and the JDK adds no carrier for it either.
      */
-    private static void computingCarrierIsNotCompensated(CarrierPolicy policy) throws Exception {
-        try (GpuReactor r = GpuReactor.builder().carriers(1).carrierPolicy(policy).build();
+    private static void computingCarrierIsNotCompensated() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().carriers(1).build();
              ExecutorService threads = r.newExecutor()) {
             CountDownLatch computing = new CountDownLatch(1);
             AtomicBoolean computed = new AtomicBoolean();

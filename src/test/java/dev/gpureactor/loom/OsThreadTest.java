@@ -73,18 +73,13 @@ class OsThreadTest {
 
     @Test
     void fork_join_a_carrier_records_its_kernel_id_in_its_tally_for_the_watch() throws Exception {
-        carrierRecordsItsId(CarrierPolicy.FORK_JOIN);
-    }
-
-    @Test
-    void shared_fifo_a_carrier_records_its_kernel_id_in_its_tally_for_the_watch() throws Exception {
-        carrierRecordsItsId(CarrierPolicy.SHARED_FIFO);
+        carrierRecordsItsId();
     }
 
     /** Without it the watch could not ask the kernel, and would go by CPU time alone (its overload risk). */
-    private static void carrierRecordsItsId(CarrierPolicy policy) throws Exception {
+    private static void carrierRecordsItsId() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "no /proc: no kernel ids to record (NO_ID, whose UNKNOWN answer the parser test covers)");
-        try (GpuReactor r = GpuReactor.builder().carriers(1).carrierPolicy(policy).build()) {
+        try (GpuReactor r = GpuReactor.builder().carriers(1).build()) {
             CompletableFuture<String> carrierName = new CompletableFuture<>();
             CompletableFuture<Long> carrierId = new CompletableFuture<>();
             Thread t = r.threadFactory().newThread(() -> {

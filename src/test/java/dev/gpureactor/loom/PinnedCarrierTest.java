@@ -21,19 +21,9 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PinnedCarrierTest {
-    /** A lock and an initialiser that waits for it, one pair per test (a class initialises once per JVM). */
-    static final ReentrantLock FIFO_LOCK = new ReentrantLock(), FORK_JOIN_LOCK = new ReentrantLock();
-    static final CountDownLatch FIFO_INIT = new CountDownLatch(1), FORK_JOIN_INIT = new CountDownLatch(1);
-
-    static final class FifoInit {
-        static {
-            FIFO_INIT.countDown();
-            FIFO_LOCK.lock(); // pinned: the class initialiser's carrier blocks here
-            FIFO_LOCK.unlock();
-        }
-
-        static void touch() { }
-    }
+    /** A lock and an initialiser that waits for it (a class initialises once per JVM). */
+    static final ReentrantLock FORK_JOIN_LOCK = new ReentrantLock();
+    static final CountDownLatch FORK_JOIN_INIT = new CountDownLatch(1);
 
     static final class ForkJoinInit {
         static {
@@ -47,17 +37,12 @@ class PinnedCarrierTest {
 
     @Test
     void fork_join_a_class_initialiser_waiting_for_an_unmounted_holder_does_not_deadlock_one_carrier() throws Exception {
-        pinnedWaitsForUnmountedHolder(CarrierPolicy.FORK_JOIN, FORK_JOIN_LOCK, FORK_JOIN_INIT, ForkJoinInit::touch);
+        pinnedWaitsForUnmountedHolder(FORK_JOIN_LOCK, FORK_JOIN_INIT, ForkJoinInit::touch);
     }
 
-    @Test
-    void shared_fifo_a_class_initialiser_waiting_for_an_unmounted_holder_does_not_deadlock_one_carrier() throws Exception {
-        pinnedWaitsForUnmountedHolder(CarrierPolicy.SHARED_FIFO, FIFO_LOCK, FIFO_INIT, FifoInit::touch);
-    }
-
-    private static void pinnedWaitsForUnmountedHolder(CarrierPolicy policy, ReentrantLock lock, CountDownLatch inInit,
+    private static void pinnedWaitsForUnmountedHolder(ReentrantLock lock, CountDownLatch inInit,
                                                       Runnable touch) throws Exception {
-        try (GpuReactor r = GpuReactor.builder().carriers(1).carrierPolicy(policy).build()) {
+        try (GpuReactor r = GpuReactor.builder().carriers(1).build()) {
             CountDownLatch holding = new CountDownLatch(1), done = new CountDownLatch(2);
             Thread holder = r.threadFactory().newThread(() -> {
                 lock.lock();

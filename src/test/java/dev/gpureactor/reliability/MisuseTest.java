@@ -178,19 +178,21 @@ class MisuseTest {
     }
 
     @Test
-    void submit_after_shutdown_is_rejected_and_a_closed_reactor_refuses_with_shut_down() throws Exception {
+    void submit_after_shutdown_is_rejected_and_a_closed_reactor_refuses_new_work_with_rejected_and_waits_with_shut_down() throws Exception {
         GpuReactor r = GpuReactor.builder().carriers(1).build();
         GpuExecutorService exec = r.newExecutor();
         assertEquals(1, exec.submit(() -> 1).get(HANG_GUARD.toSeconds(), TimeUnit.SECONDS));
         exec.shutdown();
         RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> exec.submit(() -> 2));
-        assertTrue(e.getMessage().contains(ErrorCode.ShutDown.tag()), e.getMessage());
+        assertTrue(e.getMessage().startsWith(ErrorCode.Rejected.tag()), e.getMessage());
+        assertEquals("GAR-0025 Rejected: executor is shut down: it accepts no new task", e.getMessage());
         assertThrows(RejectedExecutionException.class, () -> exec.execute(() -> {}));
         assertTrue(exec.awaitTermination(HANG_GUARD.toSeconds(), TimeUnit.SECONDS));
         r.close();
         r.close(); // twice: nothing
-        coded(ErrorCode.ShutDown, r::newExecutor);
-        coded(ErrorCode.ShutDown, () -> r.startVirtualThread(() -> {}));
+        coded(ErrorCode.Rejected, r::newExecutor);
+        coded(ErrorCode.Rejected, () -> r.startVirtualThread(() -> {}));
+        coded(ErrorCode.Rejected, r::threadFactory);
         try (CompletionLine line = CompletionLine.allocate()) {
             coded(ErrorCode.ShutDown, r.await(new MemoryDescriptor(line, Slot.of(0), 1), never())::join);
         }
@@ -224,7 +226,6 @@ class MisuseTest {
                 new Case("Builder.strictness(null)", "strictness", () -> b.strictness(null)),
                 new Case("Builder.plan((WaitPlan) null)", "plan", () -> b.plan((WaitPlan) null)),
                 new Case("Builder.plan((String) null)", "text", () -> b.plan((String) null)),
-                new Case("Builder.idleSpin(null)", "idleSpin", () -> b.idleSpin(null)),
                 new Case("Builder.parkSpin(null)", "parkSpin", () -> b.parkSpin(null)),
                 new Case("Builder.caps(null)", "caps", () -> b.caps(null)),
                 new Case("Builder.warnings(null)", "sink", () -> b.warnings(null)),

@@ -34,7 +34,7 @@ public final class SimDevice implements AutoCloseable {
 
     /** A new stream on the next free slot, on a new line every eight streams. */
     public synchronized SimStream stream() {
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "sim device");
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "sim device", "stream");
         int n = streams.size();
         if (n % CompletionLine.WORDS == 0) lines.add(CompletionLine.allocate());
         SimStream s = new SimStream(this, lines.getLast(), Slot.of(n % CompletionLine.WORDS));
@@ -46,7 +46,7 @@ public final class SimDevice implements AutoCloseable {
     public synchronized SimStream stream(CompletionLine line, Slot slot) {
         Objects.requireNonNull(line, "line");
         Objects.requireNonNull(slot, "slot");
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "sim device");
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "sim device", "stream");
         SimStream s = new SimStream(this, line, slot);
         streams.add(s);
         return s;

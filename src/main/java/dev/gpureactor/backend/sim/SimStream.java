@@ -2,6 +2,7 @@ package dev.gpureactor.backend.sim;
 
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
@@ -89,21 +90,27 @@ public final class SimStream implements AutoCloseable {
 
     public Slot slot() { return slot; }
 
-    /** Queues {@code d} of device work (sleeping, or spinning when the device was built to spin). */
+    /**
+     * Queues {@code d} of device work (sleeping, or spinning when the device was built to spin); zero
+     * is a step that takes no time.
+     *
+     * @throws dev.gpureactor.core.ReactorException {@link dev.gpureactor.core.ErrorCode#InvalidArgument}
+     *     when {@code d} is negative or longer than {@link Durations#MAX}
+     */
     public SimStream compute(Duration d) {
         Objects.requireNonNull(d, "d");
-        return queueWork(d, null);
+        return queueWork(Durations.nonNegativeNanos("compute", d), null);
     }
 
-    /** Queues a kernel: {@code body} runs on the stream (writing its payload), then {@code d} of work. */
+    /** Queues a kernel: {@code body} runs on the stream (writing its payload), then {@code d} of work (as {@link #compute(Duration)}). */
     public SimStream compute(Duration d, Runnable body) {
         Objects.requireNonNull(d, "d");
+        long nanos = Durations.nonNegativeNanos("compute", d);
         Objects.requireNonNull(body, "body");
-        return queueWork(d, body);
+        return queueWork(nanos, body);
     }
 
-    private SimStream queueWork(Duration d, Runnable body) {
-        long nanos = d.toNanos();
+    private SimStream queueWork(long nanos, Runnable body) {
         enqueue(() -> {
             if (body != null) body.run();
             work(nanos);
@@ -181,7 +188,7 @@ public final class SimStream implements AutoCloseable {
     }
 
     private void enqueue(Op op) {
-        if (closed) throw new ReactorException(ErrorCode.ShutDown, "sim stream " + line.name() + "/" + slot.index());
+        if (closed) throw new ReactorException(ErrorCode.Rejected, "sim stream " + line.name() + "/" + slot.index(), "work");
         pending.incrementAndGet();
         ops.add(op);
     }

@@ -1,6 +1,5 @@
 package dev.gpureactor.bench.service;
 
-import dev.gpureactor.loom.CarrierPolicy;
 import dev.gpureactor.loom.GpuReactor;
 import dev.gpureactor.loom.Scheduler;
 
@@ -82,18 +81,11 @@ public sealed interface Mode {
         m.put("carriers", (b, v) -> b.carriers(integer("carriers", v)));
         m.put("hosting", (b, v) -> b.hosting(bool("hosting", v)));
         m.put("linesPerParker", (b, v) -> b.linesPerParker(integer("linesPerParker", v)));
-        m.put("idleSpin", (b, v) -> b.idleSpin(Durations.parse(v, "idleSpin")));
         m.put("parkSpin", (b, v) -> b.parkSpin(Durations.parse(v, "parkSpin")));
         m.put("parkSlice", (b, v) -> b.parkSlice(Durations.parse(v, "parkSlice")));
         m.put("scheduler", (b, v) -> b.scheduler(scheduler(v)));
-        m.put("policy", (b, v) -> b.carrierPolicy(policy(v)));
         m.put("plan", GpuReactor.Builder::plan);
         return Collections.unmodifiableMap(m);
-    }
-
-    private static CarrierPolicy policy(String v) {
-        for (CarrierPolicy p : CarrierPolicy.values()) if (p.declaredName().equals(v)) return p;
-        throw new IllegalArgumentException("policy=" + v + ": expected one of fork-join, shared-fifo");
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -30,7 +31,7 @@ import java.util.function.Supplier;
  * Each mode's server side lives for the whole run, as a service's would: its simulated device
  * (16 streams, 2 lines; the lines keep their readback points, so a reactor keeps its estimates)
  * and its waiting (a reactor, or the JDK executor with a watcher or sleep polling). Each cell
- * starts a JDK HttpServer on 127.0.0.1 with the mode's executor, and N clients on the load
+ * starts a JDK HttpServer (or the Front a caller plugs in) on 127.0.0.1 with the mode's executor, and N clients on the load
  * generator's own carriers; the warm-up profile alone uses a fresh server side. The clients
  * connect first; then the warm-up runs, unmeasured; then the window, in one-second ticks
  * that swap the histograms (and feed the progress line and the warm-up profile); then the clients
@@ -121,8 +122,70 @@ public final class ServiceBench {
         return run(s, progress, Host.basic());
     }
 
-    /** Runs every cell (and the warm-up profiles) and returns the report. */
+    /** Runs every cell (and the warm-up profiles) on the JDK's {@code HttpServer} and returns the report. */
     public static ServiceRun run(Settings s, Progress progress, Host host) throws InterruptedException, IOException {
+        return run(s, progress, host, Front.JDK);
+    }
+
+    /** A request's answer: its status and body (a fixed length). */
+    record Answer(int status, byte[] body) {}
+
+    /** What serves a request, given its raw query ({@code id=N}); blocks its thread until the answer is ready. */
+    @FunctionalInterface
+    interface Answerer {
+        Answer answer(String rawQuery);
+    }
+
+    /**
+     * The HTTP server each cell starts on the loopback, {@link #JDK} by default. Another one (a server
+     * the library does not depend on) plugs in through {@link #run(Settings, Progress, Host, Front)}.
+     */
+    interface Front {
+        /**
+         * Starts a server on 127.0.0.1, a free port, that answers {@code GET /work?id=N} through
+         * {@code answerer}; a request's thread comes from {@code executor}, the mode's, unless the front
+         * says otherwise in {@link #note}.
+         */
+        Started start(Mode mode, ExecutorService executor, Answerer answerer) throws IOException;
+
+        /** Whether a thread (by its name less a trailing number) is the server's own: its CPU group is {@code http-dispatcher}. */
+        boolean owns(String threadGroup);
+
+        /** A line for the report's notes that names the server, or empty. */
+        default String note() { return ""; }
+
+        /** A started server. */
+        interface Started {
+            InetSocketAddress address();
+
+            /** Stops at once: every client has stopped before. */
+            void stop();
+        }
+
+        /** The JDK's {@code HttpServer}, its executor the mode's. */
+        Front JDK = new Front() {
+            @Override
+            public Started start(Mode mode, ExecutorService executor, Answerer answerer) throws IOException {
+                HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16_384);
+                server.createContext(LoadClient.PATH, ex -> reply(ex, answerer.answer(ex.getRequestURI().getRawQuery())));
+                server.setExecutor(executor);
+                server.start();
+                return new Started() {
+                    @Override
+                    public InetSocketAddress address() { return server.getAddress(); }
+
+                    @Override
+                    public void stop() { server.stop(0); }
+                };
+            }
+
+            @Override
+            public boolean owns(String threadGroup) { return threadGroup.startsWith("HTTP-Dispatcher"); }
+        };
+    }
+
+    /** Runs every cell (and the warm-up profiles) on {@code front}'s server and returns the report. */
+    static ServiceRun run(Settings s, Progress progress, Host host, Front front) throws InterruptedException, IOException {
         String loadAtStart = host.loadAverage().get();
         // The JDK server's defaults would distort a keep-alive benchmark: Nagle's algorithm delays the
         // body written after the headers, and more than 200 idle connections get closed. Set before the
@@ -133,6 +196,7 @@ public final class ServiceBench {
         }
         List<Cell> cells = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        if (!front.note().isEmpty()) notes.add(front.note());
         boolean prewarm = !s.prewarm().isZero();
         int total = (s.rounds() * s.levels().size() + (prewarm ? 1 : 0)) * s.modes().size() + (s.profileSeconds() > 0 ? s.modes().size() : 0);
         int index = 0;
@@ -143,7 +207,7 @@ public final class ServiceBench {
             for (Mode m : s.modes()) rigs.add(Rig.open(m, s.hook()));
             if (prewarm) {
                 for (int mi = 0; mi < s.modes().size(); mi++) {
-                    cell(s, load, s.modes().get(mi), rigs.get(mi), s.levels().getFirst(), 0, Duration.ZERO, s.prewarm(), false, index++,
+                    cell(s, front, load, s.modes().get(mi), rigs.get(mi), s.levels().getFirst(), 0, Duration.ZERO, s.prewarm(), false, index++,
                             total, progress); // not recorded
                 }
             }
@@ -152,7 +216,7 @@ public final class ServiceBench {
                     int n = s.modes().size();
                     for (int k = 0; k < n; k++) {
                         int mi = (k + round + li) % n;
-                        cells.add(cell(s, load, s.modes().get(mi), rigs.get(mi), s.levels().get(li), round + 1, s.warmup(), s.window(),
+                        cells.add(cell(s, front, load, s.modes().get(mi), rigs.get(mi), s.levels().get(li), round + 1, s.warmup(), s.window(),
                                 false, index++, total, progress));
                     }
                 }
@@ -163,7 +227,7 @@ public final class ServiceBench {
         if (s.profileSeconds() > 0) {
             for (Mode mode : s.modes()) {
                 try (Rig fresh = Rig.open(mode, s.hook())) {
-                    cells.add(cell(s, load, mode, fresh, s.profileClients(), 0, Duration.ZERO, Duration.ofSeconds(s.profileSeconds()), true,
+                    cells.add(cell(s, front, load, mode, fresh, s.profileClients(), 0, Duration.ZERO, Duration.ofSeconds(s.profileSeconds()), true,
                             index++, total, progress));
                 }
             }
@@ -196,7 +260,7 @@ public final class ServiceBench {
         }
     }
 
-    private static Cell cell(Settings s, LoadThreads load, Mode mode, Rig rig, int clients, int round, Duration warmup, Duration window,
+    private static Cell cell(Settings s, Front front, LoadThreads load, Mode mode, Rig rig, int clients, int round, Duration warmup, Duration window,
                              boolean profile, int index, int total, Progress progress) throws InterruptedException, IOException {
         String what = (profile ? "warm-up profile" : round == 0 ? "pre-warm" : "round " + round) + ", " + clients + " clients, "
                 + mode.label();
@@ -218,12 +282,9 @@ public final class ServiceBench {
         Waiting waiting = rig.waiting();
         waiting.cellStarts();
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16_384);
-            server.createContext(LoadClient.PATH, ex -> handle(ex, work, waiting, ledger, wake));
-            server.setExecutor(waiting.executor());
-            server.start();
+            Front.Started server = front.start(mode, waiting.executor(), q -> answer(q, work, waiting, ledger, wake));
             try {
-                InetSocketAddress address = server.getAddress();
+                InetSocketAddress address = server.address();
                 for (int i = 0; i < clients; i++) {
                     threads.add(load.start(new LoadClient(address, ledger, latency, connected, go, on::get)));
                 }
@@ -251,7 +312,7 @@ public final class ServiceBench {
             } finally {
                 on.set(false); // on a failure too: no client is left waiting to start, or requesting
                 go.countDown();
-                server.stop(0);
+                server.stop();
             }
         } finally {
             waiting.cellEnds();
@@ -266,7 +327,7 @@ public final class ServiceBench {
         }
         Map<String, Double> threadCores = new LinkedHashMap<>();
         groups.forEach((name, nanos) -> {
-            groupCores.merge(CpuSnapshot.group(name, load), nanos / 1e9 / seconds, Double::sum);
+            groupCores.merge(CpuSnapshot.group(name, load, front), nanos / 1e9 / seconds, Double::sum);
             threadCores.put(name, nanos / 1e9 / seconds);
         });
         long process = after.processNanos - before.processNanos;
@@ -328,28 +389,27 @@ public final class ServiceBench {
      * A request: launch its job, wait in the mode's way, stamp the wake first thing, check the
      * payload, answer with it. A failure answers 500, which the client counts.
      */
-    private static void handle(HttpExchange ex, SimWork work, Waiting waiting, Ledger ledger, Recorder wake) throws IOException {
+    private static Answer answer(String q, SimWork work, Waiting waiting, Ledger ledger, Recorder wake) {
+        try {
+            long id = q != null && q.startsWith("id=") ? Long.parseLong(q.substring(3)) : -1;
+            if (!ledger.known(id)) throw new IllegalArgumentException("unknown request id " + q);
+            Job job = work.launch(id);
+            long payload = waiting.await(job);
+            long woke = System.nanoTime();
+            wake.recordValue(Math.max(0, woke - job.storeNanos));
+            if (payload != Job.expected(id)) ledger.wrong.increment();
+            ledger.served(id);
+            return new Answer(200, (id + " " + payload + "\n").getBytes(StandardCharsets.US_ASCII));
+        } catch (Exception e) {
+            return new Answer(500, (e + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static void reply(HttpExchange ex, Answer a) throws IOException {
         try (ex) {
-            int status = 200;
-            byte[] body;
-            try {
-                String q = ex.getRequestURI().getRawQuery();
-                long id = q != null && q.startsWith("id=") ? Long.parseLong(q.substring(3)) : -1;
-                if (!ledger.known(id)) throw new IllegalArgumentException("unknown request id " + q);
-                Job job = work.launch(id);
-                long payload = waiting.await(job);
-                long woke = System.nanoTime();
-                wake.recordValue(Math.max(0, woke - job.storeNanos));
-                if (payload != Job.expected(id)) ledger.wrong.increment();
-                ledger.served(id);
-                body = (id + " " + payload + "\n").getBytes(StandardCharsets.US_ASCII);
-            } catch (Exception e) {
-                status = 500;
-                body = (e + "\n").getBytes(StandardCharsets.UTF_8);
-            }
-            ex.sendResponseHeaders(status, body.length);
+            ex.sendResponseHeaders(a.status(), a.body().length);
             try (OutputStream out = ex.getResponseBody()) {
-                out.write(body);
+                out.write(a.body());
             }
         }
     }
@@ -368,13 +428,16 @@ public final class ServiceBench {
         }
 
         /** The report's group of a thread group name (a thread's name less its trailing number). */
-        static String group(String name, LoadThreads load) {
+        static String group(String name, LoadThreads load) { return group(name, load, Front.JDK); }
+
+        /** The same, with {@code front}'s own threads in the {@code http-dispatcher} group. */
+        static String group(String name, LoadThreads load, Front front) {
             if (load.owns(name)) return LOAD; // first: the load pool's timer thread is also named ForkJoinPool-N
+            if (front.owns(name)) return HTTP;
             if (name.startsWith("gar-carrier")) return CARRIERS;
             if (name.startsWith("gar-parker")) return PARKERS;
             if (name.startsWith(ScanWatcher.THREAD_NAME)) return WATCHER;
             if (name.startsWith("ForkJoinPool")) return JDK_SCHEDULER; // the JDK's virtual-thread scheduler (and the common pool)
-            if (name.startsWith("HTTP-Dispatcher")) return HTTP;
             if (name.startsWith("gar-sim-")) return DEVICE;
             return OTHER;
         }

@@ -1,6 +1,6 @@
 /**
  * The service benchmark's engine ({@code gar service}, issue 13): a JDK {@code HttpServer} on the
- * loopback whose handlers launch work on simulated streams and await it, driven by closed-loop
+ * loopback (or another server, a {@code ServiceBench.Front} that the caller plugs in: the tests' Jetty 12) whose handlers launch work on simulated streams and await it, driven by closed-loop
  * keep-alive clients on virtual threads, in several modes (the library's defaults, variants of its
  * builder, and the JDK executor with a watcher thread or with sleep polling) that take turns within
  * one run; it reports throughput, latencies, CPU and correctness per mode and client level, and the

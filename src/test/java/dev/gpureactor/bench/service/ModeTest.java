@@ -18,11 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ModeTest {
     @Test
     void a_list_splits_between_modes_not_between_settings() {
-        List<Mode> ms = Mode.parseList("reactor,reactor:carriers=2,hosting=false,idleSpin=0,watcher,sleep1,reactor-jdk");
-        assertEquals(List.of("reactor", "reactor:carriers=2,hosting=false,idleSpin=0", "watcher", "sleep1", "reactor-jdk"),
+        List<Mode> ms = Mode.parseList("reactor,reactor:carriers=2,hosting=false,parkSpin=0,watcher,sleep1,reactor-jdk");
+        assertEquals(List.of("reactor", "reactor:carriers=2,hosting=false,parkSpin=0", "watcher", "sleep1", "reactor-jdk"),
                 ms.stream().map(Mode::label).toList());
         Mode.Reactor r = assertInstanceOf(Mode.Reactor.class, ms.get(1));
-        assertEquals(Map.of("carriers", "2", "hosting", "false", "idleSpin", "0"), r.settings());
+        assertEquals(Map.of("carriers", "2", "hosting", "false", "parkSpin", "0"), r.settings());
         assertEquals(Map.of("scheduler", "jdk-default"), ((Mode.Reactor) ms.get(4)).settings());
         assertEquals(Duration.ofNanos(100_000), assertInstanceOf(Mode.Watcher.class, ms.get(2)).interval());
         assertInstanceOf(Mode.SleepPoll.class, ms.get(3));

@@ -1,0 +1,68 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.ReactorException;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The waits whose plan a thread runs now, in place of a parker: a joiner under the {@code naive}
+ * kind, a platform joiner under {@code gpu-reactor}, the runner that takes a plan over when such a
+ * joiner leaves early or a stage is asked for. No parker holds them, so the reactor's close ends
+ * them here: {@link #close} fails each with the reactor's {@code ShutDown}, which wakes its runner
+ * (on the future's joiner stack) and ends its plan at the next step, and every later run fails at
+ * once. The runs are few (one per thread running a plan), so one lock guards them; the lock also
+ * orders a run that starts against the close (either the close sees the run, or the run sees the
+ * close).
+ */
+final class PlanRuns {
+    /** Guarded by itself, as is {@code closed}. Identity: a future is one run, whatever its equals. */
+    private final Set<GpuFuture<?>> running = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Why the runs end, once closed; null while open. */
+    private ReactorException closed;
+
+    /**
+     * Starts a run of {@code f}'s plan: true, and the run is tracked until {@link #exit}; false once
+     * closed, and {@code f} has failed with the close's reason.
+     */
+    boolean enter(GpuFuture<?> f) {
+        ReactorException why;
+        synchronized (running) {
+            why = closed;
+            if (why == null) {
+                running.add(f);
+                return true;
+            }
+        }
+        f.fail(why); // outside the lock: a settle runs stage completions
+        return false;
+    }
+
+    /** The run of {@code f} is over (settled, or handed on). */
+    void exit(GpuFuture<?> f) {
+        synchronized (running) {
+            running.remove(f);
+        }
+    }
+
+    /** Fails every run now with {@code why}, and every later {@link #enter}; idempotent. */
+    void close(ReactorException why) {
+        List<GpuFuture<?>> all;
+        synchronized (running) {
+            if (closed != null) return;
+            closed = why;
+            all = List.copyOf(running);
+            running.clear();
+        }
+        for (GpuFuture<?> f : all) f.fail(why); // outside the lock: each settle wakes its runner and joiners
+    }
+
+    /** How many plans run now (tests). */
+    int size() {
+        synchronized (running) {
+            return running.size();
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.backend.sim.SimDevice;
+import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Warning;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import javax.management.ObjectName;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Nothing a user callback does hurts another wait: a warnings sink that throws (on a lost word, on
+ * {@code LiveAtClose}, on every warning) affects only itself; a throwing readback or
+ * {@code onComplete} action fails only its own wait; every death of a parker's waits is counted in
+ * {@code parkersDied}. The device is held on gates, so a healthy wait that a fault ended early
+ * would show as failed, not as done.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SinkIsolationTest {
+    private static final Duration HANG_GUARD = Duration.ofSeconds(60);
+    private static final String PLAN = "flag:park_us=100,backstop_us=1000";
+
+    /** What a logger whose appender is down throws. */
+    private static final class SinkDown extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        SinkDown(Warning w) { super("appender down: " + w.code(), null, false, false); }
+    }
+
+    private static void until(String what, BooleanSupplier cond) throws InterruptedException {
+        long end = System.nanoTime() + HANG_GUARD.toNanos();
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() - end > 0) fail("gave up waiting until " + what);
+            Thread.sleep(2);
+        }
+    }
+
+    @Test
+    void a_sink_that_throws_on_a_lost_word_fails_no_other_wait_of_the_parker() throws Exception {
+        List<Warning> seen = new CopyOnWriteArrayList<>();
+        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).warnings(w -> {
+                    seen.add(w);
+                    if (w.code() == ErrorCode.WordNeverWritten) throw new SinkDown(w);
+                }).build();
+             SimDevice dev = SimDevice.open()) {
+            SimStream healthy = dev.stream(), lossy = dev.stream(); // two slots of one line: one parker
+            assertSame(healthy.line(), lossy.line());
+            CountDownLatch gate = new CountDownLatch(1);
+            healthy.hold(gate);
+            SimStream.Signal h = healthy.signal();
+            GpuFuture<Integer> held = r.await(h.descriptor(), h.port(), () -> 42);
+            LineParker p = r.parkerOf(healthy.line());
+            until("the parker holds the healthy wait", () -> p.slotSizes().get(healthy.slot().index()) == 1);
+
+            SimStream.Signal lost = lossy.signalLost();
+            GpuFuture<Integer> f = r.await(lost.descriptor(), lost.port(), () -> 5);
+            until("the lost word's wait is done", f::isDone); // the parker's backstop query says done
+            assertEquals(5, f.join());
+            // The parker signals first and warns after: wait for the warning, not just the outcome.
+            until("the lost word is warned", () -> seen.stream().anyMatch(w -> w.code() == ErrorCode.WordNeverWritten));
+            until("the sink's throw is counted", () -> r.warningSinkFailures() == 1);
+
+            assertFalse(held.isDone(), "the healthy wait is untouched: " + held + ", " + held.failureCode());
+            assertNull(held.failureCode());
+            gate.countDown();
+            assertEquals(42, held.join(HANG_GUARD), "the healthy wait completes with its value, not ParkerDied");
+            assertEquals(0, r.stats().parkersDied(), r.stats().toString());
+            assertTrue(p.isLive());
+            assertTrue(seen.stream().noneMatch(w -> w.code() == ErrorCode.ParkerDied), seen.toString());
+        }
+    }
+
+    @Test
+    void a_sink_that_throws_on_every_warning_fails_no_build_no_wait_and_no_close() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).warnings(w -> {
+            calls.incrementAndGet();
+            throw new SinkDown(w);
+        }).build();
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            s.compute(Duration.ofMillis(2));
+            SimStream.Signal sig = s.signal();
+            GpuFuture<Integer> f = r.await(sig.descriptor(), sig.port(), () -> 3);
+            assertEquals(3, r.newExecutor().submit(() -> f.join()).get(HANG_GUARD.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(calls.get(), r.warningSinkFailures());
+            assertEquals(r.warningsRaised(), r.warningSinkFailures(), "every warning reached the sink, and each throw was dropped there");
+        } finally {
+            r.close();
+        }
+    }
+
+    @Test
+    void a_sink_that_throws_on_live_at_close_lets_close_finish_and_unregister_the_bean() throws Exception {
+        List<Warning> seen = new CopyOnWriteArrayList<>();
+        GpuReactor r = GpuReactor.builder().carriers(2).name("sink-isolation").warnings(w -> {
+            seen.add(w);
+            if (w.code() == ErrorCode.LiveAtClose) throw new SinkDown(w);
+        }).build();
+        ObjectName bean = r.jmxName().orElseThrow();
+        assertTrue(ManagementFactory.getPlatformMBeanServer().isRegistered(bean));
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        Thread vt = r.startVirtualThread(() -> {
+            started.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException ignored) {
+                // ends
+            }
+        });
+        assertTrue(started.await(HANG_GUARD.toSeconds(), TimeUnit.SECONDS));
+        try {
+            assertDoesNotThrow(r::close, "the sink's throw stays with the sink");
+            assertTrue(seen.stream().anyMatch(w -> w.code() == ErrorCode.LiveAtClose), seen.toString());
+            assertEquals(1, r.warningSinkFailures());
+            assertFalse(ManagementFactory.getPlatformMBeanServer().isRegistered(bean), "close unregistered the bean");
+            assertTrue(r.jmxName().isEmpty());
+            assertDoesNotThrow(r::close, "a second close is nothing");
+        } finally {
+            release.countDown();
+            assertTrue(vt.join(HANG_GUARD));
+        }
+    }
+
+    @Test
+    void a_parker_whose_waits_die_of_an_exception_counts_the_death_and_goes_on() throws Exception {
+        List<Warning> seen = new CopyOnWriteArrayList<>();
+        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).warnings(seen::add).build();
+             SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            CountDownLatch gate = new CountDownLatch(1);
+            s.hold(gate);
+            SimStream.Signal first = s.signal();
+            GpuFuture<Integer> f = r.await(first.descriptor(), first.port(), () -> 1);
+            LineParker p = r.parkerOf(s.line());
+            until("the parker holds the wait", () -> p.slotSizes().get(s.slot().index()) == 1);
+            AtomicInteger once = new AtomicInteger(1);
+            p.passHook = () -> {
+                if (once.getAndDecrement() == 1) throw new IllegalStateException("injected, once");
+            };
+            ReactorException e = assertThrows(ReactorException.class, () -> f.join(HANG_GUARD));
+            assertEquals(ErrorCode.ParkerDied, e.code());
+            assertEquals(1, r.stats().parkersDied(), "the death of its waits is counted, though its thread goes on");
+            assertEquals(1, seen.stream().filter(w -> w.code() == ErrorCode.ParkerDied).count(), seen.toString());
+            assertTrue(p.isLive(), "an exception ends the waits, not the thread");
+
+            SimStream.Signal second = s.signal();
+            GpuFuture<Integer> g = r.await(second.descriptor(), second.port(), () -> 2);
+            assertSame(p, r.parkerOf(s.line()));
+            gate.countDown();
+            assertEquals(2, g.join(HANG_GUARD));
+            assertEquals(1, r.stats().parkersDied());
+        }
+    }
+
+    @Test
+    void a_throwing_readback_or_callback_fails_only_its_own_wait() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).build();
+             SimDevice dev = SimDevice.open();
+             GpuExecutorService exec = r.newExecutor()) {
+            SimStream a = dev.stream(), b = dev.stream();
+            CountDownLatch gate = new CountDownLatch(1);
+            a.hold(gate);
+            b.hold(gate);
+            SimStream.Signal sa = a.signal(), sb = b.signal();
+            IllegalStateException boom = new IllegalStateException("readback failed");
+            GpuFuture<Integer> bad = r.await(sa.descriptor(), sa.port(), () -> { throw boom; });
+            GpuFuture<Integer> good = r.await(sb.descriptor(), sb.port(), () -> 9);
+            CountDownLatch callbacksRan = new CountDownLatch(2);
+            List<Object> goodSaw = new CopyOnWriteArrayList<>();
+            bad.onComplete((v, t) -> {
+                callbacksRan.countDown();
+                throw new IllegalStateException("callback failed");
+            });
+            good.onComplete((v, t) -> {
+                callbacksRan.countDown();
+                throw new IllegalStateException("callback failed");
+            });
+            good.onComplete((v, t) -> goodSaw.add(v));
+            gate.countDown();
+            var joinBad = exec.submit(() -> assertThrows(CompletionException.class, bad::join));
+            assertEquals(9, exec.submit(() -> good.join()).get(HANG_GUARD.toSeconds(), TimeUnit.SECONDS));
+            assertSame(boom, joinBad.get(HANG_GUARD.toSeconds(), TimeUnit.SECONDS).getCause());
+            assertTrue(callbacksRan.await(HANG_GUARD.toSeconds(), TimeUnit.SECONDS));
+            until("the good wait's second callback ran", () -> !goodSaw.isEmpty());
+            assertEquals(List.of(9), goodSaw);
+            assertEquals(0, r.stats().parkersDied());
+        }
+    }
+}
