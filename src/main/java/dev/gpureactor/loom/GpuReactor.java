@@ -53,7 +53,9 @@ import java.util.function.Supplier;
  *
  * <p>Settings are resolved once, at build: the {@link ExecutorKind} (declared chain io-uring →
  * gpu-reactor → naive) and the {@link Scheduler} (carrier-pool → jdk-default), each with a coded
- * warning where it fell back, or a coded refusal when strict. The warnings are kept as values.
+ * warning where it fell back, or a coded refusal when strict. The warnings are kept as values and go to
+ * the {@link Builder#warnings sink}: by default the {@code System.Logger} {@code "dev.gpureactor"}, each
+ * code once per reactor.
  */
 public final class GpuReactor implements AutoCloseable {
     /** How many warnings {@link #warnings()} keeps. */
