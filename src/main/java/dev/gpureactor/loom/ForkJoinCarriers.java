@@ -98,13 +98,15 @@ final class ForkJoinCarriers implements Carriers {
 
         @Override
         public <T> ForkJoinTask<T> lazySubmit(ForkJoinTask<T> task) {
-            super.lazySubmit(task instanceof Run ? task : handedOver(task));
+            if (task instanceof Run) return super.lazySubmit(task);
+            super.lazySubmit(handedOver(task));
             return task;
         }
 
         @Override
         public <T> ForkJoinTask<T> externalSubmit(ForkJoinTask<T> task) {
-            super.externalSubmit(task instanceof Run ? task : handedOver(task));
+            if (task instanceof Run) return super.externalSubmit(task);
+            super.externalSubmit(handedOver(task));
             return task;
         }
 
