@@ -7,7 +7,9 @@
 #      path, each with its form of the two JVM flags, and with no JDK native-access warning;
 #   3. a default reactor opens its carrier pool on both paths (no ExecutorFallback), and without
 #      --add-opens its coded fallback warning names the flag in that path's form;
-#   4. the library jar holds the library alone: none of the tools' packages (cli, bench, soak, demo, json:
+#   4. with the flags the example logs nothing; with no flags at all it logs the fallback once through
+#      System.Logger (the JDK's default backend, on stderr) and prints no JDK native-access warning;
+#   5. the library jar holds the library alone: none of the tools' packages (cli, bench, soak, demo, json:
 #      src/tools, in the tools artifact and gar.jar), and its module descriptor has no static requires and
 #      opens nothing.
 # Usage: scripts/consumer.sh [extra mvn flags for the consumer build, e.g. -o]. Needs JDK 25 and Maven.
@@ -80,6 +82,14 @@ run flags-modulepath '^library-module=dev\.gpureactor$' "${mp_flags[@]}" -p "$ap
 for n in example-classpath example-modulepath flags-classpath flags-modulepath; do
   no "$n" 'ExecutorFallback'
   no "$n" 'WARNING: A restricted method'
+done
+for n in example-classpath example-modulepath; do no "$n" '^(SEVERE|WARNING|INFO): '; done
+run plain-classpath '^42\.0$' -cp "$app:$lib" dev.gpureactor.consumer.Example
+run plain-modulepath '^42\.0$' -p "$app:$lib" -m dev.gpureactor.consumer/dev.gpureactor.consumer.Example
+for n in plain-classpath plain-modulepath; do
+  no "$n" 'A restricted method'
+  [ "$(grep -c '^WARNING: .*GAR-0003 ExecutorFallback' "$n.out")" = 1 ] \
+    || { cat "$n.out"; fail "$n: the fallback should be logged once, at WARNING"; }
 done
 run fallback-classpath 'ExecutorFallback.*--add-opens java\.base/java\.lang=ALL-UNNAMED' \
   --enable-native-access=ALL-UNNAMED -cp "$app:$lib" dev.gpureactor.consumer.Flags

@@ -27,8 +27,11 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @State(Scope.Thread)
 public class WaitEventBench {
-    /** off: no recording; recording: one runs without the wait event; on: the wait event is enabled. */
-    @Param({"off", "recording", "on"})
+    /**
+     * off: no recording; recording: one runs without the wait event; threshold: the wait event at its
+     * default, 20 ms (each wait begins an event, none is committed); on: every wait committed (threshold 0).
+     */
+    @Param({"off", "recording", "threshold", "on"})
     public String jfr;
 
     private CompletionLine line;
@@ -47,7 +50,11 @@ public class WaitEventBench {
         descriptor = new MemoryDescriptor(line, Slot.of(0), 1);
         if (!jfr.equals("off")) {
             recording = new Recording();
-            if (jfr.equals("on")) recording.enable("dev.gpureactor.Wait");
+            switch (jfr) {
+                case "recording" -> recording.disable("dev.gpureactor.Wait");
+                case "threshold" -> recording.enable("dev.gpureactor.Wait");
+                default -> recording.enable("dev.gpureactor.Wait").withThreshold(java.time.Duration.ZERO);
+            }
             recording.setToDisk(true);
             recording.start();
         }

@@ -2,6 +2,7 @@ package dev.gpureactor.loom;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.EventType;
 import jdk.jfr.Label;
@@ -11,11 +12,13 @@ import jdk.jfr.StackTrace;
 /**
  * JFR: a parker found the carriers backlogged (more virtual threads admitted than carriers) where
  * its previous turn did not. Sampled at the flip, per parker, never per task, so it is on by default.
+ * An instant event: nothing to threshold. No stack trace: it is always a parker's turn.
  */
 @Name("dev.gpureactor.CarrierBacklog")
 @Category({"dev.gpureactor"})
 @Label("Carrier Backlog")
 @Description("The carriers became backlogged: woken virtual threads queue; the parker neither spins nor hosts")
+@Enabled(true)
 @StackTrace(false)
 final class BacklogEvent extends Event {
     private static final EventType TYPE = EventType.getEventType(BacklogEvent.class);

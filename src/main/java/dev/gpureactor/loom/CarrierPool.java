@@ -203,11 +203,20 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * carriers' decrements.
      */
     private void admitResume(Runnable task) {
+        admitHandedOver();
+        carriers.push(task);
+    }
+
+    /**
+     * The admission of a resume without its push: for a continuation the JDK hands straight to the
+     * carriers' own pool ({@link ForkJoinCarriers}), which queues it itself once admitted here. Refused
+     * only once retired, which a live thread's continuation never meets.
+     */
+    void admitHandedOver() {
         if ((ctl.getAndIncrement() & RETIRED) != 0) { // full fence: ordered with the retiring CAS
             ctl.getAndDecrement(); // keeps the task count true; the retired bit stays, so nothing is admitted meanwhile
             throw rejected(); // retired: no carrier would ever run it
         }
-        carriers.push(task);
     }
 
     /**

@@ -22,16 +22,14 @@ import java.util.concurrent.locks.LockSupport;
  *   is; what tells them apart is that it burns no CPU.
  *
  * A pool deadlocks as soon as every carrier is blocked and what they wait for is a virtual thread
- * queued behind them. Every TICK the watch reads each carrier: a carrier that made no progress
- * since the last look (no task of ours began on it) is blocked
- *   - inside one of our tasks, when its thread waits (WAITING, TIMED_WAITING or BLOCKED: a virtual
- *     thread that parks unmounted leaves its carrier, so a carrier waiting inside a task is one a
- *     pinned thread holds);
- *   - outside our tasks (a continuation the JDK handed straight to the pool, ForkJoinCarriers says
- *     when), when it is BLOCKED on a monitor: an idle carrier parks (WAITING), it never blocks on one;
- *   - either way, when it is RUNNABLE but its thread's CPU time grew by less than 1/QUIET_SHARE of
- *     the time since the last look and the kernel, where it says (OsThread, Linux), does not have it
- *     running or queued to run (blocked in the OS).
+ * queued behind them. Every TICK the watch reads each carrier's tally (every task a carrier runs is
+ * counted there, those the JDK hands straight to the pool included: ForkJoinCarriers): a carrier that
+ * began a task and has not finished it since the last look (the same task) is blocked
+ *   - when its thread waits (WAITING, TIMED_WAITING or BLOCKED: a virtual thread that parks unmounted
+ *     leaves its carrier, so a carrier waiting inside a task is one a pinned thread holds);
+ *   - when it is RUNNABLE but its thread's CPU time grew by less than 1/QUIET_SHARE of the time since
+ *     the last look and the kernel, where it says (OsThread, Linux), does not have it running or
+ *     queued to run (blocked in the OS).
  * While tasks are queued, the watch compensates each blocked carrier the JDK is not already
  * compensating, once, through the pool's own compensated-block pair (Carriers.beginBlock, the JDK's
  * ForkJoinPool.beginCompensatedBlock: it activates an idle carrier or starts one at once, up to the
@@ -140,8 +138,8 @@ final class CarrierWatch implements Runnable {
         carriers.forEachCarrier((t, tally) -> {
             long started = tally.started(), finished = tally.tasks(); // opaque: see the class comment
             Thread.State state = t.getState();
-            // The CPU clock only for a RUNNABLE carrier: the one case it decides.
-            long cpuNow = state == Thread.State.RUNNABLE ? cpuTime(t) : CPU_UNKNOWN;
+            // The CPU clock only for a carrier inside a task and RUNNABLE: the one case it decides.
+            long cpuNow = started != finished && state == Thread.State.RUNNABLE ? cpuTime(t) : CPU_UNKNOWN;
             // Since the last look only if that look read this same carrier's clock (a tally changes owner only between tasks).
             long cpu = started == tally.watchedStarted && tally.watchedCpuNanos >= 0 && cpuNow >= 0
                     ? cpuNow - tally.watchedCpuNanos : CPU_UNKNOWN;
@@ -181,14 +179,12 @@ final class CarrierWatch implements Runnable {
     long compensations() { return compensations; }
 
     /**
-     * Whether a carrier is blocked: no task of ours began on it since the last look
-     * ({@code started == startedBefore}), and
+     * Whether a carrier is blocked inside one task: it began a task it has not finished
+     * ({@code started != finished}), the same one as at the last look ({@code started ==
+     * startedBefore}), and
      * <ul>
-     * <li>inside our task ({@code started != finished}) its thread waits (WAITING, TIMED_WAITING or
-     *     BLOCKED: a pinned virtual thread holds it), or</li>
-     * <li>outside our tasks it is BLOCKED on a monitor (a continuation the JDK handed straight to
-     *     the pool, pinned; an idle carrier parks, it never blocks on a monitor), or</li>
-     * <li>either way it is RUNNABLE but used less than 1/{@link #QUIET_SHARE} of
+     * <li>its thread waits (WAITING, TIMED_WAITING or BLOCKED: a pinned virtual thread holds it), or</li>
+     * <li>it is RUNNABLE but used less than 1/{@link #QUIET_SHARE} of
      *     {@code sinceLookNanos} of CPU since the last look ({@code cpuNanos}; {@link #CPU_UNKNOWN}
      *     where not known, when only a waiting carrier counts) and the kernel does not have it
      *     running or queued to run ({@code os}: RUNNING is a computing carrier starved on an
@@ -197,11 +193,9 @@ final class CarrierWatch implements Runnable {
      */
     static boolean blocked(long startedBefore, long started, long finished, Thread.State state,
                            long cpuNanos, long sinceLookNanos, OsThread.Scheduling os) {
-        if (started != startedBefore) return false;
-        boolean inTask = started != finished;
+        if (started == finished || started != startedBefore) return false;
         return switch (state) {
-            case BLOCKED -> true;
-            case WAITING, TIMED_WAITING -> inTask;
+            case WAITING, TIMED_WAITING, BLOCKED -> true;
             case RUNNABLE -> os != OsThread.Scheduling.RUNNING
                     && cpuNanos >= 0 && sinceLookNanos > 0 && cpuNanos < sinceLookNanos / QUIET_SHARE;
             case NEW, TERMINATED -> false;

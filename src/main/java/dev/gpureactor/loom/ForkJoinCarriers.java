@@ -29,13 +29,14 @@ import java.util.function.BiConsumer;
  * maximum size ({@link #maxPoolSize}: {@code jdk.virtualThreadScheduler.maxPoolSize}, as the JDK's);
  * past it the pool saturates quietly rather than throwing, as the JDK's does.
  *
- * <p><b>Continuations that bypass the pool's executor.</b> The JDK hands some continuations straight
- * to the carrier's own pool when the carrier is a {@code CarrierThread} and its queue is empty (a
- * yield, a park that found its permit, a monitor released while blocking: {@code
- * VirtualThread.lazySubmitRunContinuation}). They run here without passing {@link CarrierPool}:
- * uncounted by its ctl word (admitted neither in nor out, so the word stays true) and by the
- * carrier's tally. Their thread is live meanwhile, so the pool cannot retire under them; the watch
- * reads a carrier blocked in one of them by its thread state ({@link CarrierWatch}).
+ * <p><b>Continuations the JDK hands straight to the pool.</b> When the carrier is a
+ * {@code CarrierThread} with an empty queue, the JDK submits some continuations to the carrier's own
+ * pool instead of the thread's scheduler (a yield, a park that found its permit, a monitor released
+ * while blocking: {@code VirtualThread.lazySubmitRunContinuation} and {@code afterYield}, through the
+ * pool's public {@code lazySubmit} and {@code externalSubmit}). {@link CarrierForkJoinPool} overrides
+ * those two and sends each such continuation through {@link CarrierPool#admitHandedOver} and the same
+ * {@link Run} wrapper as every other task, so the ctl word, the tallies and the watch see every task a
+ * carrier runs.
  *
  * <p>Each admitted task is wrapped in one {@link ForkJoinTask} (the pool wraps a plain
  * {@code Runnable} in one anyway) that runs it through {@link CarrierPool#runTask}, which counts it
@@ -76,8 +77,44 @@ final class ForkJoinCarriers implements Carriers {
         // As VirtualThread.createDefaultScheduler: async mode, corePoolSize 0, minimumRunnable
         // max(size / 2, 1) (a compensated block may leave that many running before a spare starts),
         // saturate rather than throw, idle carriers leave after the keep-alive.
-        this.forkJoin = new ForkJoinPool(size, factory, (t, e) -> { }, true, 0, Math.max(size, maxSize),
-                Math.max(size / 2, 1), fj -> true, keepAlive.toMillis(), TimeUnit.MILLISECONDS);
+        this.forkJoin = new CarrierForkJoinPool(pool, size, factory, Math.max(size, maxSize), keepAlive);
+    }
+
+    /**
+     * The carriers' {@code ForkJoinPool}: async mode, corePoolSize 0, minimumRunnable
+     * {@code max(size / 2, 1)} (a compensated block may leave that many running before a spare
+     * starts), saturating rather than throwing, idle carriers leaving after the keep-alive, as
+     * {@code VirtualThread.createDefaultScheduler}; and a continuation the JDK submits to it directly
+     * is admitted and wrapped as every other task (the class comment says when).
+     */
+    private static final class CarrierForkJoinPool extends ForkJoinPool {
+        private final CarrierPool pool;
+
+        CarrierForkJoinPool(CarrierPool pool, int size, ForkJoinWorkerThreadFactory factory, int maxSize, Duration keepAlive) {
+            super(size, factory, (t, e) -> { }, true, 0, maxSize, Math.max(size / 2, 1), fj -> true,
+                    keepAlive.toMillis(), TimeUnit.MILLISECONDS);
+            this.pool = pool;
+        }
+
+        @Override
+        public <T> ForkJoinTask<T> lazySubmit(ForkJoinTask<T> task) {
+            if (task instanceof Run) return super.lazySubmit(task);
+            super.lazySubmit(handedOver(task));
+            return task;
+        }
+
+        @Override
+        public <T> ForkJoinTask<T> externalSubmit(ForkJoinTask<T> task) {
+            if (task instanceof Run) return super.externalSubmit(task);
+            super.externalSubmit(handedOver(task));
+            return task;
+        }
+
+        /** A continuation the JDK handed straight to the pool, admitted and wrapped as an admitted task. */
+        private Run handedOver(ForkJoinTask<?> continuation) {
+            pool.admitHandedOver();
+            return new Run(pool, continuation::quietlyInvoke);
+        }
     }
 
     /**

@@ -53,7 +53,9 @@ import java.util.function.Supplier;
  *
  * <p>Settings are resolved once, at build: the {@link ExecutorKind} (declared chain io-uring →
  * gpu-reactor → naive) and the {@link Scheduler} (carrier-pool → jdk-default), each with a coded
- * warning where it fell back, or a coded refusal when strict. The warnings are kept as values.
+ * warning where it fell back, or a coded refusal when strict. The warnings are kept as values and go to
+ * the {@link Builder#warnings sink}: by default the {@code System.Logger} {@code "dev.gpureactor"}, each
+ * code once per reactor.
  */
 public final class GpuReactor implements AutoCloseable {
     /** How many warnings {@link #warnings()} keeps. */
@@ -114,7 +116,10 @@ public final class GpuReactor implements AutoCloseable {
     private final LinkedHashMap<LineParker, Integer> load = new LinkedHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
     private final List<Warning> warnings = new CopyOnWriteArrayList<>();
-    /** The user's sink, guarded ({@link GuardedSink}): nothing it throws reaches a parker, a plan runner or {@link #close}. */
+    /**
+     * The user's sink, or the default log ({@link LoggedWarnings}), guarded ({@link GuardedSink}): nothing
+     * it throws reaches a parker, a plan runner or {@link #close}.
+     */
     private final GuardedSink warningSink;
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong warningsRaised = new AtomicLong();
@@ -137,7 +142,7 @@ public final class GpuReactor implements AutoCloseable {
     private GpuReactor(Builder b) {
         FirstUse.ensure(); // the await path's class initialisation and linkage, off the awaiting virtual threads
         this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
-        this.warningSink = b.warningSink != null ? new GuardedSink(b.warningSink) : null;
+        this.warningSink = new GuardedSink(b.warningSink != null ? b.warningSink : new LoggedWarnings(name));
         HostCaps caps = b.caps != null ? b.caps : probe();
         if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
             caps = new HostCaps(caps.parkers(), caps.carriers(), caps.wordWait(),
@@ -460,7 +465,7 @@ public final class GpuReactor implements AutoCloseable {
     public long warningsRaised() { return warningsRaised.get(); }
 
     /**
-     * How many times the sink given to {@link Builder#warnings} threw. What it throws is dropped
+     * How many times the warnings sink (the one given to {@link Builder#warnings}, else the default log) threw. What it throws is dropped
      * there: it fails no wait, stops no parker and no {@link #close}; the warning is still kept
      * and counted ({@link #warnings()}, {@link #warningsRaised()}).
      */
@@ -643,8 +648,13 @@ public final class GpuReactor implements AutoCloseable {
 
         /**
          * Where the reactor's coded warnings go as they are raised (on parker threads, carriers, the
-         * closing thread), besides {@link GpuReactor#warnings()}. What the sink throws stays with it:
-         * counted in {@link GpuReactor#warningSinkFailures()}, never failing a wait or a close.
+         * closing thread), instead of the default: the {@code System.Logger} named {@code "dev.gpureactor"},
+         * once per {@link ErrorCode} per reactor (at {@code WARNING}; {@link ErrorCode#ParkFallback} at
+         * {@code DEBUG}, or {@code INFO} without native access), so that the JDK-scheduler fallback
+         * reaches the log of a run without flags. Either way every warning is also counted
+         * ({@link GpuReactor#warningsRaised()}) and kept ({@link GpuReactor#warnings()}, the MXBean).
+         * What the sink throws stays with it: counted in {@link GpuReactor#warningSinkFailures()},
+         * never failing a wait or a close.
          */
         public Builder warnings(Consumer<Warning> sink) { this.warningSink = Objects.requireNonNull(sink, "sink"); return this; }
 

@@ -61,6 +61,11 @@ final class LineWait {
     /** The reactor's plan label, for the JFR wait event; null for waits made outside a reactor. */
     final String planLabel;
     /**
+     * The JFR wait event, begun with the wait, or null while no recording has it on. Committed once,
+     * by the thread that settles the wait (the future's terminal CAS decides which).
+     */
+    final WaitEvent jfr;
+    /**
      * When the word was seen reached (JFR only: set by the signaller before its CAS only while the
      * wait event is enabled, else 0); read by the resolver after the acquire load that saw
      * {@code READY}, so the CAS publishes it. Two signallers race only to write about the same
@@ -87,6 +92,7 @@ final class LineWait {
         this.spreadNanos = spreadNanos;
         this.pointKey = pointKey;
         this.planLabel = planLabel;
+        this.jfr = WaitEvent.start();
     }
 
     MemoryDescriptor descriptor() { return descriptor; }

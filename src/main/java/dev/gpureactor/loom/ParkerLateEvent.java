@@ -2,6 +2,7 @@ package dev.gpureactor.loom;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.EventType;
 import jdk.jfr.Label;
@@ -12,12 +13,15 @@ import jdk.jfr.Timespan;
 /**
  * JFR: a parker's timed sleep that the OS ended more than {@link #LATE_NANOS} after it asked (its
  * waits woke late through no fault of the estimator). Thresholded in code, so it is rare, and on by
- * default like the JDK's thresholded {@code jdk.VirtualThreadPinned}.
+ * default like the JDK's thresholded {@code jdk.VirtualThreadPinned}. An instant event (no JFR
+ * duration), so JFR's own threshold does not apply: the lateness is the {@code late} field. No stack
+ * trace: it is always the parker's sleep loop.
  */
 @Name("dev.gpureactor.ParkerLate")
 @Category({"dev.gpureactor"})
 @Label("Parker Woke Late")
 @Description("A parker's timed sleep ended more than 1 ms after it asked")
+@Enabled(true)
 @StackTrace(false)
 final class ParkerLateEvent extends Event {
     /** Below this a late wake is the OS's ordinary slack, not worth a record. */

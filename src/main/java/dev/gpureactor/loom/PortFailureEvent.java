@@ -3,6 +3,7 @@ package dev.gpureactor.loom;
 import dev.gpureactor.core.ReactorException;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.EventType;
 import jdk.jfr.Label;
@@ -12,11 +13,14 @@ import jdk.jfr.StackTrace;
 /**
  * JFR: a backstop query said a stream failed (or threw), and the parker failed the slot's waits with
  * the coded error. Rare and important, so on by default (as the JDK's {@code jdk.JavaErrorThrow}).
+ * An instant event: nothing to threshold. No stack trace: the thread is the parker or the joiner that
+ * queried the port, and the coded error names the line and slot.
  */
 @Name("dev.gpureactor.PortFailure")
 @Category({"dev.gpureactor"})
 @Label("Port Failure")
 @Description("A completion port reported a failed stream; the slot's waits failed with the coded error")
+@Enabled(true)
 @StackTrace(false)
 final class PortFailureEvent extends Event {
     private static final EventType TYPE = EventType.getEventType(PortFailureEvent.class);

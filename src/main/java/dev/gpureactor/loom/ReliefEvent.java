@@ -2,6 +2,7 @@ package dev.gpureactor.loom;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.EventType;
 import jdk.jfr.Label;
@@ -11,12 +12,14 @@ import jdk.jfr.StackTrace;
 /**
  * JFR: a parker running a woken virtual thread (hosting) was relieved: a registration or close
  * arrived, and the thread standing by took the line's loop. At most one per hosted guest, and a
- * relief already hands a thread over, so it is on by default.
+ * relief already hands a thread over, so it is on by default. An instant event: nothing to threshold.
+ * No stack trace: the relief is always the same hand-over.
  */
 @Name("dev.gpureactor.HostingRelief")
 @Category({"dev.gpureactor"})
 @Label("Hosting Relief")
 @Description("A hosting parker was relieved; the thread standing by took the line's loop")
+@Enabled(true)
 @StackTrace(false)
 final class ReliefEvent extends Event {
     private static final EventType TYPE = EventType.getEventType(ReliefEvent.class);

@@ -19,7 +19,8 @@ import java.util.OptionalLong;
  * <p>{@code prctl} is variadic, so it is linked with {@link Linker.Option#firstVariadicArg
  * firstVariadicArg(1)} and its {@code unsigned long} argument as a 64-bit long. It is a system call, so it
  * is not linked critical. Where there is no {@code prctl} (not Linux) the methods report that instead of
- * failing.
+ * failing; so do they where {@link NativeAccess#granted() native access} is not enabled: the slack is an
+ * optimisation, not worth the JDK's restricted-method warning on a run that asked for no native code.
  */
 @SuppressWarnings("restricted") // FFM linking and library loading are this class's purpose; run with --enable-native-access
 public final class TimerSlack {
@@ -31,6 +32,7 @@ public final class TimerSlack {
 
     private static MethodHandle prctl() {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) return null;
+        if (!NativeAccess.granted()) return null; // an optimisation: not worth the JDK's restricted-method warning
         try {
             Linker linker = Linker.nativeLinker();
             return linker.defaultLookup().find("prctl")
@@ -46,6 +48,13 @@ public final class TimerSlack {
     /** Whether this platform lets a thread read and set its timer slack. */
     public static boolean supported() {
         return PRCTL != null;
+    }
+
+    /** Why {@link #supported()} is false (not Linux, or no native access); empty where it is true. */
+    public static String why() {
+        if (PRCTL != null) return "";
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) return "not Linux";
+        return NativeAccess.granted() ? "no prctl" : NativeAccess.why();
     }
 
     /**

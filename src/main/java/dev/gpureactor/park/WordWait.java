@@ -117,14 +117,20 @@ public final class WordWait implements LinePark {
         this.note = note;
     }
 
-    /** This process's probe: run once, on first use, with the {@link NativeLoader#defaultLoader()}. */
+    /**
+     * This process's probe: run once, on first use, with the {@link NativeLoader#defaultLoader()}.
+     * Where {@link NativeAccess#granted() native access} is not enabled it loads nothing and reports
+     * why: the park is an optimisation, and loading it would print the JDK's restricted-method warning
+     * on every run that never asked for native code (the pure-Java park runs instead).
+     */
     public static Probe probe() {
         return Once.PROBE;
     }
 
     /** The lazy holder: class initialisation runs the probe exactly once and publishes it safely. */
     private static final class Once {
-        static final Probe PROBE = probe(NativeLoader.defaultLoader());
+        static final Probe PROBE = NativeAccess.granted() ? probe(NativeLoader.defaultLoader())
+                : Probe.missing(NativeAccess.why(), List.of());
     }
 
     /**

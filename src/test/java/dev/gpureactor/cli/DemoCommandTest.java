@@ -115,12 +115,12 @@ class DemoCommandTest {
         assertEquals(STORES, hooks.counter("write_value"), "one stream write-value per wait");
     }
 
-    /** Every round's three stores: the warm-up rounds and the printed one. */
-    static final int STORES = (DemoCommand.WARM_UP_ROUNDS + 1) * 3;
+    /** Every round's three stores (the warm-up rounds and the printed one) and the slow wait's. */
+    static final int STORES = (DemoCommand.WARM_UP_ROUNDS + 1) * 3 + 1;
 
-    /** The warm-up rounds and the printed one, three stores each on three streams; everything given back, nothing freed under a store. */
+    /** The warm-up rounds and the printed one, three stores each on three streams, and the slow wait's; everything given back, nothing freed under a store. */
     static void assertDriverUse(StandinHooks hooks, Run r) {
-        assertEquals(STORES, hooks.counter("writes_done"), "every round's three stores landed");
+        assertEquals(STORES, hooks.counter("writes_done"), "every round's three stores and the slow wait's landed");
         assertEquals(3, hooks.counter("stream_create"));
         assertEquals(2, hooks.counter("host_alloc"), "the line's page and the payload page");
         assertEquals(2, hooks.counter("host_free"), "both pages freed after the streams settled");
@@ -176,8 +176,28 @@ class DemoCommandTest {
         assertTrue(r.out().contains("JFR recording: " + file), r.out());
         var waits = jdk.jfr.consumer.RecordingFile.readAllEvents(file).stream()
                 .filter(e -> e.getEventType().getName().equals("dev.gpureactor.Wait")).toList();
-        // 41 FILL rounds of three waits, each with a readback: every one recorded, completed.
-        assertEquals(3 * (DemoCommand.WARM_UP_ROUNDS + 1), waits.size());
+        // 41 FILL rounds of three waits and the slow wait, each with a readback: every one recorded, completed.
+        assertEquals(3 * (DemoCommand.WARM_UP_ROUNDS + 1) + 1, waits.size());
         assertTrue(waits.stream().allMatch(e -> e.getString("outcome").equals("COMPLETED")), () -> waits.toString());
+    }
+
+    @Test
+    void a_default_recording_of_the_demo_holds_its_slow_wait(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = dir.resolve("default.jfr");
+        Run r;
+        try (jdk.jfr.Recording rec = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("default"))) {
+            rec.start();
+            r = gar(null, null, "demo");
+            rec.stop();
+            rec.dump(file);
+        }
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("a slow wait: " + DemoCommand.SLOW_WORK.toMillis() + " ms of device work, done after "), r.out());
+        var waits = jdk.jfr.consumer.RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.gpureactor.Wait")).toList();
+        // The slow wait (payload 7) is recorded, and only waits over the default threshold are.
+        assertTrue(waits.stream().anyMatch(e -> e.getDuration().toMillis() >= 20 && e.getString("outcome").equals("COMPLETED")),
+                () -> "no wait over 20 ms: " + waits);
+        assertTrue(waits.stream().allMatch(e -> e.getDuration().toMillis() >= 20), () -> waits.toString());
     }
 }

@@ -1,6 +1,7 @@
 package dev.gpureactor.cli;
 
 import dev.gpureactor.backend.Standin;
+import dev.gpureactor.backend.StandinHooks;
 import dev.gpureactor.backend.cuda.CudaDriver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -56,6 +57,42 @@ class GpuBenchCommandTest {
             stats++;
         }
         assertEquals(WAITERS.size() + 2, stats, json);
+    }
+
+    /**
+     * A device without stream memory operations (the stand-in's attribute 122 reads 0, as under a GPU
+     * proxy that lacks them): the run says so with the coded error, runs no wake waiter, and still
+     * measures the query plan's round trip, every one of it, with exit status 0.
+     */
+    @Test
+    void aDeviceWithoutStreamMemOpsIsUnsupportedHereCodedAndTheQueryPlanStillMeasuresARoundTrip() {
+        degraded("attr_122", 0, "GAR-0023");
+    }
+
+    /** Mapped host memory refused by the driver (the stand-in's allocation fails): the same degradation, its own code. */
+    @Test
+    void mappedHostMemoryRefusedIsUnsupportedHereCodedAndTheQueryPlanStillMeasuresARoundTrip() {
+        degraded("fail_alloc", -1, "GAR-0008");
+    }
+
+    private static void degraded(String fault, long value, String code) {
+        StandinHooks hooks = new StandinHooks(Standin.library(Standin.CUDA));
+        hooks.reset();
+        hooks.set(fault, value);
+        DemoCommandTest.Run r;
+        try {
+            r = DemoCommandTest.gar(CudaDriver.LIBRARY_PROPERTY, Standin.library(Standin.CUDA),
+                    "gpu-bench", "--json", "--iterations", "30", "--warmup", "5");
+        } finally {
+            hooks.reset();
+        }
+        assertEquals(0, r.code(), r.err());
+        String json = r.out().strip();
+        assertTrue(json.contains("\"unsupported\":\"" + code), code + " expected in " + json);
+        assertTrue(json.contains("\"wake\":[]"), "no wake waiter runs: " + json);
+        assertTrue(json.contains("\"variant\":\"query-plan\",\"park\":\"cuStreamQuery poll on a platform thread\",\"asked\":30,\"completed\":30"),
+                "the query plan's round trips all completed: " + json);
+        assertTrue(json.contains("\"complete\":true"), json);
     }
 
     @Test

@@ -60,7 +60,7 @@ class SharedOptionsTest {
 
     @Test
     void each_shared_option_keeps_its_help_text_per_command() {
-        String library = "Carrier threads (default: the library's: one per core under its default fork-join policy).";
+        String library = "Carrier threads (default: the library's: one per core).";
         assertEquals(library, help("bench", "--carriers"));
         assertEquals(library, help("demo", "--carriers"));
         assertEquals("Carrier threads per reactor (default: cores - 1, at least 1).", help("soak", "--carriers"));

@@ -229,15 +229,21 @@ class JettyServerTest {
                     Http1.Response r;
                     try {
                         Http1.writeGet(s.getOutputStream(), "127.0.0.1", GpuHandler.PATH + "?id=" + id);
+                    } catch (IOException e) {
+                        refuse(id); // the request never left whole (a broken pipe: the server closed first)
+                        return;
+                    }
+                    try {
                         r = Http1.read(in(s));
                     } catch (Http1.ClosedBeforeResponse e) {
                         refuse(id); // closed before any byte of an answer: the server did not take it
                         return;
                     } catch (IOException e) {
                         if (e.getMessage() != null && e.getMessage().contains("reset")) {
-                            refuse(id); // reset before any response byte (the write or the first read)
+                            refuse(id); // reset before any response byte
                         } else {
                             broken.incrementAndGet();
+                            brokenWhy.add(id + ": " + e);
                         }
                         return;
                     }
@@ -248,6 +254,7 @@ class JettyServerTest {
                     }
                     if (r.status() != 200) {
                         broken.incrementAndGet();
+                        brokenWhy.add(id + ": status " + r.status());
                         return;
                     }
                     answered.merge(id, 1, Integer::sum);
@@ -273,6 +280,7 @@ class JettyServerTest {
                 else wrong.incrementAndGet();
             } catch (IOException e) {
                 broken.incrementAndGet();
+                brokenWhy.add("held: " + e);
             }
         }
 
@@ -280,6 +288,9 @@ class JettyServerTest {
             refused.incrementAndGet();
             refusedIds.put(id, true);
         }
+
+        /** Why each broken answer broke (the failure message names it). */
+        final java.util.Queue<String> brokenWhy = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
         private final Map<Socket, InputStream> ins = new ConcurrentHashMap<>();
 
@@ -319,6 +330,7 @@ class JettyServerTest {
         @Override
         public String toString() {
             return "right " + right + ", wrong " + wrong + ", refused " + refused + " (503: " + status503 + "), broken " + broken
+                    + (brokenWhy.isEmpty() ? "" : " " + brokenWhy)
                     + ", connections " + connections + ", held answered " + heldRight;
         }
     }

@@ -4,6 +4,7 @@ import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
+import jdk.jfr.Configuration;
 import jdk.jfr.EventType;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -29,7 +30,7 @@ class JfrEventsTest {
         int parkerSlot;
         String parkerLine;
         try (Recording rec = new Recording()) {
-            rec.enable("dev.gpureactor.Wait");
+            rec.enable("dev.gpureactor.Wait").withThreshold(Duration.ZERO); // every wait, not only the slow ones
             rec.enable("dev.gpureactor.PortFailure");
             rec.start();
             try (GpuReactor r = GpuReactor.builder().carriers(2).build(); SimDevice dev = SimDevice.open()) {
@@ -164,6 +165,7 @@ class JfrEventsTest {
         String line;
         try (Recording rec = new Recording()) {
             rec.enable("dev.gpureactor.PortFailure");
+            rec.disable("dev.gpureactor.Wait"); // on by default: a slow wait's event would be a guest's commit
             rec.start();
             try (GpuReactor r = GpuReactor.builder().carriers(2).hosting(hosting).build(); SimDevice dev = SimDevice.open()) {
                 SimStream ok = dev.stream(), bad = dev.stream();
@@ -194,10 +196,81 @@ class JfrEventsTest {
     }
 
     @Test
-    void the_per_wait_event_is_off_by_default_and_the_rare_ones_on() {
-        assertEquals(Map.of("dev.gpureactor.Wait", false, "dev.gpureactor.ParkerLate", true,
-                "dev.gpureactor.HostingRelief", true, "dev.gpureactor.PortFailure", true,
-                "dev.gpureactor.CarrierBacklog", true), defaultsOf());
+    void every_event_is_on_by_default_and_the_wait_event_only_above_20_ms() {
+        assertEquals(Map.of("dev.gpureactor.Wait", "true 20 ms", "dev.gpureactor.ParkerLate", "true 0 ns",
+                "dev.gpureactor.HostingRelief", "true 0 ns", "dev.gpureactor.PortFailure", "true 0 ns",
+                "dev.gpureactor.CarrierBacklog", "true 0 ns"), defaultsOf());
+    }
+
+    /**
+     * A recording with the JDK's default configuration ({@code default.jfc}, which does not name the
+     * library's events, so their annotations decide) holds the slow wait and none of the fast ones.
+     */
+    @Test
+    void a_default_recording_holds_the_waits_over_the_threshold_and_none_below(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("default.jfr");
+        JfrWaitsMain.Waits w;
+        try (Recording rec = new Recording(Configuration.getConfiguration("default"))) {
+            rec.start();
+            w = JfrWaitsMain.run();
+            rec.stop();
+            rec.dump(file);
+        }
+        List<RecordedEvent> waits = waitEvents(file);
+        assertTrue(keys(waits).contains(w.slow().toString()), () -> "the slow wait " + w.slow() + " is missing: " + waits);
+        for (RecordedEvent e : waits) {
+            assertTrue(e.getDuration().compareTo(Duration.ofMillis(20)) >= 0, () -> "a wait under 20 ms was recorded: " + e);
+        }
+        List<String> fast = w.fasterThan(Duration.ofMillis(20).toNanos()).stream().map(Object::toString).toList();
+        assertFalse(fast.isEmpty(), () -> "no fast wait took under 20 ms end to end: " + w);
+        for (String k : fast) assertFalse(keys(waits).contains(k), () -> "a fast wait was recorded: " + k + " in " + waits);
+    }
+
+    /**
+     * The exact command lines docs/JFR.md gives, in a child JVM: the JDK's startup recording with its
+     * default settings keeps the slow wait only; adding {@code +dev.gpureactor.Wait#threshold=0ms}
+     * records every wait.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "-XX:StartFlightRecording:filename=F{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"", ",+dev.gpureactor.Wait#threshold=0ms"})
+    void a_startup_recording_keeps_the_slow_waits_and_the_documented_option_every_wait(String option, @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("startup.jfr");
+        ChildJvm child = ChildJvm.run(JfrWaitsMain.class, 120, List.of("-XX:StartFlightRecording:filename=" + file + option));
+        assertTrue(child.exited() && child.exitValue() == 0, child::output);
+        List<String> fast = new java.util.ArrayList<>();
+        List<String> fastUnder20 = new java.util.ArrayList<>();
+        String slow = null;
+        for (String line : child.output().split("\\R")) {
+            if (line.startsWith("fast=")) {
+                String[] parts = line.substring(5).split("/");
+                String key = parts[0] + "/" + parts[1] + "/" + parts[2];
+                fast.add(key);
+                if (Long.parseLong(parts[3]) < Duration.ofMillis(20).toNanos()) fastUnder20.add(key);
+            } else if (line.startsWith("slow=")) {
+                slow = line.substring(5);
+            }
+        }
+        assertEquals(JfrWaitsMain.FAST, fast.size(), child::output);
+        assertNotNull(slow, child::output);
+        List<String> recorded = keys(waitEvents(file));
+        assertTrue(recorded.contains(slow), () -> "the slow wait is missing: " + recorded + "\n" + child.output());
+        if (option.isEmpty()) {
+            for (String k : fastUnder20) assertFalse(recorded.contains(k), () -> "a fast wait was recorded: " + k + " in " + recorded);
+            assertFalse(fastUnder20.isEmpty(), child::output);
+        } else {
+            assertTrue(recorded.containsAll(fast), () -> "every wait: " + recorded + "\n" + child.output());
+            assertEquals(JfrWaitsMain.FAST + 1, recorded.size(), () -> recorded.toString());
+        }
+    }
+
+    private static List<RecordedEvent> waitEvents(Path file) throws java.io.IOException {
+        return RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.gpureactor.Wait")).toList();
+    }
+
+    /** Each wait event as "line/slot/target", as {@link JfrWaitsMain.Key} prints a wait. */
+    private static List<String> keys(List<RecordedEvent> waits) {
+        return waits.stream().map(e -> e.getString("line") + "/" + e.getInt("slot") + "/" + e.getLong("target")).toList();
     }
 
     @Test
@@ -228,11 +301,14 @@ class JfrEventsTest {
         }
     }
 
-    /** Each event type's default enablement, read from its annotations (the recorder's default settings). */
-    private static Map<String, Boolean> defaultsOf() {
+    /** Each event type's default "enabled threshold", read from its annotations (the recorder's default settings). */
+    private static Map<String, String> defaultsOf() {
         return List.of(WaitEvent.class, ParkerLateEvent.class, ReliefEvent.class, PortFailureEvent.class, BacklogEvent.class)
                 .stream().map(EventType::getEventType)
-                .collect(Collectors.toMap(EventType::getName, t -> t.getSettingDescriptors().stream()
-                        .filter(d -> d.getName().equals("enabled")).findFirst().orElseThrow().getDefaultValue().equals("true")));
+                .collect(Collectors.toMap(EventType::getName, t -> setting(t, "enabled") + " " + setting(t, "threshold")));
+    }
+
+    private static String setting(EventType t, String name) {
+        return t.getSettingDescriptors().stream().filter(d -> d.getName().equals(name)).findFirst().orElseThrow().getDefaultValue();
     }
 }

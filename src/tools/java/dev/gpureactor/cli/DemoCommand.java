@@ -41,7 +41,8 @@ import java.util.function.IntSupplier;
 
 /**
  * The crate's FILL example on virtual threads: three waits on slots completing at 2, 4 and 6 ms,
- * a fourth virtual thread doing CPU work in slices meanwhile, and what each wait cost. The device
+ * a fourth virtual thread doing CPU work in slices meanwhile, and what each wait cost; then one slow
+ * wait (50 ms), the kind a default JFR recording keeps. The device
  * is a {@link DemoDevice}: the simulated one by default, or the CUDA / HIP binding
  * ({@code dev.gpureactor.demo.DriverDemoDevice}: a host function holds each stream for the work, no kernel runs).
  */
@@ -75,7 +76,7 @@ final class DemoCommand implements Callable<Integer> {
     ReactorOptions.Carriers carriers;
 
     @Option(names = "--jfr", paramLabel = "FILE",
-            description = "Write a JFR recording of the run to FILE (the JDK's default events and every dev.gpureactor event, the per-wait one included); read it with: jfr print --events 'dev.gpureactor.*' FILE")
+            description = "Write a JFR recording of the run to FILE (the JDK's default events and every dev.gpureactor event, every wait included, not only those over the 20 ms default threshold); read it with: jfr print --events 'dev.gpureactor.*' FILE")
     Path jfr;
 
     /**
@@ -127,11 +128,11 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** A recording of the JDK's default events and every event of the library's, started now. */
+    /** A recording of the JDK's default events and every event of the library's, every wait included, started now. */
     private static Recording startRecording() throws IOException, ParseException {
         Recording r = new Recording(Configuration.getConfiguration("default"));
         r.setName("gar demo");
-        for (String e : JFR_EVENTS) r.enable(e);
+        for (String e : JFR_EVENTS) r.enable(e).withThreshold(Duration.ZERO);
         r.start();
         return r;
     }
@@ -183,7 +184,27 @@ final class DemoCommand implements Callable<Integer> {
         List<DemoDevice.Stream> streams = device.streams(3);
         for (int round = 0; round < WARM_UP_ROUNDS; round++) fillRound(reactor, device, streams, exec, false);
         fillRound(reactor, device, streams, exec, true);
+        slowWait(reactor, streams.getFirst(), exec);
         for (Warning w : reactor.warnings()) System.out.println("(warning kept: " + w.code() + ")");
+    }
+
+    /**
+     * The device work of {@link #slowWait}: well past the JFR wait event's default threshold (20 ms),
+     * so a default recording of the demo ({@code -XX:StartFlightRecording}) holds this wait even when
+     * the await starts a few milliseconds after the work.
+     */
+    static final Duration SLOW_WORK = Duration.ofMillis(50);
+
+    /** One wait as long as a slow kernel: the one a default JFR recording keeps (docs/JFR.md). */
+    private static void slowWait(GpuReactor reactor, DemoDevice.Stream stream, GpuExecutorService exec) throws Exception {
+        long t0 = System.nanoTime();
+        DemoDevice.Signal sig = stream.signal(SLOW_WORK, 7);
+        IntSupplier payload = sig.payload();
+        GpuFuture<Integer> f = reactor.await(sig.descriptor(), sig.port(), payload::getAsInt);
+        int v = exec.submit(() -> f.join()).get(30, TimeUnit.SECONDS);
+        System.out.printf(Locale.ROOT, "a slow wait: %d ms of device work, done after %.2f ms, read back %d, %s"
+                + " (over 20 ms: a default JFR recording holds it as a dev.gpureactor.Wait event)%n",
+                SLOW_WORK.toMillis(), (System.nanoTime() - t0) / 1e6, v, f.state());
     }
 
     private static void fillRound(GpuReactor reactor, DemoDevice device, List<DemoDevice.Stream> streams,

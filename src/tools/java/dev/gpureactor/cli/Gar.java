@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "gar", mixinStandardHelpOptions = true, version = "gar 0.1.0", resourceBundle = "dev.gpureactor.cli.Options",
         description = "gpu-async-reactor for the JVM: await GPU work from blocking Java code on virtual threads.",
         subcommands = {DemoCommand.class, ProbeCommand.class, BenchCommand.class, SoakCommand.class, ServiceCommand.class, ScaleCommand.class,
-                GpuBenchCommand.class, CommandLine.HelpCommand.class})
+                GpuBenchCommand.class, BlockingCommand.class, CommandLine.HelpCommand.class})
 public final class Gar implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -106,6 +106,7 @@ final class GpuBenchCommand implements Callable<Integer> {
         }
         m.put("rtt", rtt);
         m.put("warnings", r.warnings().stream().map(Object::toString).toList());
+        m.put("unsupported", r.unsupported());
         m.put("complete", r.complete());
         return m;
     }
@@ -125,6 +126,7 @@ final class GpuBenchCommand implements Callable<Integer> {
         String label = r.standin() ? " [STAND-IN: not a GPU]" : "";
         b.append("device: ").append(r.device()).append('\n');
         b.append("hardware park: ").append(r.hardwarePark()).append(", cores: ").append(r.cores()).append('\n');
+        if (!r.unsupported().isEmpty()) b.append("unsupported here: ").append(r.unsupported()).append('\n');
         if (!r.wake().isEmpty()) {
             b.append(String.format("%nstore -> waiter running (us)%s%n%-22s %9s %9s %9s %11s  %s%n", label,
                     "waiter", "p50", "p99", "max", "done/asked", "park"));

@@ -33,7 +33,7 @@ final class ProbeCommand implements Callable<Integer> {
         WordWait.Probe park = WordWait.probe();
         out.put("hardware park", park.available() ? park.wordWait().get().describe() : "none: " + park.note());
         out.put("timer slack", TimerSlack.current().isPresent() ? TimerSlack.current().getAsLong() + " ns (this thread; parkers set 1 ns)"
-                : "unknown (not Linux)");
+                : "unknown (" + TimerSlack.why() + ")");
         HostCaps caps = UringHost.hostCaps();
         out.put("custom scheduler", show(caps.carriers()));
         out.put("io_uring", show(caps.ioUring()));

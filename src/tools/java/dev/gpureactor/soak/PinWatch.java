@@ -68,6 +68,7 @@ public final class PinWatch implements AutoCloseable {
             Recording r = new Recording();
             r.setName("gar-pin-watch");
             r.enable(EVENT).withThreshold(Duration.ZERO).withStackTrace();
+            r.disable("dev.gpureactor.Wait"); // on by default; the watch records pinning, not waits
             r.start();
             return new PinWatch(r, null);
         } catch (RuntimeException | LinkageError e) {

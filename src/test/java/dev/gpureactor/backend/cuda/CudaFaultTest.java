@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a failing kernel, a driver without the _v2 entry point, stream memory ops reading 0, an
  * allocation failure, a stream that never settles, a missing library, no current context.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @SuppressWarnings("restricted")
 class CudaFaultTest {
     @Test

@@ -16,16 +16,22 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The real kernels (native/kernels/gar_kernels.cu, the jar's fatbin) through cuModuleLoadData and
  * cuLaunchKernel: on the stand-in, which emulates them by name (always), and on the real driver where
  * one is found. The fatbin is built by the build where nvcc is present; without it these tests fail,
- * since the kernel path is then untested (the CUDA toolkit is on this project's machines).
+ * since the kernel path is then untested (the CUDA toolkit is on this project's machines). The timeout
+ * runs the test in a separate thread, so a spin or a native call that never returns is stopped and
+ * reported (the GPU check's JVM goes on to the next test), and every spin has its own bound.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @SuppressWarnings("restricted")
 class CudaKernelTest {
+    /** A spin on a word the device should write is bounded well inside the class's timeout. */
+    static final long SPIN_BOUND_NANOS = 20_000_000_000L;
+
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void aSpinKernelRunsBeforeTheStoreBehindIt(String kind) {
@@ -53,7 +59,14 @@ class CudaKernelTest {
             k.spin(s, 1_000_000);
             k.writeByte(s, device + 5, (byte) 42);
             line.enqueueStore(s, Slot.of(0), 1);
-            while (line.line().word(Slot.of(0)) != 1) Thread.onSpinWait(); // acquire: the payload is visible
+            long end = System.nanoTime() + SPIN_BOUND_NANOS;
+            while (line.line().word(Slot.of(0)) != 1) { // acquire: the payload is visible
+                if (System.nanoTime() - end > 0) {
+                    fail("the store behind the kernels never reached the line within " + SPIN_BOUND_NANOS / 1_000_000_000
+                            + " s: word " + line.line().word(Slot.of(0)) + ", expected 1");
+                }
+                Thread.onSpinWait();
+            }
             assertEquals(42, MemorySegment.ofAddress(host).reinterpret(4096).get(JAVA_BYTE, 5));
             rig.cuda.check("cuStreamSynchronize", rig.cuda.cuStreamSynchronize(s.segment()));
             assertTrue(line.retire(s));

@@ -44,7 +44,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Counters of the stand-in check what the real driver cannot show (frees, retains, flags).
  * No timing assertions: the waits are ordered by gates; timeouts are hang guards only.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @SuppressWarnings("restricted")
 class CudaLineTest extends LineContract<CuStream, CudaPort, CudaRig> {
     @Override

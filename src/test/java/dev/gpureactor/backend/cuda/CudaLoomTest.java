@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * registrations return to 0. Against the stand-in driver always; against libcuda.so.1 where one
  * is found (a JUnit assumption with the reason otherwise).
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @SuppressWarnings("restricted")
 class CudaLoomTest {
     private static final long GUARD_S = 60;

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * driver where there is one. No timing assertions: the word is checked before and after the host's
  * write, whatever the delays.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @SuppressWarnings("restricted")
 class CudaStreamWaitTest {
     static final VarHandle WORD = JAVA_LONG.varHandle();

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The examples of docs/CUDA.md and docs/HIP.md, as written, against the stand-ins (a sleeping kernel stands in for "your kernels"). */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DocExampleTest {
     @Test
     void theCudaExampleRuns() throws Exception {

@@ -1,5 +1,7 @@
 package dev.gpureactor.bench.gpu;
 
+import dev.gpureactor.backend.cuda.CudaDriver;
+import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Warning;
 import dev.gpureactor.loom.GpuReactor;
 import dev.gpureactor.park.WordWait;
@@ -58,9 +60,11 @@ public final class GpuBench {
      * @param wake        step 3, one result per waiter (empty when not asked)
      * @param rtt         step 4, one result per variant (empty when not asked)
      * @param warnings    coded warnings of the line and the reactors
+     * @param unsupported the coded error of a device that cannot store into a line (then step 3 did not
+     *                    run and step 4 is the {@link QueryRoundTrip}), or empty
      */
     public record Report(String device, boolean standin, String hardwarePark, int cores, Config config,
-                         List<WakeRun.Result> wake, List<RoundTrip.Result> rtt, List<Warning> warnings) {
+                         List<WakeRun.Result> wake, List<RoundTrip.Result> rtt, List<Warning> warnings, String unsupported) {
         /** Whether every asked wait and round trip completed, with no error. */
         public boolean complete() {
             return wake.stream().allMatch(r -> r.error().isEmpty() && r.completed() == r.asked())
@@ -68,7 +72,11 @@ public final class GpuBench {
         }
     }
 
-    /** Runs {@code config} on a fresh {@link GpuRig}; progress lines go to {@code progress}. */
+    /**
+     * Runs {@code config} on a fresh {@link GpuRig}; progress lines go to {@code progress}. A device
+     * that cannot store into a line ({@link #unsupported}) runs the {@link QueryRoundTrip} for step 4
+     * and nothing for step 3, and the report says why.
+     */
     public static Report run(Config config, Consumer<String> progress) {
         Objects.requireNonNull(config, "config");
         WordWait.Probe probe = WordWait.probe();
@@ -78,7 +86,21 @@ public final class GpuBench {
         List<RoundTrip.Result> rtt = new ArrayList<>();
         String device;
         boolean standin;
-        GpuRig rig = GpuRig.open();
+        CudaDriver cuda = CudaDriver.load();
+        GpuRig rig;
+        try {
+            rig = GpuRig.open(cuda);
+        } catch (ReactorException e) {
+            if (!unsupported(e)) throw e;
+            standin = cuda.library().contains("standin");
+            device = cuda.library() + ": cannot store into a line: " + e.getMessage();
+            progress.accept("unsupported here: " + e.getMessage() + "; step 4 runs the query plan, step 3 does not run");
+            if (config.steps().contains(Step.RTT)) {
+                rtt.add(QueryRoundTrip.run(cuda, config.warmup(), config.iterations(), config.timeoutNanos(), progress));
+            }
+            return new Report(device, standin, park, Runtime.getRuntime().availableProcessors(), config, wake, List.copyOf(rtt),
+                    List.copyOf(warnings), e.getMessage());
+        }
         try {
             device = rig.description();
             standin = rig.isStandin();
@@ -104,6 +126,19 @@ public final class GpuBench {
             warnings.addAll(rig.warnings());
         }
         return new Report(device, standin, park, Runtime.getRuntime().availableProcessors(), config, wake, List.copyOf(rtt),
-                List.copyOf(warnings));
+                List.copyOf(warnings), "");
+    }
+
+    /**
+     * Whether {@code e}, from opening the rig on a driver that loaded, says the device cannot do what
+     * a line needs, rather than that something is broken: no stream memory operations ({@code
+     * NoStreamMemOps}), an entry point the library lacks ({@code NativeUnavailable}), or a call the
+     * driver refused ({@code Backend}, such as mapped host memory under a GPU proxy).
+     */
+    public static boolean unsupported(ReactorException e) {
+        return switch (e.code()) {
+            case NoStreamMemOps, NativeUnavailable, Backend -> true;
+            default -> false;
+        };
     }
 }

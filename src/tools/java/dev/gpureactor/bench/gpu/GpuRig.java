@@ -105,7 +105,12 @@ public final class GpuRig implements AutoCloseable {
 
     /** The driver named by {@code gar.cuda.library} (default {@code libcuda.so.1}). */
     public static GpuRig open() {
-        return new GpuRig(CudaDriver.load());
+        return open(CudaDriver.load());
+    }
+
+    /** A rig on {@code cuda}, a driver already loaded. */
+    public static GpuRig open(CudaDriver cuda) {
+        return new GpuRig(cuda);
     }
 
     /** Whether the library is a stand-in (its file name says so): its numbers say nothing about a GPU. */

@@ -301,6 +301,7 @@ public final class ScaleBench {
     private static Recording pinnedRecording() {
         Recording rec = new Recording();
         rec.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+        rec.disable("dev.gpureactor.Wait"); // on by default: it would add an event per wait to what is measured
         rec.setToDisk(true);
         rec.start();
         return rec;
