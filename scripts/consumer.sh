@@ -8,7 +8,10 @@
 #   3. a default reactor opens its carrier pool on both paths (no ExecutorFallback), and without
 #      --add-opens its coded fallback warning names the flag in that path's form;
 #   4. with the flags the example logs nothing; with no flags at all it logs the fallback once through
-#      System.Logger (the JDK's default backend, on stderr) and prints no JDK native-access warning.
+#      System.Logger (the JDK's default backend, on stderr) and prints no JDK native-access warning;
+#   5. the library jar holds the library alone: none of the tools' packages (cli, bench, soak, demo, json:
+#      src/tools, in the tools artifact and gar.jar), and its module descriptor has no static requires and
+#      opens nothing.
 # Usage: scripts/consumer.sh [extra mvn flags for the consumer build, e.g. -o]. Needs JDK 25 and Maven.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
@@ -50,6 +53,15 @@ deps=$(grep -c -- '- ' tree.txt || true)
 mvn -B -q -ntp "$@" dependency:build-classpath -Dmdep.outputFile=lib.txt || fail "dependency:build-classpath"
 lib=$(cat lib.txt)
 [ -f "$lib" ] || fail "expected one library jar, got: $lib"
+
+packages=$("$JAVA_HOME/bin/jar" tf "$lib" | grep '/[^/]*\.class$' | sed 's:/[^/]*$::' | sort -u)
+tools=$(grep -E '^dev/gpureactor/(cli|bench|soak|demo|json)(/|$)' <<<"$packages" || true)
+[ -z "$tools" ] || fail "the library jar $lib holds tools packages (they belong in src/tools): $(echo $tools)"
+descriptor=$("$JAVA_HOME/bin/jar" --describe-module --file "$lib")
+if grep -Eq '^(requires .* static|(qualified )?opens )' <<<"$descriptor"; then
+  fail "the library's module descriptor carries a tool's need (a static requires or an opens): $descriptor"
+fi
+echo "consumer: library jar ok: $(wc -l <<<"$packages") packages, none of cli/bench/soak/demo/json; the module requires $(grep '^requires' <<<"$descriptor" | cut -d' ' -f2 | paste -sd' ')"
 app=target/consumer-1.jar
 
 # run NAME EXPECT-REGEX java-args...: runs, keeps stdout+stderr in NAME.out, checks it.

@@ -13,6 +13,7 @@ import java.lang.classfile.FieldModel;
 import java.lang.classfile.MethodModel;
 import java.lang.classfile.attribute.ModuleAttribute;
 import java.lang.classfile.attribute.ModuleExportInfo;
+import java.lang.classfile.attribute.ModuleRequireInfo;
 import java.lang.classfile.constantpool.ClassEntry;
 import java.lang.classfile.constantpool.MemberRefEntry;
 import java.lang.classfile.constantpool.PoolEntry;
@@ -59,10 +60,12 @@ import org.junit.jupiter.api.Test;
  * </pre>
  *
  * Outside core and json, any JDK package but jdk.internal and sun.* is allowed; third-party libraries
- * only in cli and bench (picocli, HdrHistogram: optional dependencies of the library). No package
- * cycle anywhere, cli included ({@link #no_package_cycles}). Also: core has no threads (no Thread
- * subclass, no thread start, no executor) and no static mutable state but the documented exceptions;
- * every package has a package-info.
+ * only in cli and bench (picocli, HdrHistogram: the tools' dependencies). No package cycle anywhere,
+ * cli included ({@link #no_package_cycles}). The library's packages build from src/main into
+ * target/classes (the library jar), the tools' (json, bench, soak, demo, cli) from src/tools into
+ * target/tools-classes, and the library's module descriptor carries nothing for the tools. Also: core
+ * has no threads (no Thread subclass, no thread start, no executor) and no static mutable state but the
+ * documented exceptions; every package has a package-info.
  */
 class ArchitectureTest {
     static final String ROOT = "dev/gpureactor/";
@@ -98,6 +101,12 @@ class ArchitectureTest {
             Map.entry("bench/scale", union(ENGINE, Set.of("bench", "bench/service"))),
             Map.entry("demo", ENGINE));
     static final String ANYTHING = "cli";
+    /** The tools' packages, their sub-packages included: src/tools, the tools artifact and gar.jar; never the library jar. */
+    static final Set<String> TOOLS = Set.of("json", "bench", "soak", "demo", ANYTHING);
+
+    static boolean isTool(String layer) {
+        return TOOLS.contains(layer.contains("/") ? layer.substring(0, layer.indexOf('/')) : layer);
+    }
     /** Packages that use the JDK's java.* alone. */
     static final Set<String> JAVA_ONLY = Set.of("core", "json");
     /**
@@ -124,7 +133,8 @@ class ArchitectureTest {
     static final Map<String, String> DOCUMENTED_STATICS = Map.of(
             "dev/gpureactor/core/CompletionLine.IDS", "a counter that names lines; it decides nothing");
 
-    record Parsed(String name, ClassModel model, Set<String> references) {
+    /** A class file, {@code tools} when it came from target/tools-classes (src/tools) rather than target/classes. */
+    record Parsed(String name, ClassModel model, Set<String> references, boolean tools) {
         String layer() { return layerOf(name); }
     }
 
@@ -133,21 +143,26 @@ class ArchitectureTest {
 
     @BeforeAll
     static void readClasses() throws IOException, URISyntaxException {
-        Path root = Path.of(ArchitectureTest.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .getParent().resolve("classes");
+        Path target = Path.of(ArchitectureTest.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .getParent();
+        List<Parsed> out = new ArrayList<>();
+        read(target.resolve("classes"), false, out);
+        read(target.resolve("tools-classes"), true, out);
+        classes = out;
+        classesRoot = target.resolve("classes");
+    }
+
+    static void read(Path root, boolean tools, List<Parsed> out) throws IOException {
         Path dir = root.resolve(ROOT);
         assertTrue(Files.isDirectory(dir), "no compiled classes at " + dir);
-        List<Parsed> out = new ArrayList<>();
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".class")).sorted().toList()) {
                 ClassModel m = ClassFile.of().parse(Files.readAllBytes(f));
-                out.add(new Parsed(m.thisClass().asInternalName(), m, references(m)));
+                out.add(new Parsed(m.thisClass().asInternalName(), m, references(m), tools));
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        classes = out;
-        classesRoot = root;
     }
 
     /** The layer of a dev/gpureactor class: its package's path below dev/gpureactor/ ("backend/cuda"), or "" for the root package. */
@@ -215,6 +230,21 @@ class ArchitectureTest {
     }
 
     @Test
+    void src_main_holds_the_library_and_src_tools_the_tools() {
+        List<String> bad = new ArrayList<>();
+        for (Parsed c : classes) {
+            if (c.tools() != isTool(c.layer())) {
+                bad.add(dotted(c.name()) + (c.tools()
+                        ? " is in src/tools but not a tools package " + TOOLS + ": library code goes to src/main"
+                        : " is in src/main (the library jar) but in the tools package " + c.layer() + ": it goes to src/tools"));
+            }
+        }
+        assertTrue(classes.stream().anyMatch(c -> c.tools() && c.layer().equals(ANYTHING)), "the tools' classes were read");
+        assertTrue(isTool("bench/gpu") && !isTool("backend/cuda") && !isTool("core"));
+        if (!bad.isEmpty()) fail(String.join("\n", bad));
+    }
+
+    @Test
     void every_class_is_in_a_known_layer() {
         List<String> bad = new ArrayList<>();
         for (Parsed c : classes) {
@@ -264,6 +294,10 @@ class ArchitectureTest {
         assertTrue(violation("soak", "picocli/CommandLine") != null);
         assertTrue(violation("json", "dev/gpureactor/core/Slot") != null);
         assertTrue(violation("json", "jdk/jfr/Event") != null);
+        for (String library : LIBRARY) {
+            assertTrue(violation(library, "dev/gpureactor/bench/Goal") != null, library + " never uses a tool");
+            assertTrue(violation(library, "dev/gpureactor/json/Json") != null, library + " never uses a tool");
+        }
         assertEquals(null, violation("cli", "picocli/CommandLine"));
         assertEquals(null, violation("cli", "dev/gpureactor/loom/GpuFuture"));
         assertEquals("core", layerOf("dev/gpureactor/core/Slot"));
@@ -384,12 +418,13 @@ class ArchitectureTest {
         assertTrue(cycles(Map.of("a", Map.of("b", "x"), "b", Map.<String, String>of())).isEmpty(), "a chain is no cycle");
     }
 
-    /** Every package of every source tree has a package-info: in its own tree, or (a package a test tree shares) in src/main/java. */
+    /** Every package of every source tree has a package-info: in its own tree, or (a package a test tree shares) in src/main/java or src/tools/java. */
     @Test
     void every_package_has_a_package_info() throws IOException {
         Path project = Path.of(System.getProperty("user.dir"));
         List<String> bad = new ArrayList<>();
-        for (String tree : List.of("src/main/java", "src/test/java", "src/jcstress/java", "src/jmh/java")) {
+        List<String> sharing = List.of("src/main/java", "src/tools/java");
+        for (String tree : List.of("src/main/java", "src/tools/java", "src/test/java", "src/jcstress/java", "src/jmh/java")) {
             Path root = project.resolve(tree);
             if (!Files.isDirectory(root)) continue;
             try (Stream<Path> dirs = Files.walk(root)) {
@@ -401,7 +436,7 @@ class ArchitectureTest {
                     }
                     Path rel = root.relativize(d);
                     if (hasJava && !Files.exists(d.resolve("package-info.java"))
-                            && !Files.exists(project.resolve("src/main/java").resolve(rel).resolve("package-info.java"))) {
+                            && sharing.stream().noneMatch(s -> Files.exists(project.resolve(s).resolve(rel).resolve("package-info.java")))) {
                         bad.add(tree + "/" + rel + " has no package-info.java (say what it holds and what it may use)");
                     }
                 }
@@ -426,6 +461,21 @@ class ArchitectureTest {
         }
         assertEquals(new TreeSet<>(API), exported, "exported packages");
         assertTrue(LIBRARY.containsAll(API), "every API package is a library package");
+    }
+
+    /** What the library's own packages need, and nothing for the tools: no static requires, no opens. */
+    @Test
+    void the_module_requires_what_the_library_needs_and_opens_nothing() throws IOException {
+        ClassModel module = ClassFile.of().parse(Files.readAllBytes(classesRoot.resolve("module-info.class")));
+        ModuleAttribute descriptor = module.findAttribute(Attributes.module()).orElseThrow();
+        Set<String> requires = new TreeSet<>();
+        for (ModuleRequireInfo r : descriptor.requires()) {
+            assertTrue(!r.has(AccessFlag.STATIC_PHASE), "no static requires (a tool's need): " + r.requires().name());
+            requires.add(r.requires().name().stringValue());
+        }
+        assertEquals(new TreeSet<>(Set.of("java.base", "java.management", "jdk.jfr")), requires, "required modules");
+        assertEquals(List.of(), descriptor.opens().stream().map(o -> o.openedPackage().name().stringValue()).toList(),
+                "opened packages");
     }
 
     static List<Parsed> core() {

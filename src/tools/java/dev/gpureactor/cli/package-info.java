@@ -5,11 +5,11 @@
  * ({@code ReactorOptions}, {@code OutputOptions}, {@code RunOptions}, with per-command wording in
  * {@code Options.properties} and defaults in {@code OptionDefaults}), and the backend probes
  * aggregated for {@code gar probe}. The io_uring host comes from
- * {@code dev.gpureactor.host.uring.UringHost}. Not part of the library's API: the module does not
- * export it.
+ * {@code dev.gpureactor.host.uring.UringHost}. A tool, not part of the library: it builds from
+ * {@code src/tools} into the tools artifact and {@code gar.jar}.
  *
  * <p>Layer rule ({@code ArchitectureTest}): the top of the graph. It may use every other package and
- * the CLI's own libraries (picocli, HdrHistogram, both optional dependencies shaded into
- * {@code target/gar.jar} only); no package may use it.
+ * the CLI's own libraries (picocli, HdrHistogram, both shaded into {@code target/gar.jar}); no package
+ * may use it.
  */
 package dev.gpureactor.cli;
