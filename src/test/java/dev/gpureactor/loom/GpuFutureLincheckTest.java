@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -60,32 +61,41 @@ class GpuFutureLincheckTest {
         final AtomicInteger readbacks = new AtomicInteger();
         final AtomicInteger registered = new AtomicInteger();
         final ConcurrentLinkedQueue<String> callbacks = new ConcurrentLinkedQueue<>();
-        final GpuFuture<Integer> f;
+        /**
+         * What Lincheck sees of the future: a lambda, whose captured fields its lazy instrumentation
+         * does not walk (the walk reads every field with Unsafe.objectFieldOffset, which refuses a
+         * record's: MemoryDescriptor). The future's classes are instrumented by name instead.
+         */
+        private final Supplier<GpuFuture<Integer>> hidden;
 
         public FutureOps() {
-            f = new GpuFuture<>(1, new MemoryDescriptor(LINE, Slot.of(0), 1), NEVER, () -> {
+            Instrumented.classes(GpuFuture.class, LineWait.class);
+            GpuFuture<Integer> made = new GpuFuture<>(1, new MemoryDescriptor(LINE, Slot.of(0), 1), NEVER, () -> {
                 readbacks.incrementAndGet();
                 return VALUE;
             }, Runnable::run, 0, 0, 0, 0, null, null, Inline.NONE);
+            hidden = () -> made;
         }
 
+        final GpuFuture<Integer> f() { return hidden.get(); }
+
         /** The parker's signal: the word reached its target. */
-        @Operation public boolean signal() { return f.signal(); }
+        @Operation public boolean signal() { return f().signal(); }
 
         /** The port failed the wait (or a line, a close: the same move). */
-        @Operation public boolean fail() { return f.fail(FAILURE); }
+        @Operation public boolean fail() { return f().fail(FAILURE); }
 
-        @Operation public boolean cancel(@Param(gen = BooleanGen.class) boolean mayInterrupt) { return f.cancel(mayInterrupt); }
+        @Operation public boolean cancel(@Param(gen = BooleanGen.class) boolean mayInterrupt) { return f().cancel(mayInterrupt); }
 
-        @Operation public boolean isDone() { return f.isDone(); }
+        @Operation public boolean isDone() { return f().isDone(); }
 
-        @Operation public boolean isCancelled() { return f.isCancelled(); }
+        @Operation public boolean isCancelled() { return f().isCancelled(); }
 
-        @Operation public String state() { return f.state().name(); }
+        @Operation public String state() { return f().state().name(); }
 
         @Operation public String resultNow() {
             try {
-                return "value " + f.resultNow();
+                return "value " + f().resultNow();
             } catch (IllegalStateException e) {
                 return "not completed";
             }
@@ -93,7 +103,7 @@ class GpuFutureLincheckTest {
 
         @Operation public String exceptionNow() {
             try {
-                return named(f.exceptionNow());
+                return named(f().exceptionNow());
             } catch (IllegalStateException e) {
                 return "not failed";
             }
@@ -102,7 +112,7 @@ class GpuFutureLincheckTest {
         /** {@code get} with a zero limit: never parks, so the checker's threads never block. */
         @Operation public String getNow() {
             try {
-                return "value " + f.get(0, TimeUnit.NANOSECONDS);
+                return "value " + f().get(0, TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
                 return "timeout";
             } catch (CancellationException e) {
@@ -118,7 +128,7 @@ class GpuFutureLincheckTest {
         /** Registers a callback on the caller's own thread as executor; {@link #everyCallbackOnce} checks what it saw. */
         @Operation public void onComplete() {
             registered.incrementAndGet();
-            f.onComplete((v, t) -> callbacks.add(t == null ? "value " + v : named(t)), Runnable::run);
+            f().onComplete((v, t) -> callbacks.add(t == null ? "value " + v : named(t)), Runnable::run);
         }
 
         /**
@@ -127,7 +137,7 @@ class GpuFutureLincheckTest {
          */
         @Validate public void everyCallbackOnce() {
             if (readbacks.get() > 1) throw new IllegalStateException("readback ran " + readbacks.get() + " times");
-            String outcome = switch (f.rawState()) {
+            String outcome = switch (f().rawState()) {
                 case GpuFuture.COMPLETED -> "value " + VALUE;
                 case GpuFuture.FAILED -> named(FAILURE);
                 case GpuFuture.CANCELLED -> "CancellationException";
@@ -135,7 +145,7 @@ class GpuFutureLincheckTest {
             };
             int expected = outcome == null ? 0 : registered.get();
             if (callbacks.size() != expected) {
-                throw new IllegalStateException(registered.get() + " callbacks registered, " + callbacks + " ran, state " + f.rawState());
+                throw new IllegalStateException(registered.get() + " callbacks registered, " + callbacks + " ran, state " + f().rawState());
             }
             for (String c : callbacks) {
                 if (!c.equals(outcome)) throw new IllegalStateException("a callback saw " + c + ", the future ended " + outcome);
@@ -198,6 +208,15 @@ class GpuFutureLincheckTest {
         public void onComplete() { }
     }
 
+    /**
+     * {@link FutureOps} on a future whose losing cancel gives the old answer ("it is cancelled")
+     * instead of false: the jcstress {@code CancelAnswerNegativeControl}'s one removed line, set at
+     * construction of the control's future.
+     */
+    public static class CancelAnswersStateOps extends FutureOps {
+        public CancelAnswersStateOps() { f().cancelAnswersStateForTest = true; }
+    }
+
     static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
                 .iterations(10)
@@ -212,5 +231,13 @@ class GpuFutureLincheckTest {
     @Test
     void theFuturesStateMachineIsLinearizable() {
         LinChecker.check(FutureOps.class, options());
+    }
+
+    @Test
+    void negativeControlTwoCancelsBothToldTrueIsNotLinearizable() {
+        LincheckAssertionError e = assertThrows(LincheckAssertionError.class,
+                () -> LinChecker.check(CancelAnswersStateOps.class, options()));
+        assertInstanceOf(IncorrectResultsFailure.class, e.getFailure(), e.getMessage());
+        assertTrue(e.getMessage().contains("cancel"), e.getMessage());
     }
 }
