@@ -249,7 +249,7 @@ public final class GpuFuture<T> implements Future<T> {
     /** One CAS out of {@code from} (the only winner), the outcome, then its publication; false when another move won. */
     private boolean settle(int from, int to, T v, Throwable t) {
         // Claim with a CAS to an intermediate owner-only state so the outcome is written before it is published.
-        if (!STATE.compareAndSet(this, from, SETTLING)) return false; // TEMP-REVERT
+        if (!STATE.compareAndSet(this, from, SETTLING)) return lost();
         value = v;       // plain: published by the volatile state store below
         failure = t;
         // Volatile, not just release: with the read of `stage` below it is the settle half of a
@@ -624,7 +624,7 @@ public final class GpuFuture<T> implements Future<T> {
         // Lost the CAS: as FutureTask's, only the cancel that moved the future answers true (a second
         // cancel of a cancelled future says false); settle waited out a winner in SETTLING, so isDone()
         // is true once this returns false, as FutureTask's is.
-        lost(); return cancelAnswersStateForTest && (int) STATE.getAcquire(this) == CANCELLED; // TEMP-REVERT // negative control: the old answer, "it is cancelled"
+        return cancelAnswersStateForTest && (int) STATE.getAcquire(this) == CANCELLED; // negative control: the old answer, "it is cancelled"
     }
 
     @Override
