@@ -75,9 +75,10 @@ public final class GpuFuture<T> implements Future<T> {
      * States (see the table at `state`): every move out of PENDING is one CAS, so exactly one of
      * device completion, a port failure and cancel wins. A settle with an outcome to publish CASes to
      * the owner-only SETTLING, writes value and failure with plain stores, then publishes the
-     * terminal state with a volatile store; a cancel that loses to a SETTLING winner spins out its
-     * few stores before it answers false, so that isDone() holds once it has (as FutureTask's: only
-     * the cancel that won answers true; CancelAnswerStress, + control; TerminalStateStress). READY means the device
+     * terminal state with a volatile store; a move (signal, fail, cancel) that loses to a SETTLING
+     * winner spins out its few stores before it answers false, so that isDone() holds once it has
+     * (as FutureTask's cancel: only the cancel that won answers true; CancelAnswerStress, + control;
+     * TerminalStateStress; GpuFutureLincheckTest checks every move against a sequential model). READY means the device
      * is done; the readback then runs once (READY -> RESOLVING is a CAS), on a joining thread, or on
      * the callback executor when a stage is asked for and nobody joins.
      *
@@ -233,7 +234,7 @@ public final class GpuFuture<T> implements Future<T> {
             return settle(PENDING, COMPLETED, null, null);
         }
         if (WaitEvent.enabled()) lineWait.seenNanos = System.nanoTime(); // JFR: seen → running; the CAS below publishes it
-        if (!STATE.compareAndSet(this, PENDING, READY)) return false;
+        if (!STATE.compareAndSet(this, PENDING, READY)) return lost();
         wakeJoiners();
         CompletableFuture<T> s = stage; // volatile: after the state CAS, so a stage CASed before it is seen
         if (s != null) dispatch(this::resolve); // never the readback on the signalling thread (a parker)
@@ -248,7 +249,7 @@ public final class GpuFuture<T> implements Future<T> {
     /** One CAS out of {@code from} (the only winner), the outcome, then its publication; false when another move won. */
     private boolean settle(int from, int to, T v, Throwable t) {
         // Claim with a CAS to an intermediate owner-only state so the outcome is written before it is published.
-        if (!STATE.compareAndSet(this, from, SETTLING)) return false;
+        if (!STATE.compareAndSet(this, from, SETTLING)) return lost();
         value = v;       // plain: published by the volatile state store below
         failure = t;
         // Volatile, not just release: with the read of `stage` below it is the settle half of a
@@ -259,6 +260,17 @@ public final class GpuFuture<T> implements Future<T> {
         publishToStage();
         if (WaitEvent.enabled()) WaitEvent.commit(lineWait, outcome(to), code(t), 0, System.nanoTime());
         return true;
+    }
+
+    /**
+     * A move that lost its CAS: a winner in the owner-only {@code SETTLING} is a few stores from
+     * publishing, so wait them out; a caller told {@code false} (another move won) then sees the
+     * winner's outcome ({@code isDone()}), as a losing {@code FutureTask.cancel}'s caller does.
+     * Without it a close that fails every wait could return while one of them still reads pending.
+     */
+    private boolean lost() {
+        while ((int) STATE.getAcquire(this) == SETTLING) Thread.onSpinWait(); // acquire: the winner's outcome
+        return false;
     }
 
     /** Pops the whole joiner stack (after the state store) and unparks every thread still on it. */
@@ -610,11 +622,9 @@ public final class GpuFuture<T> implements Future<T> {
             return true;
         }
         // Lost the CAS: as FutureTask's, only the cancel that moved the future answers true (a second
-        // cancel of a cancelled future says false). A winner in SETTLING is a few stores from publishing:
-        // wait it out, so that isDone() is true once this returns false, as FutureTask's is.
-        int s;
-        while ((s = (int) STATE.getAcquire(this)) == SETTLING) Thread.onSpinWait(); // acquire: the winner's outcome
-        return cancelAnswersStateForTest && s == CANCELLED; // negative control: the old answer, "it is cancelled"
+        // cancel of a cancelled future says false); settle waited out a winner in SETTLING, so isDone()
+        // is true once this returns false, as FutureTask's is.
+        return cancelAnswersStateForTest && (int) STATE.getAcquire(this) == CANCELLED; // negative control: the old answer, "it is cancelled"
     }
 
     @Override
