@@ -119,7 +119,11 @@ public final class GpuExecutorService extends AbstractExecutorService {
 
     @Override
     public void shutdown() {
-        if (state.compareAndSet(RUNNING, SHUTDOWN)) tryTerminate();
+        state.compareAndSet(RUNNING, SHUTDOWN);
+        // Also when another shutdown won the CAS: that one may not have looked yet, and a caller that
+        // finds nothing running must find the executor terminated once this returns (Lincheck saw
+        // shutdown ∥ shutdownNow, then isTerminated() false with nothing running). Idempotent: a CAS.
+        tryTerminate();
     }
 
     @Override
