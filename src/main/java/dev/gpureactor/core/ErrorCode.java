@@ -71,7 +71,7 @@ public enum ErrorCode {
     /**
      * {@code GAR-0001}, made once without {@code java.util.Formatter}: a formatted number follows the
      * default locale (other digits elsewhere) and loads its resource bundles under a monitor, on
-     * whatever thread first renders an error (a carrier running a callback, in the soak's warm-up).
+     * whatever thread first renders an error (for example a carrier running a callback).
      */
     private final String tag;
 

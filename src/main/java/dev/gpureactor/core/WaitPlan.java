@@ -75,7 +75,7 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
         return WaitPlanText.parse(text);
     }
 
-    /** The plan the crate's serving A/B picked: park on the word, query every millisecond. */
+    /** The recommended plan: park on the word, query every millisecond. */
     static WaitPlan recommended() {
         return new FlagWait(100_000, 1_000_000, Optional.empty());
     }

@@ -1,7 +1,7 @@
 package dev.gpureactor.loom;
 
 /**
- * What a reactor did, as in the crate's FILL executor: task runs on the carriers ({@code polls}),
+ * What a reactor did: task runs on the carriers ({@code polls}),
  * parker scans that woke a waiter ({@code woke}), parker OS sleeps ({@code slept}), parker line
  * parks ({@code parked}), backstop queries, and the carriers' idle and busy time. The share of the
  * waiting that was filled with work is {@code busy / (busy + idle)}; {@code busy} and {@code idle}
