@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The consumer build (issue 18): install the library, then build src/it/consumer against the installed
+# The consumer build: install the library, then build src/it/consumer against the installed
 # jar, as a user would, and check
 #   1. `mvn dependency:tree` of the consumer shows the library and nothing else (no runtime dependency);
 #   2. the README's example ("Example: the drop-in ExecutorService", copied from README.md into

@@ -97,7 +97,7 @@ class ArchitectureTest {
             Map.entry("bench/gpu", ENGINE),
             Map.entry("bench/blocking", ENGINE),
             Map.entry("bench/service", ENGINE),
-            // issue 19's engine: reuses bench's Goal and many-futures phase, bench.service's ThreadCpu.
+            // the scale benchmark's engine: reuses bench's Goal and many-futures phase, bench.service's ThreadCpu.
             Map.entry("bench/scale", union(ENGINE, Set.of("bench", "bench/service"))),
             Map.entry("demo", ENGINE));
     static final String ANYTHING = "cli";

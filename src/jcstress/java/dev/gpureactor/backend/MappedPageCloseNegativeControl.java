@@ -28,7 +28,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * ({@code 0xDEAD} = 57005).
  */
 @JCStressTest
-@Description("Negative control: the host view has global scope (the line before the fix), so a read races the free.")
+@Description("Negative control: the host view has global scope, so a read races the free.")
 @Outcome(id = "42, 42", expect = ACCEPTABLE, desc = "Both reads before the close.")
 @Outcome(id = "42, -1", expect = ACCEPTABLE, desc = "The close came between the reads.")
 @Outcome(id = "-1, 42", expect = ACCEPTABLE, desc = "Closed, but the held segment read before the host view closed.")

@@ -17,7 +17,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * A reader of a driver-mapped line against its close (issue 14 item 3): the real {@link MappedPage}
+ * A reader of a driver-mapped line against its close: the real {@link MappedPage}
  * and {@link CompletionLine}, over {@link HeapDriver}, whose free writes {@link HeapDriver#FREED}.
  * The reader takes the line's segment (as a park does), reads the word through the line, then through
  * the segment it holds; each read gives the stored 42 or, once the line is closed, -1 ({@code LineClosed},

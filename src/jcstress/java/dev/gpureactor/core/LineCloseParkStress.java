@@ -24,11 +24,11 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * A native call holding an allocated line against {@link CompletionLine#close()} (issue 14 item 3):
+ * A native call holding an allocated line against {@link CompletionLine#close()}:
  * the real line, its arena and {@link ArenaRelease}. The "park" is libc's {@code bsearch} over the
  * line's segment, whose comparator reads the line's first word through the raw pointer it is given
- * (as {@code garpark_park} reads it). Before the fix {@code close} threw {@link IllegalStateException}
- * whenever the call held the arena, and the arena was never closed.
+ * (as {@code garpark_park} reads it). A {@code close} that closes the arena at once throws
+ * {@link IllegalStateException} whenever the call holds the arena, and the arena is never closed.
  *
  * <p>Result: (word the native call read, or -1 when the line was already closed; 1 when close threw;
  * 1 when the arena is still open after both).

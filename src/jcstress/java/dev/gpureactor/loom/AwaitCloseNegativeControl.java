@@ -37,7 +37,7 @@ public class AwaitCloseNegativeControl {
     GpuFuture<Long> waiter;
 
     public AwaitCloseNegativeControl() {
-        reactor.controlSkipsClosedRecheck = true; // the registrar no longer re-reads closed
+        reactor.controlSkipsClosedRecheck = true; // the control: the registrar skips re-reading closed
     }
 
     @Actor

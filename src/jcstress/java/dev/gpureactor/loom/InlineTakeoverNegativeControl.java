@@ -18,7 +18,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * Negative control for {@link InlineTakeoverStress}, never run in CI (the default filter excludes
  * {@code NegativeControl}): the same real platform joiner ({@link GpuFuture#join()} taking the plan
  * over) and the same real parker turn, with the one line that withdraws the registration before the
- * joiner's first query removed ({@code skipWithdrawForTest}), as the std host was before the fix.
+ * joiner's first query removed ({@code skipWithdrawForTest}).
  * The parker's turn can then complete the wait from the store that came after the query reported
  * the failure, and the joiner's failure loses to it. The outcomes are graded as in the real test, so
  * a run that shows the bug fails: run {@code mvn -B -ntp verify -Pjcstress

@@ -18,7 +18,7 @@ final class LineCloseRegisterCase {
     final GpuFuture<Void> onB = Rig.future(b, 0, 1, null);
 
     LineCloseRegisterCase(boolean control) {
-        parker.group.controlDropsWithoutFailing = control; // the control: dropping a closed line's watch no longer fails its waits
+        parker.group.controlDropsWithoutFailing = control; // the control: dropping a closed line's watch leaves its waits unfailed
         b.onClose(() -> parker.closeLine(b, new ReactorException(ErrorCode.LineClosed, b.name(), "wait")));
         parker.register(onA.lineWait);
         parker.step(false);

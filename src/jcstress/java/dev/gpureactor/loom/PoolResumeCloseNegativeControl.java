@@ -13,7 +13,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * {@link PoolResumeCloseStress} with the Executor route's line that tells a resume from a start
- * removed (every call is a start, as before issue 14): a resume after close is rejected. Fails on purpose:
+ * removed (every call is a start): a resume after close is rejected. Fails on purpose:
  * it shows {@code 0, 1}. Excluded from CI by name.
  */
 @JCStressTest

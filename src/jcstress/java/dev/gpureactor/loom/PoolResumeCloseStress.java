@@ -27,7 +27,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @JCStressTest
 @Description("Resume of a live thread vs close: the resume is never rejected, and the carriers leave after the thread ends.")
 @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The resume ran; the thread ended; the carriers left.")
-@Outcome(expect = FORBIDDEN, desc = "Bug prevented: a live thread's resume rejected after close (issue 14 item 2), or the carriers never leave.")
+@Outcome(expect = FORBIDDEN, desc = "Bug prevented: a live thread's resume rejected after close, or the carriers never leave.")
 @State
 public class PoolResumeCloseStress {
     final CarrierPool pool;

@@ -37,7 +37,7 @@ public class RegisterLeaveNegativeControl {
     private final ReactorException why = new ReactorException(ErrorCode.ShutDown, "jcstress");
 
     public RegisterLeaveNegativeControl() {
-        parker.controlSkipsGone = true; // the registrar no longer reads gone after its offer
+        parker.controlSkipsGone = true; // the control: the registrar skips reading gone after its offer
     }
 
     @Actor

@@ -15,7 +15,7 @@ final class UnarmedLineCase {
     final GpuFuture<Void> waiter = Rig.future(b, 0, 1, null);
 
     UnarmedLineCase(boolean control) {
-        parker.controlSkipsParking = control; // the control: the registrar no longer reads parking after its offer
+        parker.controlSkipsParking = control; // the control: the registrar skips reading parking after its offer
         parker.register(Rig.future(a, 1, 1, null).lineWait); // a bystander on A keeps the parker parking on A
         parker.step(false);
     }

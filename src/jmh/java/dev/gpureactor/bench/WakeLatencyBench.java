@@ -42,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The {@code cpu-notify} baseline is a CPU agent notifying a platform thread in
  * {@code Object.wait}: a GPU's store wakes nothing, so the real blocking-sync driver path adds the
- * device interrupt's latency on top (reference/wait-anchors.md section 4).
+ * device interrupt's latency on top.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -126,7 +126,7 @@ public abstract class DriverPort<S extends DriverStream> implements CompletionPo
     /** The raw stream handle. */
     public long streamHandle() { return stream.handle(); }
 
-    /** {@code flag} (the crate's recommended plan) when the device stores into the word, else {@code poll}. */
+    /** {@code flag} (the recommended plan) when the device stores into the word, else {@code poll}. */
     public WaitPlan recommendedPlan() {
         return flagMode ? WaitPlan.recommended() : new WaitPlan.QueryPoll(Optional.empty());
     }

@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * One page-locked, device-mapped host page holding one {@link CompletionLine}, with the ownership
- * rules every vendor shares (the Java form of the crate's {@code mapped.rs}):
+ * rules every vendor shares:
  *
  * <ul>
  *   <li>The line holds its own reference to its domain (the primary context of its device) from
@@ -99,7 +99,7 @@ public final class MappedPage {
 
     /**
      * {@link #create(LineDriver, String, LineOptions)}; {@code scopedView} false gives the host view
-     * global scope, as before the use-after-free fix: only the jcstress negative control
+     * global scope, which lets a reader race the free: only the jcstress negative control
      * {@code MappedPageCloseNegativeControl} passes false.
      */
     static MappedPage create(LineDriver driver, String name, LineOptions options, boolean scopedView) {

@@ -27,7 +27,9 @@ public interface Clock {
         return ((at ^ r) & (d ^ r)) < 0 ? Long.MAX_VALUE : r;
     }
 
+    /** The system clock: {@link System#nanoTime()}. */
     enum SystemClock implements Clock {
+        /** The one instance. */
         INSTANCE;
 
         @Override

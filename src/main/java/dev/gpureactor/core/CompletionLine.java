@@ -167,8 +167,18 @@ public final class CompletionLine implements AutoCloseable {
         return live("access");
     }
 
+    /**
+     * The line's name, as in its errors and JFR events.
+     *
+     * @return the name
+     */
     public String name() { return name; }
 
+    /**
+     * Whether {@link #close()} has begun.
+     *
+     * @return true once closing or closed
+     */
     public boolean isClosed() { return closed; }
 
     /**

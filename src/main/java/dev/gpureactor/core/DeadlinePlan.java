@@ -15,6 +15,11 @@ public record DeadlinePlan(long marginNanos, long minSleepNanos, long maxSleepNa
     /** Largest margin, min_sleep or max_sleep the grammar states, in µs (60 s): far beyond any useful sleep. */
     public static final long SLEEP_US_MAX = 60_000_000;
 
+    /**
+     * Checks every field against the grammar's bounds (whole microseconds, within
+     * {@link #SLEEP_US_MAX}; a window of 1 to {@link #WINDOW_MAX}), else a coded
+     * {@link ErrorCode#InvalidArgument}.
+     */
     public DeadlinePlan {
         if (marginNanos < 0 || marginNanos > SLEEP_US_MAX * 1000 || marginNanos % 1000 != 0) {
             throw bad("margin_ns", marginNanos, WHOLE_US);

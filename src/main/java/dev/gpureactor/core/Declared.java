@@ -50,6 +50,7 @@ public interface Declared<T extends Declared<T, C>, C> {
 
     /** What was asked for, what runs, and the warning when they differ. */
     record Resolved<T extends Declared<T, ?>>(T requested, T running, Optional<Warning> warning) {
+        /** Checks that no component is null. */
         public Resolved {
             Objects.requireNonNull(requested, "requested");
             Objects.requireNonNull(running, "running");

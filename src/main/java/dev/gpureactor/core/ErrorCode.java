@@ -63,7 +63,12 @@ public enum ErrorCode {
     Rejected(25, Kind.ERROR, "{} is shut down: it accepts no new {}");
 
     /** Whether a code is raised as an error or handed back as a {@link Warning}. */
-    public enum Kind { ERROR, WARNING }
+    public enum Kind {
+        /** Raised as a {@link ReactorException}. */
+        ERROR,
+        /** Handed back as a {@link Warning}; the library goes on. */
+        WARNING
+    }
 
     private final int number;
     private final Kind kind;
@@ -71,7 +76,7 @@ public enum ErrorCode {
     /**
      * {@code GAR-0001}, made once without {@code java.util.Formatter}: a formatted number follows the
      * default locale (other digits elsewhere) and loads its resource bundles under a monitor, on
-     * whatever thread first renders an error (a carrier running a callback, in the soak's warm-up).
+     * whatever thread first renders an error (for example a carrier running a callback).
      */
     private final String tag;
 
@@ -86,6 +91,11 @@ public enum ErrorCode {
     /** The stable number: never changed, never reused. */
     public int number() { return number; }
 
+    /**
+     * Whether this code is raised or warned.
+     *
+     * @return the kind
+     */
     public Kind kind() { return kind; }
 
     /** The message template; each {@code {}} takes one argument in order. */

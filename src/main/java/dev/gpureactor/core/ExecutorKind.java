@@ -16,8 +16,11 @@ import java.util.stream.Collectors;
  * </ul>
  */
 public enum ExecutorKind implements Declared<ExecutorKind, HostCaps> {
+    /** Every joiner runs its own wait plan; no parker. */
     NAIVE("naive"),
+    /** Parker threads watch the lines and wake the joiners; the default. */
     GPU_REACTOR("gpu-reactor"),
+    /** As gpu-reactor, with the parkers' deadline sleeps on an io_uring (Linux; needs a deadline sleeper). */
     IO_URING("io-uring");
 
     private final String declaredName;
@@ -57,6 +60,11 @@ public enum ExecutorKind implements Declared<ExecutorKind, HostCaps> {
         throw new ReactorException(ErrorCode.InvalidExecutor, name, acceptedNames());
     }
 
+    /**
+     * The declared names {@link #parse} accepts, for error messages.
+     *
+     * @return the names, comma-separated, in declaration order
+     */
     public static String acceptedNames() {
         return Arrays.stream(values()).map(ExecutorKind::declaredName).collect(Collectors.joining(", "));
     }

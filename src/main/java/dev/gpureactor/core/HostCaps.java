@@ -11,6 +11,7 @@ import java.util.Objects;
  * @param ioUring   a usable io_uring
  */
 public record HostCaps(Capability parkers, Capability carriers, Capability wordWait, Capability ioUring) {
+    /** Checks that no capability is null. */
     public HostCaps {
         Objects.requireNonNull(parkers, "parkers");
         Objects.requireNonNull(carriers, "carriers");

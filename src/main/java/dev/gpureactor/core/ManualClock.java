@@ -26,8 +26,14 @@ public final class ManualClock implements Clock {
         }
     }
 
+    /** A clock at 0. */
     public ManualClock() { this(0); }
 
+    /**
+     * A clock at {@code startNanos}.
+     *
+     * @param startNanos the first reading
+     */
     public ManualClock(long startNanos) { this.now = startNanos; }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.Objects;
  * later store that lands before the waiter looks still completes it.
  */
 public record MemoryDescriptor(CompletionLine line, Slot slot, long target) {
+    /** Checks that the line and the slot are not null. */
     public MemoryDescriptor {
         Objects.requireNonNull(line, "line");
         Objects.requireNonNull(slot, "slot");

@@ -17,12 +17,12 @@ import java.util.OptionalLong;
  *       asymmetry is the point.
  * </ul>
  *
- * <p>Beyond the crate: each sample remembers whether it was censored, so the reactor can tell the
+ * <p>Each sample also remembers whether it was censored, so the reactor can tell the
  * work's own durations (exact samples) from the halving's caution. {@link #spreadNanos} is the exact
  * samples' range, and {@link #resumeSleepNanos} the exact samples' floor: one late wake (the OS woke
  * the parker a little after a store that came early) halves the prediction for a whole window, and
- * without these the parker took that window's waits for diffuse work and polled them in slices from
- * the halved prediction on (docs/PARKER.md, "the halving's window").
+ * without these the parker would take that window's waits for diffuse work and poll them in slices
+ * from the halved prediction on (docs/PARKER.md, "the halving's window").
  *
  * <p><b>Threads.</b> A {@code PointEstimate} is immutable: {@link #observe} returns a new value.
  * It can be shared freely; {@link PointTable} serialises the read-modify-write per point.
@@ -60,7 +60,7 @@ public final class PointEstimate {
      * samples to the second largest: one slow completion (a device thread the OS woke late, a
      * preempted stream) does not make a sharp point diffuse for a whole window, while work that
      * really spreads has many samples far apart. A censored sample is no completion time, so it is
-     * not part of it. Not part of the crate's estimator; the reactor uses it to size how long a
+     * not part of it. The reactor uses it to size how long a
      * parker watches past its predicted wake.
      */
     public long spreadNanos() {
@@ -91,7 +91,7 @@ public final class PointEstimate {
      * sleeps to it (less the margin, within min_sleep and max_sleep as {@link #sleepNanos}). After a
      * late wake itself (newest censored) it is empty, so the next wait is watched from the halved
      * prediction and measures the work exactly: work that really got faster is found at once, and
-     * its exact sample lowers the floor. Not part of the crate's estimator.
+     * its exact sample lowers the floor.
      */
     public OptionalLong resumeSleepNanos(DeadlinePlan plan) {
         if (samples.length == 0 || censored[samples.length - 1]) return OptionalLong.empty();

@@ -15,6 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class PointTable<K> {
     private final ConcurrentHashMap<K, PointEstimate> points = new ConcurrentHashMap<>();
 
+    /** An empty table: every point starts cold. */
+    public PointTable() {}
+
     /** The sleep the point asks for under {@code plan}; empty for a cold point. */
     public OptionalLong sleepNanos(K key, DeadlinePlan plan) {
         return estimate(key).sleepNanos(plan);
@@ -54,5 +57,10 @@ public final class PointTable<K> {
         points.remove(Objects.requireNonNull(key, "key"));
     }
 
+    /**
+     * Points with an estimate.
+     *
+     * @return the count as read now
+     */
     public int size() { return points.size(); }
 }

@@ -12,21 +12,46 @@ import java.util.Objects;
 public final class ReactorException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The code: what callers branch on. */
     private final ErrorCode code;
+    /** The form's arguments, as texts. */
     private final List<String> args;
 
+    /**
+     * An exception with {@code code}'s form filled with {@code args}.
+     *
+     * @param code the code
+     * @param args the form's arguments, in order (rendered with {@code String.valueOf})
+     */
     public ReactorException(ErrorCode code, Object... args) {
         this(code, null, args);
     }
 
+    /**
+     * An exception with {@code code}'s form filled with {@code args}, caused by {@code cause}.
+     *
+     * @param code  the code
+     * @param cause what went wrong underneath, or null
+     * @param args  the form's arguments, in order (rendered with {@code String.valueOf})
+     */
     public ReactorException(ErrorCode code, Throwable cause, Object... args) {
         super(null, cause);
         this.code = Objects.requireNonNull(code, "code");
         this.args = Warning.texts(args);
     }
 
+    /**
+     * The code: branch on it, never on the message.
+     *
+     * @return the code
+     */
     public ErrorCode code() { return code; }
 
+    /**
+     * The form's arguments, as texts.
+     *
+     * @return an unmodifiable list
+     */
     public List<String> args() { return args; }
 
     @Override

@@ -7,6 +7,12 @@ package dev.gpureactor.core;
  */
 @FunctionalInterface
 public interface Sleeper {
+    /**
+     * Sleeps until {@code atNanos} on the caller's clock, or less.
+     *
+     * @param atNanos the deadline
+     * @throws InterruptedException if the thread is interrupted while it sleeps
+     */
     void sleepUntil(long atNanos) throws InterruptedException;
 
     /** {@link java.util.concurrent.locks.LockSupport#parkNanos} to the deadline of the system clock. */

@@ -9,6 +9,10 @@ public record Slot(int index) {
         new Slot(0), new Slot(1), new Slot(2), new Slot(3), new Slot(4), new Slot(5), new Slot(6), new Slot(7)
     };
 
+    /**
+     * Checks the index is within the line ({@code 0} to {@link CompletionLine#WORDS} - 1), else a coded
+     * {@link ErrorCode#SlotOutOfRange}.
+     */
     public Slot {
         if (index < 0 || index >= CompletionLine.WORDS) throw new ReactorException(ErrorCode.SlotOutOfRange, index);
     }

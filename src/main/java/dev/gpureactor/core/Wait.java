@@ -23,6 +23,17 @@ import java.util.OptionalLong;
 public final class Wait {
     private Wait() {}
 
+    /**
+     * Runs {@code plan} to the end on the calling thread (see the class comment).
+     *
+     * @param plan       the plan
+     * @param port       the error authority, queried and (flag plans) armed
+     * @param clock      the clock the wait is timed on
+     * @param sleeper    how the thread sleeps to a deadline
+     * @param sleepNanos the estimate's sleep before the first query after arming, or empty
+     * @return how the wait ended, for the estimator
+     * @throws InterruptedException if the thread is interrupted while it sleeps or parks
+     */
     public static Outcome run(WaitPlan plan, CompletionPort port, Clock clock, Sleeper sleeper,
                               OptionalLong sleepNanos) throws InterruptedException {
         long start = clock.nanos();

@@ -31,6 +31,7 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
 
     /** Query the port's status until done. */
     record QueryPoll(Optional<DeadlinePlan> predict) implements WaitPlan {
+        /** Checks {@code predict} is not null. */
         public QueryPoll {
             Objects.requireNonNull(predict, "predict");
         }
@@ -41,6 +42,7 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
      * query the port (the error authority) at least every {@code backstopNanos}.
      */
     record FlagWait(long parkNanos, long backstopNanos, Optional<DeadlinePlan> predict) implements WaitPlan {
+        /** Checks the bounds the grammar states (whole microseconds, positive, within the maxima), else a coded {@link ErrorCode#InvalidArgument}. */
         public FlagWait {
             Objects.requireNonNull(predict, "predict");
             if (parkNanos <= 0 || parkNanos > PARK_US_MAX * 1000) {
@@ -75,7 +77,7 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
         return WaitPlanText.parse(text);
     }
 
-    /** The plan the crate's serving A/B picked: park on the word, query every millisecond. */
+    /** The recommended plan: park on the word, query every millisecond. */
     static WaitPlan recommended() {
         return new FlagWait(100_000, 1_000_000, Optional.empty());
     }

@@ -40,7 +40,8 @@ import java.util.function.Consumer;
  * either added before {@code closed} is set, and then the final drain (the watcher thread's, after
  * it read {@code closed}, and the closer's, after the join) sees it and fails it with
  * {@link ErrorCode#ShutDown}; or its {@code watch} sees {@code closed} and fails it at once. No
- * future is left pending by a close (jcstress WatchCloseStress; 19 of 2,000 were before the lock).
+ * future is left pending by a close (jcstress WatchCloseStress; without the lock, a check-then-add
+ * leaves some pending).
  *
  * <p><b>Faults.</b> Anything a port throws fails that registration only, with a coded
  * {@link ErrorCode#Backend} carrying it; the watcher goes on. A port that says done is

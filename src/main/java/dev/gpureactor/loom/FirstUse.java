@@ -13,17 +13,17 @@ import java.util.List;
  *
  * A virtual thread that blocks inside class initialisation or call-site linkage pins its carrier:
  * the JVM cannot unmount a continuation with a VM frame on it, and JFR reports
- * jdk.VirtualThreadPinned "Freeze or preempt failed". The first await of a reactor used to do that
- * work on the awaiting virtual thread: it initialised GpuFuture (its VarHandles), PointEstimate and
- * java.util.OptionalLong, linked SlotPoint's record hashCode/equals (ObjectMethods bootstrap) as a
+ * jdk.VirtualThreadPinned "Freeze or preempt failed". Left to the first await of a reactor, that
+ * work runs on the awaiting virtual thread: it initialises GpuFuture (its VarHandles), PointEstimate and
+ * java.util.OptionalLong, links SlotPoint's record hashCode/equals (ObjectMethods bootstrap) as a
  * PointTable key, PointEstimate.observe's and observeAll's pattern switches (SwitchBootstraps), and the parker's
  * classes and the JFR event classes (which start JFR's metadata). When several virtual threads
- * awaited at once, all but one blocked on that initialisation, and each of those pinned
+ * await at once, all but one block on that initialisation, and each of those pins
  * (docs/SCALE.md, "Pinning").
  *
  * So the reactor's constructor runs that work once per JVM, on the thread that builds the first
  * reactor (a platform thread in every use the project knows; on a virtual thread it is the same
- * one-time cost the first await paid before). Initialisation order gives the happens-before: a
+ * one-time cost the first await would pay). Initialisation order gives the happens-before: a
  * class initialised here is seen initialised by every thread (JLS 12.4.2), and a linked call site
  * stays linked. What remains on a first await is the library's lambdas, linked on first execution
  * (they pin only if two virtual threads link the same one at once) and the JDK's own first use of

@@ -187,28 +187,50 @@ public final class GpuReactor implements AutoCloseable {
                 task -> virtualThreads.newThread(task).start());
     }
 
-    /** What this host offers, probed once per process where it can be. */
+    /**
+     * What this host offers, probed once per process where it can be.
+     *
+     * @return the carriers, virtual threads and hardware word wait found here; io_uring is reported
+     *         missing (the io_uring host probes it)
+     */
     public static HostCaps probe() {
         return new HostCaps(Capability.present(), VirtualThreads.capability(), WordWait.probe().capability(),
                 Capability.missing("probed by the io_uring host (dev.gpureactor.host.uring.UringProbe.hostCaps), not by the reactor"));
     }
 
+    /**
+     * A builder with every setting at its default.
+     *
+     * @return a new builder
+     */
     public static Builder builder() { return new Builder(); }
 
     /**
      * The default carrier count: one per core, as the JDK's own scheduler (its carriers park in the
      * pool and leave the core to a parker the moment it is runnable).
+     *
+     * @return {@link Runtime#availableProcessors()}
      */
     public static int defaultCarriers() {
         return Runtime.getRuntime().availableProcessors();
     }
 
-    /** A reactor with the defaults: gpu-reactor on a carrier pool, the recommended plan. */
+    /**
+     * A reactor with the defaults: gpu-reactor on a carrier pool, the default plan.
+     *
+     * @return a new reactor; close it when done
+     */
     public static GpuReactor open() { return builder().build(); }
 
     /**
      * Waits for {@code descriptor} to be reached, with {@code port} as the error authority, and
      * then runs {@code readback} (on the joining thread) to produce the result.
+     *
+     * @param <T>        the result's type
+     * @param descriptor the word and the value that means done
+     * @param port       the error authority, queried on the backstop schedule
+     * @param readback   produces the result once the work is done
+     * @return the future of the wait, settled by the word, the port, a cancel or the reactor's close
      */
     public <T> GpuFuture<T> await(MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback) {
         Objects.requireNonNull(descriptor, "descriptor");
@@ -217,14 +239,30 @@ public final class GpuReactor implements AutoCloseable {
         return start(descriptor, port, readback, defaultPoint(descriptor.line(), descriptor.slot().index()));
     }
 
-    /** {@link #await(MemoryDescriptor, CompletionPort, Supplier)} with no readback: the result is {@code null}. */
+    /**
+     * {@link #await(MemoryDescriptor, CompletionPort, Supplier)} with no readback: the result is {@code null}.
+     *
+     * @param descriptor the word and the value that means done
+     * @param port       the error authority, queried on the backstop schedule
+     * @return the future of the wait
+     */
     public GpuFuture<Void> await(MemoryDescriptor descriptor, CompletionPort port) {
         Objects.requireNonNull(descriptor, "descriptor");
         Objects.requireNonNull(port, "port");
         return start(descriptor, port, null, defaultPoint(descriptor.line(), descriptor.slot().index()));
     }
 
-    /** As {@link #await(MemoryDescriptor, CompletionPort, Supplier)}, estimating under the readback point {@code pointKey}. */
+    /**
+     * As {@link #await(MemoryDescriptor, CompletionPort, Supplier)}, estimating under the readback
+     * point {@code pointKey} instead of the descriptor's line and slot.
+     *
+     * @param <T>        the result's type
+     * @param descriptor the word and the value that means done
+     * @param port       the error authority, queried on the backstop schedule
+     * @param readback   produces the result once the work is done
+     * @param pointKey   the key of the estimate this wait feeds and reads: waits of one kind of work share one
+     * @return the future of the wait
+     */
     public <T> GpuFuture<T> await(MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback, Object pointKey) {
         Objects.requireNonNull(descriptor, "descriptor");
         Objects.requireNonNull(port, "port");
@@ -358,7 +396,11 @@ public final class GpuReactor implements AutoCloseable {
         return new SlotPoint(line, slot);
     }
 
-    /** Lines one parker thread watches at most ({@link Builder#linesPerParker}, or the default for the park in use). */
+    /**
+     * Lines one parker thread watches at most.
+     *
+     * @return {@link Builder#linesPerParker}, or the default for the park in use
+     */
     public int linesPerParker() { return linesPerParker; }
 
     /** Test access: the waits whose plan a thread runs now. */
@@ -373,6 +415,8 @@ public final class GpuReactor implements AutoCloseable {
     /**
      * A drop-in {@link java.util.concurrent.ExecutorService}: one virtual thread per task on this
      * reactor's carriers ({@link ErrorCode#Rejected} once closed).
+     *
+     * @return a new executor; the reactor's close shuts it down
      */
     public GpuExecutorService newExecutor() {
         if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "executor");
@@ -387,13 +431,20 @@ public final class GpuReactor implements AutoCloseable {
      * closed). Once the reactor is closed, the {@code newThread} of a factory taken before (and
      * starting a thread it made before, once no thread of the pool lives) throws a
      * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#Rejected}.
+     *
+     * @return the reactor's factory of virtual threads named {@code gar-vt-N}
      */
     public ThreadFactory threadFactory() {
         if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "virtual thread");
         return virtualThreads;
     }
 
-    /** Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#Rejected} once closed). */
+    /**
+     * Starts {@code task} on a new virtual thread on this reactor's carriers ({@link ErrorCode#Rejected} once closed).
+     *
+     * @param task what the thread runs
+     * @return the started thread
+     */
     public Thread startVirtualThread(Runnable task) {
         Objects.requireNonNull(task, "task");
         Thread t = threadFactory().newThread(task);
@@ -401,44 +452,101 @@ public final class GpuReactor implements AutoCloseable {
         return t;
     }
 
+    /**
+     * The executor kind that runs, after any fallback.
+     *
+     * @return the running kind
+     */
     public ExecutorKind kind() { return kind.running(); }
 
+    /**
+     * How the requested executor kind resolved on this host.
+     *
+     * @return the kind asked for, the kind running, and the fallback's warning if there was one
+     */
     public Declared.Resolved<ExecutorKind> kindResolution() { return kind; }
 
+    /**
+     * How the requested scheduler resolved on this host.
+     *
+     * @return the scheduler asked for, the one running, and the fallback's warning if there was one
+     */
     public Declared.Resolved<Scheduler> schedulerResolution() { return scheduler; }
 
+    /**
+     * The wait plan every wait of this reactor follows.
+     *
+     * @return the plan given to {@link Builder#plan}, or the default
+     */
     public WaitPlan plan() { return plan; }
 
-    /** What the parkers park with: the hardware word wait's {@code describe()}, or {@value #FALLBACK_PARK}. */
+    /**
+     * What the parkers park with.
+     *
+     * @return the hardware word wait's {@code describe()}, or {@value #FALLBACK_PARK}
+     */
     public String park() { return parkLabel; }
 
-    /** How long a parker sleeps between two looks at its lines under the pure-Java park ({@link Builder#parkSlice}). */
+    /**
+     * How long a parker sleeps between two looks at its lines under the pure-Java park.
+     *
+     * @return {@link Builder#parkSlice}, or its default
+     */
     public Duration parkSlice() { return Duration.ofNanos(parkSliceNanos); }
 
-    /** The readback-point estimates, shared by every wait of this reactor. */
+    /**
+     * The readback-point estimates, shared by every wait of this reactor.
+     *
+     * @return the live table (not a copy)
+     */
     public PointTable<Object> points() { return points; }
 
-    /** The carrier pool, or empty when running on the JDK's default scheduler. */
+    /**
+     * The carrier pool.
+     *
+     * @return the pool, or empty when running on the JDK's default scheduler
+     */
     public Optional<CarrierPool> carriers() { return Optional.ofNullable(pool); }
 
-    /** The executor callbacks run on by default: the carrier pool, or the common pool on the fallback. */
+    /**
+     * The executor callbacks run on by default.
+     *
+     * @return the carrier pool's callback executor, or the common pool on the JDK's scheduler
+     */
     public Executor callbackExecutor() { return callbacks; }
 
+    /**
+     * What this reactor did so far: carrier runs, parker wakes, sleeps and parks, backstop queries,
+     * carrier busy and idle time. Each counter is read once; the set is no snapshot of one moment.
+     *
+     * @return the counters as read now
+     */
     public RunStats stats() { return counters.snapshot(pool); }
 
     /**
      * This reactor's name ({@link Builder#name}, else {@code reactor-<hex>}). Its JMX bean, if any, is
      * {@link #jmxName()}, whose {@code name} key may carry a {@code -2}, {@code -3}… suffix where two
      * reactors share a name.
+     *
+     * @return the name
      */
     public String name() { return name; }
 
-    /** The object name of this reactor's {@link GpuReactorMXBean}, while it is registered. */
+    /**
+     * The object name of this reactor's {@link GpuReactorMXBean}, while it is registered.
+     *
+     * @return the name, or empty when JMX is off or the reactor is closed
+     */
     public Optional<javax.management.ObjectName> jmxName() {
         ReactorBean b = bean;
         return b == null || closed ? Optional.empty() : Optional.of(b.objectName());
     }
 
+    /**
+     * Whether {@link #close()} has begun.
+     *
+     * @return true once closing or closed
+     */
     public boolean isClosed() { return closed; }
 
     /** Lines with a parker now (JMX). */
@@ -451,23 +559,35 @@ public final class GpuReactor implements AutoCloseable {
         return n;
     }
 
-    /** Waits registered with a parker and not yet settled. */
+    /**
+     * Waits registered with a parker and not yet settled.
+     *
+     * @return the count as read now
+     */
     public long registrations() { return counters.registrations(); }
 
     /**
      * The first {@value #WARNINGS_KEPT} warnings this reactor raised, in order (the build's fallback
      * warnings come first). Later ones reach only the sink: a reactor that lives for days next to a
      * flaky device must not grow a list without bound. {@link #warningsRaised()} counts them all.
+     *
+     * @return a copy of the kept warnings
      */
     public List<Warning> warnings() { return List.copyOf(warnings); }
 
-    /** How many warnings this reactor raised, kept or not. */
+    /**
+     * How many warnings this reactor raised, kept or not.
+     *
+     * @return the count
+     */
     public long warningsRaised() { return warningsRaised.get(); }
 
     /**
      * How many times the warnings sink (the one given to {@link Builder#warnings}, else the default log) threw. What it throws is dropped
      * there: it fails no wait, stops no parker and no {@link #close}; the warning is still kept
      * and counted ({@link #warnings()}, {@link #warningsRaised()}).
+     *
+     * @return the count
      */
     public long warningSinkFailures() { return warningSink != null ? warningSink.failures() : 0; }
 
@@ -551,7 +671,12 @@ public final class GpuReactor implements AutoCloseable {
 
         private Builder() {}
 
-        /** The reactor's name, shown in its JMX bean's object name and in {@link GpuReactor#name()}. */
+        /**
+         * The reactor's name, shown in its JMX bean's object name and in {@link GpuReactor#name()}.
+         *
+         * @param name a non-blank name (else a coded {@link ErrorCode#InvalidArgument})
+         * @return this builder
+         */
         public Builder name(String name) {
             Objects.requireNonNull(name, "name");
             if (name.isBlank()) throw new ReactorException(ErrorCode.InvalidArgument, "name", "\"" + name + "\"", "a non-blank name");
@@ -562,6 +687,9 @@ public final class GpuReactor implements AutoCloseable {
         /**
          * Whether the reactor registers a {@link GpuReactorMXBean} with the platform MBean server
          * ({@code dev.gpureactor:type=GpuReactor,name=<name>}); on by default, unregistered on close.
+         *
+         * @param on whether to register the bean
+         * @return this builder
          */
         public Builder jmx(boolean on) { this.jmx = on; return this; }
 
@@ -569,22 +697,65 @@ public final class GpuReactor implements AutoCloseable {
          * Where the parkers' deadline sleeps go under {@link ExecutorKind#IO_URING}: a factory called
          * once on each parker thread, e.g. {@code UringSleeper::open}. Without one, io-uring falls
          * back to gpu-reactor with a coded warning.
+         *
+         * @param factory makes one sleeper per parker thread, on that thread
+         * @return this builder
          */
         public Builder deadlineSleeper(Supplier<Sleeper> factory) {
             this.deadlineSleeper = Objects.requireNonNull(factory, "factory");
             return this;
         }
 
+        /**
+         * The executor kind to run; {@link ExecutorKind#GPU_REACTOR} by default. One that cannot run
+         * here resolves by {@link #strictness}.
+         *
+         * @param kind the kind requested
+         * @return this builder
+         */
         public Builder kind(ExecutorKind kind) { this.kind = Objects.requireNonNull(kind, "kind"); return this; }
 
+        /**
+         * Where the reactor's virtual threads run; {@link Scheduler#CARRIER_POOL} by default. One that
+         * cannot run here resolves by {@link #strictness}.
+         *
+         * @param scheduler the scheduler requested
+         * @return this builder
+         */
         public Builder scheduler(Scheduler scheduler) { this.scheduler = Objects.requireNonNull(scheduler, "scheduler"); return this; }
 
+        /**
+         * What happens when the requested kind or scheduler cannot run here: a declared fallback with a
+         * coded warning ({@link Strictness#FALLBACK}, the default) or a refusal ({@link Strictness#STRICT}).
+         *
+         * @param s the strictness
+         * @return this builder
+         */
         public Builder strictness(Strictness s) { this.strictness = Objects.requireNonNull(s, "strictness"); return this; }
 
+        /**
+         * The wait plan of every wait; by default
+         * {@code flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8}.
+         *
+         * @param plan the plan
+         * @return this builder
+         */
         public Builder plan(WaitPlan plan) { this.plan = Objects.requireNonNull(plan, "plan"); return this; }
 
+        /**
+         * {@link #plan(WaitPlan)} from its text form.
+         *
+         * @param text a plan in the grammar of {@link WaitPlan} (else a coded {@link ErrorCode#InvalidPlan})
+         * @return this builder
+         */
         public Builder plan(String text) { return plan(WaitPlan.parse(Objects.requireNonNull(text, "text"))); }
 
+        /**
+         * How many carriers the carrier pool keeps; {@link #defaultCarriers()} by default.
+         *
+         * @param n at least 1 (else a coded {@link ErrorCode#InvalidArgument})
+         * @return this builder
+         */
         public Builder carriers(int n) {
             if (n < 1) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", n, ">= 1");
             this.carriers = n;
@@ -594,6 +765,9 @@ public final class GpuReactor implements AutoCloseable {
         /**
          * How long a parker spins on its line before sleeping in parkNanos slices, when there is no
          * hardware park; from 0 (no spin) up to {@link Durations#MAX}, else a coded {@link ErrorCode#InvalidArgument}.
+         *
+         * @param d the spin; 200 µs by default
+         * @return this builder
          */
         public Builder parkSpin(Duration d) { this.parkSpinNanos = Durations.nonNegativeNanos("parkSpin", d); return this; }
 
@@ -606,6 +780,9 @@ public final class GpuReactor implements AutoCloseable {
          * {@code park_us} (100 µs by default) or the next backstop, whichever comes first: a longer
          * slice needs a plan with a longer {@code park_us}. Between {@value #MIN_PARK_SLICE_NANOS} ns
          * and {@value #MAX_PARK_SLICE_NANOS} ns: shorter is a spin made of system calls.
+         *
+         * @param d the slice
+         * @return this builder
          */
         public Builder parkSlice(Duration d) {
             this.parkSliceNanos = Durations.nanos("parkSlice", d, MIN_PARK_SLICE_NANOS, MAX_PARK_SLICE_NANOS, "between 1 µs and 10 ms");
@@ -620,12 +797,18 @@ public final class GpuReactor implements AutoCloseable {
          * registration or close that arrives while the guest runs hands it over then. So no wait goes
          * unwatched. On by default (docs/BENCHMARKS.md and docs/SERVICE.md measure both); off, every
          * woken virtual thread is handed to a carrier.
+         *
+         * @param on whether parkers host the virtual threads they wake
+         * @return this builder
          */
         public Builder hosting(boolean on) { this.hosting = on; return this; }
 
         /**
          * Whether parkers use the host's hardware word wait (umwait, mwaitx, wfe) where the probe
          * found one (the default), or the pure-Java park even there: to compare the two on one host.
+         *
+         * @param on whether to use the hardware word wait where there is one
+         * @return this builder
          */
         public Builder hardwarePark(boolean on) { this.hardwarePark = on; return this; }
 
@@ -636,6 +819,9 @@ public final class GpuReactor implements AutoCloseable {
          * default {@value #HARDWARE_LINES_PER_PARKER} where the parkers use a hardware word wait
          * (a monitor arms one line) and {@value #FALLBACK_LINES_PER_PARKER} with the pure-Java park,
          * whose slices poll all the lines of a parker at the cost of one (docs/SCALE.md).
+         *
+         * @param n at least 1 (else a coded {@link ErrorCode#InvalidArgument})
+         * @return this builder
          */
         public Builder linesPerParker(int n) {
             if (n < 1) throw new ReactorException(ErrorCode.InvalidArgument, "linesPerParker", n, ">= 1");
@@ -643,7 +829,12 @@ public final class GpuReactor implements AutoCloseable {
             return this;
         }
 
-        /** Host capabilities to resolve against, instead of probing (tests, simulations). */
+        /**
+         * Host capabilities to resolve against, instead of probing (tests, simulations).
+         *
+         * @param caps the capabilities
+         * @return this builder
+         */
         public Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return this; }
 
         /**
@@ -655,9 +846,18 @@ public final class GpuReactor implements AutoCloseable {
          * ({@link GpuReactor#warningsRaised()}) and kept ({@link GpuReactor#warnings()}, the MXBean).
          * What the sink throws stays with it: counted in {@link GpuReactor#warningSinkFailures()},
          * never failing a wait or a close.
+         *
+         * @param sink receives each warning as it is raised
+         * @return this builder
          */
         public Builder warnings(Consumer<Warning> sink) { this.warningSink = Objects.requireNonNull(sink, "sink"); return this; }
 
+        /**
+         * Resolves the kind and scheduler against the host and starts the reactor (and its carrier
+         * pool and MXBean, where asked for).
+         *
+         * @return a new reactor; close it when done
+         */
         public GpuReactor build() {
             GpuReactor r = new GpuReactor(this);
             if (jmx) r.bean = ReactorBean.register(r, r.name, r::warn); // after construction: the bean reads a whole reactor

@@ -4,8 +4,8 @@ package dev.gpureactor.loom;
  * How late the OS has recently woken a parker from its timed sleeps: a decaying maximum of the
  * oversleep (woke − asked), capped. Two uses, both so that the estimator's censored {@code Late}
  * outcome (which halves the prediction) is taken for the work finishing early and not for the OS
- * (or, on a VM, the hypervisor waking a halted vCPU) being slow; the estimator itself stays the
- * crate's:
+ * (or, on a VM, the hypervisor waking a halted vCPU) being slow; the estimator itself stays as it
+ * is:
  * <ul>
  *   <li>where the allowance outgrows the plan's margin, the parker ends its deadline sleep earlier
  *       by the excess;
@@ -16,10 +16,11 @@ package dev.gpureactor.loom;
  * <p>Up at once to a larger oversleep, down by an eighth at each later timed sleep that ended a
  * wait's deadline sleep and was not cut short; at most {@link #CAP_NANOS}, so one long stall does
  * not make every later wait spin long. Sleeps that only reach a backstop (a 10 ms wait sleeps in
- * ten 1 ms pieces) raise it but do not decay it: decaying per piece made its memory ten times
- * shorter at 10 ms than at 1 ms, so on a host whose wakes are often later than the margin (the
- * AMD EPYC VMs) a 10 ms wait's last piece was seldom covered, its wake came after the store, and
- * the censored {@code Late} halved the prediction for a window of waits (see docs/PARKER.md).
+ * ten 1 ms pieces) raise it but do not decay it: decaying per piece would make its memory ten
+ * times shorter at 10 ms than at 1 ms, so on a host whose wakes are often later than the margin
+ * (the AMD EPYC VMs) a 10 ms wait's last piece would seldom be covered, its wake would come after
+ * the store, and the censored {@code Late} would halve the prediction for a window of waits (see
+ * docs/PARKER.md).
  * Parker loop only (it moves with the loop when a hosting thread is relieved).
  */
 final class Oversleep {

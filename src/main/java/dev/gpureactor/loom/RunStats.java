@@ -1,7 +1,7 @@
 package dev.gpureactor.loom;
 
 /**
- * What a reactor did, as in the crate's FILL executor: task runs on the carriers ({@code polls}),
+ * What a reactor did: task runs on the carriers ({@code polls}),
  * parker scans that woke a waiter ({@code woke}), parker OS sleeps ({@code slept}), parker line
  * parks ({@code parked}), backstop queries, and the carriers' idle and busy time. The share of the
  * waiting that was filled with work is {@code busy / (busy + idle)}; {@code busy} and {@code idle}
@@ -15,7 +15,17 @@ package dev.gpureactor.loom;
  * task and then one task in 8 at random, counted 8 times (unbiased; over a few thousand tasks within
  * a few per cent).
  *
+ * @param polls         tasks the carriers ran (summed over per-carrier counts)
+ * @param woke          parker scans that woke at least one waiter
+ * @param slept         timed OS sleeps of the parkers
+ * @param parked        line parks of the parkers (hardware word wait or the pure-Java park)
+ * @param queried       backstop queries of a port (the error authority)
+ * @param idleNanos     carrier time not spent running tasks, summed over carriers
+ * @param busyNanos     carrier time spent running tasks, summed over carriers (estimated, see above)
  * @param registrations waits registered with a parker and not yet settled: 0 when quiet
+ * @param parkersStarted parker threads whose loop started
+ * @param parkersDied   times a parker's waits failed {@link dev.gpureactor.core.ErrorCode#ParkerDied}
+ *                      (an exception in its loop; an Error also ends the thread)
  * @param hosted        woken virtual threads a parker ran itself (hosting) instead of handing them to a carrier
  * @param relieved      times a registration or close took a line's loop from a parker thread that was running a guest
  * @param queueDepth    tasks (woken virtual threads, callbacks) waiting for a carrier now, approximately
@@ -35,7 +45,11 @@ public record RunStats(long polls, long woke, long slept, long parked, long quer
                        long registrations, long parkersStarted, long parkersDied, long hosted, long relieved,
                        long queueDepth, long liveThreads, int carriers, long parkerCpuNanos,
                        long compensations) {
-    /** Share of carrier time spent running tasks, 0..1. */
+    /**
+     * Share of carrier time spent running tasks.
+     *
+     * @return {@code busyNanos / (busyNanos + idleNanos)}, 0..1; 0 before any carrier time
+     */
     public double filled() {
         long total = idleNanos + busyNanos;
         return total == 0 ? 0 : (double) busyNanos / total;

@@ -11,7 +11,9 @@ import java.util.Optional;
  * {@link dev.gpureactor.core.ErrorCode#ExecutorFallback} warning; refused when strict).
  */
 public enum Scheduler implements Declared<Scheduler, HostCaps> {
+    /** The reactor's own {@link CarrierPool} (needs {@code --add-opens java.base/java.lang}); the default. */
     CARRIER_POOL("carrier-pool"),
+    /** The JDK's default virtual-thread scheduler: the fallback where the carrier pool cannot run. */
     JDK_DEFAULT("jdk-default");
 
     private final String declaredName;

@@ -19,8 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A user-given driver path ({@code gar.cuda.library}, {@code gar.hip.library}) goes through the one
- * native-library loader and its writable-directory checks, as the park library does (issue 14 item 10:
- * the backends loaded any path without them).
+ * native-library loader and its writable-directory checks, as the park library does.
  */
 class DriverLibraryTest {
     @TempDir

@@ -238,8 +238,8 @@ class CompletionLineTest {
 
     @Test
     void close_waits_out_a_native_call_that_holds_the_line_then_frees_it() throws Exception {
-        // Before the fix: arena.close() threw IllegalStateException at once, close() rethrew it, and the
-        // arena was never closed (its memory never freed).
+        // Without the wait, arena.close() throws IllegalStateException at once, close() rethrows it, and the
+        // arena is never closed (its memory never freed).
         CompletionLine line = CompletionLine.allocate();
         MemorySegment seg = line.segment();
         java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();

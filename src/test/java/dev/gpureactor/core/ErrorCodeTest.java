@@ -19,7 +19,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
-/** The append-only registry (seed-crate.md 2.7): numbers, names, forms, and that every thrower fills its form. */
+/** The append-only registry: numbers, names, forms, and that every thrower fills its form. */
 class ErrorCodeTest {
     @Test
     void numbers_are_unique_and_run_from_one_without_gaps() {

@@ -10,7 +10,7 @@ import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The deadline estimator, with every worked number of the crate's estimator tests (seed-crate.md 2.3). */
+/** The deadline estimator on worked numbers: observe, predict and sleep, each checked against a hand computation. */
 class EstimatorTest {
     /** margin 150 us, min_sleep 20 us, max_sleep 50 ms, window 8. */
     static final DeadlinePlan PLAN = new DeadlinePlan(150_000, 20_000, 50_000_000, 8);

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The declared fallback chain io-uring → gpu-reactor → naive (seed-crate.md 2.6), every combination. */
+/** The declared fallback chain io-uring → gpu-reactor → naive, every combination. */
 class ExecutorKindTest {
     static final String NO_URING = "io_uring disabled";
     static final String NO_PARKERS = "threads forbidden";

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The wait tests' port, after the crate's: work done at {@code doneAt} (the query's answer), a word
+ * The wait tests' port: work done at {@code doneAt} (the query's answer), a word
  * that lands at {@code wordAt} once armed if {@code wordWorks}, and an injectable failure. Its park
  * moves the {@link ManualClock} by the bound, or to the word if it lands first; its poll moves the
  * clock to the next thing the query could see. Every call is counted.

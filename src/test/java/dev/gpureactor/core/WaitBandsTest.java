@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Banded plans (seed-crate.md 2.2): grammar, round trip, selection at every edge, faults, StepRows. */
+/** Banded plans: grammar, round trip, selection at every edge, faults, StepRows. */
 class WaitBandsTest {
     static final String FLAG = "flag:park_us=100,backstop_us=1000";
     static final String PREDICT = "+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8";

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The plan grammar of seed-crate.md 2.1: the five measured arms, and every fault with its text and position. */
+/** The plan grammar: the five measured arms, and every fault with its text and position. */
 class WaitPlanTest {
     static final String FIXTURE = "predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8";
     static final DeadlinePlan FIXTURE_PLAN = new DeadlinePlan(150_000, 20_000, 50_000_000, 8);

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
-/** The wait driver (seed-crate.md 2.5) on virtual time: no sleeps, no timing, every step counted. */
+/** The wait driver on virtual time: no sleeps, no timing, every step counted. */
 class WaitTest {
     static final long T0 = 7_000_000_000L;
     static final WaitPlan POLL = WaitPlan.parse("poll");

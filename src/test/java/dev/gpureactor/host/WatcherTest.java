@@ -108,7 +108,7 @@ class WatcherTest {
         dev.close();
     }
 
-    /** Issue 14 item 4: 19 of 2,000 watches racing a close were never completed (checked, then added). */
+    /** A watch racing a close is always completed (a check-then-add leaves some pending for ever). */
     @Test
     void a_watch_racing_close_is_never_lost() throws Exception {
         try (SimDevice dev = SimDevice.open()) {
@@ -140,7 +140,7 @@ class WatcherTest {
         }
     }
 
-    /** Issue 14 item 1 (the Watcher path): an Error from a port killed the watcher; every later watch hung. */
+    /** The Watcher path: an Error from a port fails that watch only; the watcher lives on and later watches complete. */
     @Test
     void any_throwable_from_a_port_fails_that_watch_only_and_the_watcher_goes_on() throws Exception {
         try (Watcher w = new Watcher(Duration.ofMillis(1).dividedBy(10), Duration.ofMillis(1), x -> { });
@@ -166,7 +166,7 @@ class WatcherTest {
         }
     }
 
-    /** Issue 14 item 10: the store landing between the watcher's word read and its query raised a false WordNeverWritten. */
+    /** A store landing between the watcher's word read and its query raises no false WordNeverWritten. */
     @Test
     void a_store_between_the_word_read_and_the_query_is_no_lost_word() throws Exception {
         List<Warning> warnings = new CopyOnWriteArrayList<>();

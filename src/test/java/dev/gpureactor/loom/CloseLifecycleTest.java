@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * {@link GpuReactor#close()} and the carrier pool's lifecycle (issue 14 item 2): pending device waits
+ * {@link GpuReactor#close()} and the carrier pool's lifecycle: pending device waits
  * fail at once; virtual threads already started keep running to their end, and no resume of one is
  * ever rejected (the JDK's own unparker and unblocker threads call the pool); new starts are
  * rejected with a coded {@link RejectedExecutionException}; close from inside never deadlocks; the

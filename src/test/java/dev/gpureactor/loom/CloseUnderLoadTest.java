@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Closing the reactor under a loaded HTTP server (issue 14, item 2), in a child JVM running
+ * Closing the reactor under a loaded HTTP server, in a child JVM running
  * {@link CloseUnderLoadMain}: every request the server took is answered, with its value or a
  * coded {@code ShutDown}; none hangs and none is wrong; {@code HttpServer.stop()} returns; the
  * JDK's unblocker, unparker and poller threads are alive; the carriers leave; the JVM exits by

@@ -311,7 +311,7 @@ class GpuFutureConformanceTest {
         }
     }
 
-    /** Issue 14 item 5: thenRun without a readback, and whenComplete on a failed stream, ran on gar-parker-line-*. */
+    /** thenRun without a readback, and whenComplete on a failed stream, never run on gar-parker-line-*. */
     @Test
     void stage_callbacks_never_run_on_a_parker() throws Exception {
         try (GpuReactor r = GpuReactor.builder().carriers(2).build(); SimDevice dev = SimDevice.open()) {
@@ -334,7 +334,7 @@ class GpuFutureConformanceTest {
         }
     }
 
-    /** Issue 14 item 1: an unchecked exception from the port reached one caller and left the wait pending; the next parked for ever. */
+    /** An unchecked exception from the port must not reach one caller and leave the wait pending, so that the next parks for ever. */
     @ParameterizedTest
     @EnumSource(value = Impl.class, names = {"GPU_REACTOR", "NAIVE"})
     void an_unchecked_port_exception_ends_the_wait_for_every_joiner_with_a_coded_error(Impl impl) throws Exception {
@@ -363,7 +363,7 @@ class GpuFutureConformanceTest {
         }
     }
 
-    /** Issue 14 item 7: cancel did not release a naive or platform joiner from its deadline sleep (368 ms after cancel). */
+    /** Cancel releases a naive or platform joiner from its deadline sleep at once, not at the deadline. */
     @ParameterizedTest
     @EnumSource(value = Impl.class, names = {"GPU_REACTOR", "NAIVE"})
     void cancel_wakes_a_joiner_in_its_deadline_sleep(Impl impl) throws Exception {

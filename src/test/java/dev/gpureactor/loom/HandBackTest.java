@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * A parker thread that announced hosting, was relieved, and then finds the carriers refusing its
  * guest must not let that reach the loop's error handling, which would fail waits that the relief
- * thread now owns (issue 14 item 10). Synchronous: the test plays the registrar's claim.
+ * thread now owns. Synchronous: the test plays the registrar's claim.
  */
 class HandBackTest {
     @Test

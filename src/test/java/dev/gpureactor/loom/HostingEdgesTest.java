@@ -827,9 +827,9 @@ class HostingEdgesTest {
     void an_error_on_the_old_owner_after_its_hand_over_drops_no_guest_fails_no_wait_and_strands_no_thread() throws Exception {
         // An Error thrown on the hosting thread once it handed its loop to the standby (hostHook stands
         // for an OutOfMemoryError while it counts the hosting) must not reach the loop's error handling:
-        // that failed the new owner's waits ParkerDied, dropped the woken guest (it never ran again), and
-        // made the old owner leave a loop it no longer ran, so the reactor replaced the parker while the
-        // new owner ran on unseen: closing the reactor no longer reached it.
+        // that would fail the new owner's waits ParkerDied, drop the woken guest (it would never run again),
+        // and make the old owner leave a loop it does not run, so the reactor would replace the parker while
+        // the new owner runs on unseen, out of close's reach.
         List<Warning> warnings = new CopyOnWriteArrayList<>();
         GpuReactor r = hostingReactor(warnings);
         AtomicReference<CompletionLine> line = new AtomicReference<>();

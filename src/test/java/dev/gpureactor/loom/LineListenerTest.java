@@ -13,7 +13,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-/** Issue 14 item 10: the line's onClose listener kept a closed reactor reachable for as long as the line lived. */
+/** The line's onClose listener must not keep a closed reactor reachable for as long as the line lives. */
 class LineListenerTest {
     private static final CompletionPort NEVER = new CompletionPort() {
         @Override public boolean query() { return false; }

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * The parker's oversleep allowance, and the rule it serves: a late wake the OS caused does not
- * halve the prediction; one on time does (the crate's censoring). Driven synchronously with a
+ * halve the prediction; one on time does (the estimator's censoring). Driven synchronously with a
  * manual clock: {@code afterTimedSleep} stands for the sleep, {@code step(true)} for the turn after it.
  */
 class OversleepTest {

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The carrier pool's visibility (issue 13, item 6): queue depth, backlog and live virtual threads,
+ * The carrier pool's visibility: queue depth, backlog and live virtual threads,
  * in {@link CarrierPool} and in {@link RunStats}, on one carrier held busy by a blocking callback
  * so that the counts are exact.
  */

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The goals of issue 4, judged on one run's own numbers: every ratio compares two strategies
+ * The benchmark's goals (docs/BENCHMARKS.md), judged on one run's own numbers: every ratio compares two strategies
  * measured in the same run at the same wait length, so machine noise that moves both moves the
  * ratio less. A goal whose strategies were not run is left out, not passed.
  */

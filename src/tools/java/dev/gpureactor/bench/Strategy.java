@@ -33,7 +33,7 @@ public enum Strategy {
             "a platform watcher polls the word every parkNanos(50 us) and completes a CompletableFuture the virtual thread joins"),
     CPU_NOTIFY("cpu-notify", "blocking-sync (CPU notify)", Waiter.PLATFORM,
             "platform thread in Object.wait, notified by the device thread after its store: a CPU agent can do this, a GPU store"
-                    + " wakes nothing, so a real blocking-sync driver path adds its interrupt latency (wait-anchors section 4)");
+                    + " wakes nothing, so a real blocking-sync driver path adds its interrupt latency");
 
     /** Where a strategy's waiting code runs. */
     public enum Waiter { PLATFORM, CARRIER_VT, DEFAULT_VT }

@@ -40,7 +40,7 @@ import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
 /**
- * The crate's FILL example on virtual threads: three waits on slots completing at 2, 4 and 6 ms,
+ * The FILL demo on virtual threads: three waits on slots completing at 2, 4 and 6 ms,
  * a fourth virtual thread doing CPU work in slices meanwhile, and what each wait cost; then one slow
  * wait (50 ms), the kind a default JFR recording keeps. The device
  * is a {@link DemoDevice}: the simulated one by default, or the CUDA / HIP binding

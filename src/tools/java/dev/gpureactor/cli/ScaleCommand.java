@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code gar scale}: the scale benchmark of issue 19 ({@link ScaleBench}). This class parses options
+ * {@code gar scale}: the scale benchmark ({@link ScaleBench}, docs/SCALE.md). This class parses options
  * (a {@code --quick} preset, explicit options winning), prints progress, and writes the table or JSON.
  */
 @Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false,

@@ -26,7 +26,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
 /**
- * {@code gar service}: the service benchmark of issue 13 ({@link ServiceBench}): a JDK HttpServer
+ * {@code gar service}: the service benchmark ({@link ServiceBench}, docs/SERVICE.md): a JDK HttpServer
  * on the loopback awaiting simulated GPU work in each mode, closed-loop keep-alive clients, the
  * ratios against the watcher baseline and the goals judged on them. This class parses options,
  * checks the file-descriptor limit, draws the progress line and writes the table, JSON and SVG.

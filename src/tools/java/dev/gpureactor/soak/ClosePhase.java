@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The soak's close phase: {@code reactor.close()} under load (issue 14, item 2), then the lifecycle
+ * The soak's close phase: {@code reactor.close()} under load, then the lifecycle
  * invariants. One reactor, one simulated device with {@link #STREAMS} streams. Half the streams are
  * held shut by a gate that opens only after the close, so their waits are in flight when the reactor
  * closes; the other half run short kernels, so waits complete before, during and after the close.

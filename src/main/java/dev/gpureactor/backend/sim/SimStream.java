@@ -54,7 +54,7 @@ public final class SimStream implements AutoCloseable {
     /**
      * Guards nothing but the {@code changed} condition, which every store, pass and failure signals.
      * A j.u.c. lock, not a monitor: a virtual thread blocked on it unmounts cleanly, where a
-     * contended monitor enter can pin its carrier (JFR showed it in the soak).
+     * contended monitor enter can pin its carrier (JFR's {@code jdk.VirtualThreadPinned}).
      */
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();

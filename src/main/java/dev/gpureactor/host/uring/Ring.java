@@ -61,7 +61,7 @@ import java.util.Objects;
  */
 @SuppressWarnings("restricted")
 public final class Ring implements AutoCloseable {
-    /** Entries of a ring made by {@link #open()}: 8, as in the Rust crate. */
+    /** Entries of a ring made by {@link #open()}: 8. */
     public static final int DEFAULT_ENTRIES = 8;
 
     /** The completion result of a timeout op that expired: {@code -ETIME}. */

@@ -17,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@code io_uring_enter} that fails, is a refusal: that sleep runs as a thread sleep instead
  * ({@link LockSupport#parkNanos} to the deadline, as {@link Sleeper#system()} does), and
  * {@link #failedTimeouts()} counts it, so a ring that stops working degrades to the plain sleep
- * and says so, instead of failing the wait. As in the Rust crate, each sleep tries the ring again.
+ * and says so, instead of failing the wait. Each sleep tries the ring again: a refusal costs that
+ * sleep, not the ring.
  *
  * <p><b>One thread.</b> The sleeper and its ring belong to the thread that opened it: the parker
  * opens it on its own (platform) thread, sleeps on it, and closes it. The counters have that one

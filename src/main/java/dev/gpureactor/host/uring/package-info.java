@@ -6,7 +6,7 @@
  * io-uring executor's parkers use, and {@link dev.gpureactor.host.uring.UringProbe} the
  * {@code ioUring} capability that {@link dev.gpureactor.core.ExecutorKind#resolve} reads.
  *
- * <p>The line park of this executor is the parker's word wait, as in the Rust crate: not a futex,
+ * <p>The line park of this executor is the parker's word wait: not a futex,
  * not polling through the ring. The ring's futex wait is offered for CPU agents only; a GPU's
  * store into host memory wakes no futex.
  *

@@ -243,7 +243,7 @@ class CudaLineTest extends LineContract<CuStream, CudaPort, CudaRig> {
     @ParameterizedTest
     @ValueSource(strings = {"standin", "real"})
     void aSegmentTakenBeforeCloseCannotReadAfterTheFree(String kind) throws Exception {
-        // Before the fix the host view had global scope: on the stand-in this read went on after the free.
+        // With a global-scope host view, on the stand-in this read would go on after the free.
         try (CudaRig rig = CudaRig.open(kind)) {
             var line = MappedLine.create(rig.cuda);
             MemorySegment seg = line.line().segment();

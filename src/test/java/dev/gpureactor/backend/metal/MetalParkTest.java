@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The Metal park's bound (issue 14 item 10): it divided the bound to whole milliseconds, so every park
- * under 1 ms became {@code timeoutMS:0}, a bare check, and the parker spun hot. The port cannot run
+ * The Metal park's bound: divided to whole milliseconds, every park under 1 ms would become
+ * {@code timeoutMS:0}, a bare check, and the parker would spin hot. The port cannot run
  * here (no macOS); the split of the bound is a pure function and is tested as one.
  */
 class MetalParkTest {

@@ -40,7 +40,7 @@ import java.util.function.Consumer;
  * jdk.VirtualThreadPinned (threshold 0) over the whole run.
  */
 
-/** {@code gar scale} (issue 19): many lines, idle lines, fan-out, many waiters, pinning; see the package. */
+/** {@code gar scale}: many lines, idle lines, fan-out, many waiters, pinning; see the package. */
 public final class ScaleBench {
     private static final Duration GUARD = Duration.ofSeconds(120);
     private static final Duration IDLE_SETTLE = Duration.ofSeconds(1);

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One {@code gar scale} run: each measure's cells and the goals of issue 19 judged on them.
+ * One {@code gar scale} run: each measure's cells and the scale goals (docs/SCALE.md) judged on them.
  *
  * @param floor  the fan-out and many-waiters shapes without the reactor, one per scheduler ({@link UnparkFloor})
  * @param pinned jdk.VirtualThreadPinned events over the run; empty when JFR was off

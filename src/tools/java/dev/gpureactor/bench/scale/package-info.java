@@ -1,7 +1,7 @@
 /**
- * The scale benchmark's engine ({@code gar scale}, issue 19): many lines with eight busy slots each,
+ * The scale benchmark's engine ({@code gar scale}, docs/SCALE.md): many lines with eight busy slots each,
  * idle lines, one store fanning out to many waiting virtual threads, and many waiters over eight
- * lines, each measured on the simulated device and judged against the issue's goals in the same run;
+ * lines, each measured on the simulated device and judged against its goals in the same run;
  * the floor under the last two ({@code UnparkFloor}: the same shapes unparked without the reactor, on
  * the JDK's scheduler and on the reactor's carrier pool); and a JFR recording of {@code jdk.VirtualThreadPinned} over the whole run.
  *

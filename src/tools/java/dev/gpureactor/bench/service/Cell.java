@@ -17,8 +17,8 @@ import java.util.Map;
  * @param counts              the correctness counts of the whole cell (warm-up included)
  * @param registrationsAfter  the mode's unsettled registrations once every client had stopped (must be 0)
  * @param wakeP50PerSecond    with a warm-up profile: wake p50 (µs) in each second from the start; else empty
- * @param warmupRatio         with a warm-up profile: wake p50 over its first 3 s over that of its last 5 s (issue 13
- *                            item 4 wants at most 1.5); else NaN
+ * @param warmupRatio         with a warm-up profile: wake p50 over its first 3 s over that of its last 5 s (the
+ *                            warm-up goal wants at most 1.5); else NaN
  */
 public record Cell(String mode, int clients, int round, double seconds, long requests, double rps, double[] clientMicros,
                    double[] wakeMicros, double processCpuUsPerReq, double serverCpuUsPerReq, Map<String, Double> groupCores,

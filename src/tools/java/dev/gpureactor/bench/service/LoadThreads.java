@@ -65,7 +65,7 @@ final class LoadThreads implements AutoCloseable {
     /**
      * Whether a thread (by its group name: the name less a trailing number) belongs to the load
      * generator: its carriers, or its pool's timer thread, which serves the clients' socket timeouts
-     * and was counted as the JDK scheduler's (server) CPU before.
+     * (without it here, its CPU would count as the JDK scheduler's, the server's).
      */
     boolean owns(String threadGroup) {
         if (threadGroup.startsWith(PREFIX)) return true;

@@ -14,7 +14,7 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * A finished run: its cells, their medians over the rounds per mode and level, the ratios against
- * the watcher baseline, and issue 13's goals judged on those ratios.
+ * the watcher baseline, and the service goals (docs/SERVICE.md) judged on those ratios.
  */
 public final class ServiceRun {
     private final ServiceBench.Settings settings;
@@ -50,7 +50,7 @@ public final class ServiceRun {
         public boolean correct() { return counts.clean() && registrationsAfter == 0; }
     }
 
-    /** A goal of issue 13 at one level: the ratio against the watcher, its limit, and whether it holds. */
+    /** A service goal at one level: the ratio against the watcher, its limit, and whether it holds. */
     public record Goal(String name, int clients, double ratio, double limit, boolean atMost) {
         public boolean pass() { return Double.isFinite(ratio) && (atMost ? ratio <= limit : ratio >= limit); }
 
@@ -88,7 +88,7 @@ public final class ServiceRun {
         return m.map(Mode::label);
     }
 
-    /** Issue 13's goals for the judged mode at every level, on the ratios against the watcher (empty without both). */
+    /** The service goals for the judged mode at every level, on the ratios against the watcher (empty without both). */
     public List<Goal> goals() {
         List<Goal> out = new ArrayList<>();
         Optional<String> judged = judgedMode();

@@ -1,5 +1,5 @@
 /**
- * The service benchmark's engine ({@code gar service}, issue 13): a JDK {@code HttpServer} on the
+ * The service benchmark's engine ({@code gar service}, docs/SERVICE.md): a JDK {@code HttpServer} on the
  * loopback (or another server, a {@code ServiceBench.Front} that the caller plugs in: the tests' Jetty 12) whose handlers launch work on simulated streams and await it, driven by closed-loop
  * keep-alive clients on virtual threads, in several modes (the library's defaults, variants of its
  * builder, and the JDK executor with a watcher thread or with sleep polling) that take turns within
