@@ -63,55 +63,17 @@ import java.util.function.Supplier;
  */
 public final class GpuFuture<T> implements Future<T> {
     /*
-     * Implementation overview.
-     *
-     * A GpuFuture is the Future state machine; what the parker holds is its registration node, a
-     * LineWait (descriptor, port, start, wake-at, spread, point, the target order), made in the
-     * constructor and final here. The parker, a registrar's re-check and a thread running the plan
-     * settle the future through the node (signal, fail); nothing of the parker's bookkeeping lives
-     * in this class, and nothing here is touched by the parker but the state and the joiner stack.
-     *
-     * States (see the table at `state`): every move out of PENDING is one CAS, so exactly one of
-     * device completion, a port failure and cancel wins. A settle with an outcome to publish CASes to
-     * the owner-only SETTLING, writes value and failure with plain stores, then publishes the
-     * terminal state with a volatile store; a cancel that loses to a SETTLING winner spins out its
-     * few stores before it answers false, so that isDone() holds once it has (as FutureTask's: only
-     * the cancel that won answers true; CancelAnswerStress, + control; TerminalStateStress). READY means the device
-     * is done; the readback then runs once (READY -> RESOLVING is a CAS), on a joining thread, or on
-     * the callback executor when a stage is asked for and nobody joins.
-     *
-     * Memory ordering: outcome fields are written before the state is published (volatile store) and
-     * read after an acquire load that saw it, so a joiner that sees COMPLETED sees the value.
-     * Together with the parker's acquire load of the word this carries the chain device payload ->
-     * word store -> parker -> joiner (jcstress PublicationToParkerStress, PublicationToJoinerStress).
-     *
-     * Joiners push a node on a Treiber stack (as FutureTask does) and park. Whoever moves the state
-     * pops the whole stack after its volatile state store and unparks it; a joiner re-checks the
-     * state with a volatile load after its push CAS. The push CAS and the settle's state store are
-     * a Dekker pair, so no wake is lost (JoinerWakeStress; LostWakeupNegativeControl removes the
-     * re-check). A joiner that leaves early (its limit, its interrupt) unlinks its node. A node is
-     * per phase: a PENDING node is popped by the move to READY, so a joiner that then waits for the
-     * resolver pushes a fresh one.
-     *
-     * Stages: stage() CASes `stage` then reads `state` (volatile); a settle writes `state`
-     * (volatile) then reads `stage`: a Dekker pair, so one of the two completes the stage
-     * (StageSettleStress, + control). A settle on a parker thread hands the completion to the
-     * callback executor. The internal stage is never handed out: toCompletableFuture returns a
-     * dependent copy per call, onComplete hangs its action on the internal stage itself.
-     *
-     * One watcher at a time (inline takeover). `inline` is the policy given at construction, shared
-     * by every await of a reactor (no per-await allocation): Inline.None, or Inline.Plan (who may
-     * take the plan over, the runner). The first joiner allowed to take it wins one CAS on
-     * `planTaken`, unlinks its node, withdraws the registration (an offer to the parker's removals,
-     * through the node) and only then queries the port. A parker turn snapshots the line before it
-     * drains its removals, so a turn that saw a store made after the joiner's first query (the store
-     * is ordered after the withdrawal) also sees the withdrawal and no longer holds the wait: the
-     * parker settles a taken-over wait only from a word stored before the joiner's query, or from
-     * its own query, never from a store that landed after the joiner's query reported the stream's
-     * failure (InlineTakeoverStress, + control; the soak found it). The thread running the plan is
-     * on the joiner stack and its deadline sleep parks on this future, so a cancel wakes it at once;
-     * if it leaves early (its limit, its interrupt) it hands the plan to the policy's runner, so the
-     * wait stays watched.
+     * The Future state machine; the parker holds only its registration node (Node, a LineWait,
+     * final here) and settles the future through it. Every move out of PENDING is one CAS; a settle
+     * with an outcome CASes to the owner-only SETTLING, writes value and failure, then publishes the
+     * terminal state (volatile store); a losing cancel waits SETTLING out and answers false. READY
+     * means the device is done; the readback then runs once (READY -> RESOLVING, a CAS), on a
+     * joining thread, or on the callback executor for a stage nobody joins. Joiners park on a
+     * Treiber stack (as FutureTask's), popped whole after each state store; a node is per phase.
+     * The first joiner the Inline policy allows takes the plan over (one CAS on planTaken),
+     * withdraws its registration, and runs it (NaiveRunner); the stage adapter is FutureStage.
+     * Each handshake's argument and its jcstress proof: docs/DESIGN.md §5 ("joiner stack", "one
+     * outcome", "cancel's answer", "stage vs settle", "inline takeover"); the states: §7.
      */
 
     /** Ordered: below {@code COMPLETED} nothing is published; {@code SETTLING} is a PENDING-settle's owner-only state. */
@@ -142,22 +104,9 @@ public final class GpuFuture<T> implements Future<T> {
     private final Inline inline;
 
     /**
-     * The state. Transitions (every write is one of these; nothing else writes it):
-     * <pre>
-     *  from        to                            by whom                                     access
-     *  PENDING     READY                         signal (readback): parker scan or backstop,  CAS
-     *                                            registrar's re-check, thread running the plan
-     *  PENDING     SETTLING                      signal (no readback), fail (port, line,      CAS
-     *                                            parker death, close), cancel
-     *  SETTLING    COMPLETED | FAILED | CANCELLED the SETTLING owner, after value/failure     volatile store
-     *  READY       RESOLVING                     resolve: a joiner, state()/resultNow(), or   CAS
-     *                                            the callback executor for a stage
-     *  RESOLVING   COMPLETED | FAILED            the resolver, after value/failure            volatile store
-     * </pre>
-     * Reads: acquire where the reader then reads the outcome (it was written before the store it
-     * saw); volatile where the read is the second half of a Dekker pair (a joiner's re-check after
-     * its push, {@code toCompletableFuture} after its {@code stage} CAS, {@link #isPending}).
-     * Terminal states are absorbing; {@code SETTLING} is seen only by losers, who wait it out.
+     * The state; every write is one of the transitions of docs/DESIGN.md §7's table. Reads: acquire
+     * where the reader then reads the outcome; volatile where the read closes a Dekker pair (a
+     * joiner's re-check after its push, the stage's re-check after its CAS, {@link #isPending}).
      */
     private volatile int state;
     /** Published by the terminal state store; read after an acquire load that saw it. */
