@@ -55,6 +55,6 @@ public class AwaitCloseNegativeControl {
         r.r1 = AwaitCloseStress.outcome(waiter);
         LineParker p = reactor.parkerOf(line);
         r.r2 = p != null && p.isLive() ? 1 : 0;
-        if (p != null) p.close(new dev.gpureactor.core.ReactorException(dev.gpureactor.core.ErrorCode.ShutDown, "jcstress cleanup"));
+        if (p != null) p.inbox.close(new dev.gpureactor.core.ReactorException(dev.gpureactor.core.ErrorCode.ShutDown, "jcstress cleanup"));
     }
 }

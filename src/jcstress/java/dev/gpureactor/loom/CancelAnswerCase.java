@@ -14,11 +14,11 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * own cancel and the future ended cancelled.
  */
 abstract class CancelAnswerCase {
-    private final GpuFuture<Integer> f = Rig.future(Rig.line(), 0, 1, () -> 42);
+    private final GpuFuture<Integer> f;
     private boolean answerA, answerB, doneA, doneB;
 
     CancelAnswerCase(boolean answerState) {
-        f.cancelAnswersStateForTest = answerState; // the control: a losing cancel answers "it is cancelled"
+        f = Rig.future(new FutureControls(false, false, false, answerState), () -> 42); // the control: a losing cancel answers "it is cancelled"
     }
 
     final void first() {

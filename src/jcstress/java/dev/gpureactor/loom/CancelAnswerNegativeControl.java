@@ -13,7 +13,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Negative control for {@link CancelAnswerStress}, never run in CI: the test-only switch
- * {@code cancelAnswersStateForTest} puts back the answer a losing cancel gave before FutureTask
+ * {@link FutureControls#cancelAnswersState} puts back the answer a losing cancel gave before FutureTask
  * parity ("the future is cancelled"), so both cancels say true.
  */
 @JCStressTest

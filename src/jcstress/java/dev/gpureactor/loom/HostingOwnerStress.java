@@ -12,7 +12,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * One owner of a line's loop: a hosting thread whose guest just parked ends its hosting
- * ({@link LineParker#endHosting}) while a registrar claims relief ({@link LineParker#claimRelief}),
+ * ({@link ParkerHosting#endHosting}) while a registrar claims relief ({@link ParkerHosting#claimRelief}),
  * the real methods. Exactly one of them must own the loop afterwards.
  *
  * <p>Results: r1 the hosting thread keeps the loop (1) or was relieved (0); r2 the registrar took it
@@ -29,16 +29,16 @@ public class HostingOwnerStress {
     private final Object host = new Object(); // stands for the hosting ParkerThread
 
     public HostingOwnerStress() {
-        parker.announceHosting(host);
+        parker.hosting.announceHosting(host);
     }
 
     @Actor
     public void hostingThread(II_Result r) {
-        r.r1 = parker.endHosting(host) ? 1 : 0;
+        r.r1 = parker.hosting.endHosting(host) ? 1 : 0;
     }
 
     @Actor
     public void registrar(II_Result r) {
-        r.r2 = parker.claimRelief() ? 1 : 0;
+        r.r2 = parker.hosting.claimRelief() ? 1 : 0;
     }
 }

@@ -13,8 +13,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Hosting vs. a registration: a parker about to run a woken virtual thread on its own thread
- * ({@link LineParker#announceHosting}: announce, then re-check the inbox) races a registrar on the
- * same line ({@link LineParker#offer}, then {@link LineParker#claimRelief}), both the real methods.
+ * ({@link ParkerHosting#announceHosting}: announce, then re-check the inbox) races a registrar on the
+ * same line ({@link ParkerInbox#offer}, then {@link ParkerHosting#claimRelief}), both the real methods.
  *
  * <p>Why it holds: the parker writes {@code hosting} and then reads the inbox; the registrar
  * offers and then reads {@code hosting}. Both pairs are volatile (sequentially consistent), so
@@ -40,12 +40,12 @@ public class HostingReliefStress {
 
     @Actor
     public void parker(II_Result r) {
-        r.r1 = parker.announceHosting(Thread.currentThread()) ? 1 : 0;
+        r.r1 = parker.hosting.announceHosting(Thread.currentThread()) ? 1 : 0;
     }
 
     @Actor
     public void registrar(II_Result r) {
-        parker.offer(waiter.lineWait);
-        r.r2 = parker.claimRelief() ? 1 : 0;
+        parker.inbox.offer(waiter.lineWait);
+        r.r2 = parker.hosting.claimRelief() ? 1 : 0;
     }
 }

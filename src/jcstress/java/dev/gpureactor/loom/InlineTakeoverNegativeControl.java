@@ -18,7 +18,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * Negative control for {@link InlineTakeoverStress}, never run in CI (the default filter excludes
  * {@code NegativeControl}): the same real platform joiner ({@link GpuFuture#join()} taking the plan
  * over) and the same real parker turn, with the one line that withdraws the registration before the
- * joiner's first query removed ({@code skipWithdrawForTest}).
+ * joiner's first query removed ({@link FutureControls#skipsWithdraw}).
  * The parker's turn can then complete the wait from the store that came after the query reported
  * the failure, and the joiner's failure loses to it. The outcomes are graded as in the real test, so
  * a run that shows the bug fails: run {@code mvn -B -ntp verify -Pjcstress
@@ -35,11 +35,11 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class InlineTakeoverNegativeControl {
     private final CompletionLine line = Rig.line();
     private final LineParker parker = Rig.parker(line);
-    private final GpuFuture<Integer> waiter = Rig.future(line, 0, 1, Rig.failingThenStoring(line, 0, 1), Rig.stdHost(), () -> 42);
+    private final GpuFuture<Integer> waiter = Rig.future(line, 0, 1, Rig.failingThenStoring(line, 0, 1), Rig.stdHost(),
+            new FutureControls(false, false, true, false), () -> 42); // the control: the joiner keeps the parker's registration while it queries
     private int joined;
 
     public InlineTakeoverNegativeControl() {
-        waiter.skipWithdrawForTest = true; // the control: the joiner keeps the parker's registration while it queries
         Rig.registerAsReactorDoes(parker, waiter);
         parker.step(false); // the parker holds the registration
     }

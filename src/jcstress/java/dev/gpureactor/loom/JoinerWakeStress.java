@@ -14,7 +14,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * The joiner stack's push against the settle's pop, on the real {@link GpuFuture}: one actor takes
- * one joiner step ({@code joinStepForTest}: read the state, push a node, re-check the state with a
+ * one joiner step ({@link Rig#joinStep}: read the state, push a node, re-check the state with a
  * volatile load; the node it would park with, or none when it saw the move), the other settles the
  * future ({@link GpuFuture#signal()} with no readback: state store, then pop and unpark).
  *
@@ -29,11 +29,11 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class JoinerWakeStress {
     private final CompletionLine line = Rig.line();
     private final GpuFuture<Void> f = Rig.future(line, 0, 1, null);
-    private Object node;
+    private GpuFuture.Joiner node;
 
     @Actor
     public void joiner() {
-        node = f.joinStepForTest();
+        node = Rig.joinStep(f);
     }
 
     @Actor
@@ -44,6 +44,6 @@ public class JoinerWakeStress {
     @Arbiter
     public void arbiter(II_Result r) {
         r.r1 = node == null ? 0 : 1;
-        r.r2 = node != null && !GpuFuture.wokenForTest(node) ? 1 : 0;
+        r.r2 = node != null && !Rig.woken(node) ? 1 : 0;
     }
 }

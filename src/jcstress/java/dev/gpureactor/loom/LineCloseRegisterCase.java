@@ -19,13 +19,13 @@ final class LineCloseRegisterCase {
 
     LineCloseRegisterCase(boolean control) {
         parker.group.controlDropsWithoutFailing = control; // the control: dropping a closed line's watch leaves its waits unfailed
-        b.onClose(() -> parker.closeLine(b, new ReactorException(ErrorCode.LineClosed, b.name(), "wait")));
-        parker.register(onA.lineWait);
+        b.onClose(() -> parker.inbox.closeLine(b, new ReactorException(ErrorCode.LineClosed, b.name(), "wait")));
+        parker.inbox.register(onA.lineWait);
         parker.step(false);
     }
 
     void registrar() {
-        parker.register(onB.lineWait);
+        parker.inbox.register(onB.lineWait);
     }
 
     void closerThenParker() {

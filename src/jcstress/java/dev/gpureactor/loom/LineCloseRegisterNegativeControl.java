@@ -19,10 +19,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * -Djcstress.filter=LineCloseRegisterNegativeControl} and expect BUILD FAILURE with its count.
  *
  * <p>The test: one parker over lines A and B: line B closes while a registrar registers on it, and A stays live
- * with a wait of its own. The registrar runs {@link LineParker#register} (offer, the park
+ * with a wait of its own. The registrar runs {@link ParkerInbox#register} (offer, the park
  * handshake, read {@code gone}/{@code closing}); the closer runs the real
  * {@code CompletionLine.close} (write {@code closed}, then the listener, which posts the notice,
- * {@link LineParker#closeLine}, as the reactor's does when the parker keeps other lines), and then
+ * {@link ParkerInbox#closeLine}, as the reactor's does when the parker keeps other lines), and then
  * the parker's turn it wakes ({@link LineParker#step}). The arbiter plays the loop on: one turn for
  * the registration's wake, and more while a turn answers {@code Again}.
  *

@@ -5,30 +5,31 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * The body of {@link LoopHandOverStress} and of {@link LoopHandOverNegativeControl}, written once: the
- * control differs only by the one real line it moves ({@link LineParker#controlHandsFirst}).
+ * control differs only by the one real line it moves ({@link Rig#HANDS_FIRST}).
  */
 final class LoopHandOverCase {
     final CompletionLine line = Rig.line();
-    final LineParker parker = Rig.parker(line);
-    final ParkerThread standing = new ParkerThread(parker, "jcstress-standby");
+    final LineParker parker;
+    final ParkerThread standing;
 
     LoopHandOverCase(boolean control) {
-        parker.controlHandsFirst = control; // the control: handed is written before thread
+        parker = Rig.parker(line, control ? Rig.HANDS_FIRST : ParkerHooks.NONE); // the control: handed is written before thread
+        standing = new ParkerThread(parker, "jcstress-standby");
         parker.step(false); // the line is watched; its group holds no wait yet
-        parker.register(Rig.future(line, 0, 1, null).lineWait); // offered, drained by the owner's turn below
-        if (!parker.announceStandby(standing)) throw new IllegalStateException("no standby");
+        parker.inbox.register(Rig.future(line, 0, 1, null).lineWait); // offered, drained by the owner's turn below
+        if (!parker.hosting.announceStandby(standing)) throw new IllegalStateException("no standby");
     }
 
     void owner() {
         parker.step(false); // the owner's last write to the loop: drain the registration into the group
-        parker.handOver();
+        parker.hosting.handOver();
     }
 
     void standingBy(III_Result r) {
         if (standing.handed) { // volatile, as standBy reads it before it runs the loop
             r.r1 = 1;
             r.r2 = parker.group.waiting();
-            r.r3 = parker.loopThread() == standing ? 1 : 0;
+            r.r3 = parker.inbox.loopThread() == standing ? 1 : 0;
         } else {
             r.r1 = 0;
             r.r2 = -1;

@@ -12,8 +12,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Negative control for {@link LoopHandOverStress}, never run in CI (the default filter excludes
- * {@code NegativeControl}): the same hand-over, but {@link LineParker#handOver} writes
- * {@code handed} before {@code thread} ({@link LineParker#controlHandsFirst}), one real line moved
+ * {@code NegativeControl}): the same hand-over, but {@link ParkerHosting#handOver} writes
+ * {@code handed} before {@code thread} ({@link Rig#HANDS_FIRST}), one real line moved
  * ahead of the owner's last write. The forbidden outcome (handed, {@code thread} still the old
  * owner) must appear: run {@code mvn -B -ntp verify -Pjcstress
  * -Djcstress.filter=LoopHandOverNegativeControl -DskipTests} and expect BUILD FAILURE with its count.

@@ -13,9 +13,9 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * The leader/follower hand-over vs. a registrar: the owner runs the real {@link LineParker#handOver}
+ * The leader/follower hand-over vs. a registrar: the owner runs the real {@link ParkerHosting#handOver}
  * with no hosting announced (as {@code host} does while the lines have waits); a registrar runs the
- * real {@link LineParker#register} (offer, arm, {@link LineParker#claimRelief}, read {@code gone}).
+ * real {@link ParkerInbox#register} (offer, arm, {@link ParkerHosting#claimRelief}, read {@code gone}).
  * With no announcement the registrar's claim must fail, so the loop is handed over once, to the
  * thread standing by. A shape guard, as {@code HostingOwnerStress}: it cannot fail while
  * {@code handOver} announces nothing; it fails if the leader/follower path ever announces hosting
@@ -38,22 +38,22 @@ public class LoopHandOverReliefStress {
     private int found;
 
     public LoopHandOverReliefStress() {
-        if (!parker.announceStandby(standing)) throw new IllegalStateException("no standby");
+        if (!parker.hosting.announceStandby(standing)) throw new IllegalStateException("no standby");
     }
 
     @Actor
     public void owner() {
-        found = parker.handOver() ? 1 : 0;
+        found = parker.hosting.handOver() ? 1 : 0;
     }
 
     @Actor
     public void registrar() {
-        parker.register(waiter.lineWait);
+        parker.inbox.register(waiter.lineWait);
     }
 
     @Arbiter
     public void arbiter(II_Result r) {
         r.r1 = found;
-        r.r2 = parker.loopThread() == standing ? 1 : 0;
+        r.r2 = parker.inbox.loopThread() == standing ? 1 : 0;
     }
 }

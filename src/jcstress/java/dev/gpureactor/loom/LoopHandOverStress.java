@@ -13,9 +13,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * The loop's hand-over (leader/follower, and a relief): the owner drains a registration into its
  * {@link LineGroup} with the real turn ({@link LineParker#step}: plain writes to the group) and
- * then runs the real {@link LineParker#handOver} (take {@code spare}, write {@code thread}, then the
+ * then runs the real {@link ParkerHosting#handOver} (take {@code spare}, write {@code thread}, then the
  * standing-by thread's volatile {@code handed}); the standing-by thread, published beforehand
- * through the real {@link LineParker#announceStandby}, reads its {@code handed} as {@code standBy}
+ * through the real {@link ParkerHosting#announceStandby}, reads its {@code handed} as {@code standBy}
  * does and, once handed, the loop's state: the group's waits and {@code thread}.
  *
  * <p>Results: r1 handed seen (1) or not yet (0); r2 the waits the new owner sees in the group

@@ -14,7 +14,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Negative control for {@link JoinerWakeStress} (the joiner-stack family), never run in CI (the
  * default {@code jcstress.filter} excludes {@code NegativeControl}): the same real
- * {@link GpuFuture}, with its test-only switch {@code skipRecheckForTest} removing one line of the
+ * {@link GpuFuture}, with {@link FutureControls#skipsJoinerRecheck} removing one line of the
  * library, the joiner's re-check of the state after its push. A settle that pops the stack between
  * the joiner's first state read and its push then leaves the joiner to park with nobody to wake it.
  *
@@ -28,16 +28,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "Lost wakeup (the re-check removed): the joiner parks after the pop.")
 @State
 public class LostWakeupNegativeControl {
-    private final GpuFuture<Void> f = Rig.future(Rig.line(), 0, 1, null);
-    private Object node;
-
-    public LostWakeupNegativeControl() {
-        f.skipRecheckForTest = true; // the one line removed
-    }
+    private final GpuFuture<Void> f = Rig.future(new FutureControls(true, false, false, false), null); // the one line removed
+    private GpuFuture.Joiner node;
 
     @Actor
     public void joiner() {
-        node = f.joinStepForTest();
+        node = Rig.joinStep(f);
     }
 
     @Actor
@@ -48,6 +44,6 @@ public class LostWakeupNegativeControl {
     @Arbiter
     public void arbiter(II_Result r) {
         r.r1 = node == null ? 0 : 1;
-        r.r2 = node != null && !GpuFuture.wokenForTest(node) ? 1 : 0;
+        r.r2 = node != null && !Rig.woken(node) ? 1 : 0;
     }
 }

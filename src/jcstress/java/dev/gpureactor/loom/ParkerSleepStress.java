@@ -13,8 +13,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Parker sleep vs. registration: the parker, out of waiters, runs the real sleep decision
- * ({@link LineParker#announceSleep}: set {@code sleeping}, re-check the inbox) while a waiter runs
- * the real {@link LineParker#register} (inbox offer, then {@code wake}: if {@code sleeping}, CAS it
+ * ({@link ParkerInbox#announceSleep}: set {@code sleeping}, re-check the inbox) while a waiter runs
+ * the real {@link ParkerInbox#register} (inbox offer, then {@code wake}: if {@code sleeping}, CAS it
  * clear and unpark the parker). The parker here has no thread, so the unpark itself is a no-op; the
  * flag stands for it: a wake that CASed {@code sleeping} clear has unparked the parker, and
  * {@link java.util.concurrent.locks.LockSupport#unpark} before the park leaves a permit.
@@ -36,16 +36,16 @@ public class ParkerSleepStress {
 
     @Actor
     public void parker(II_Result r) {
-        r.r1 = parker.announceSleep() ? 1 : 0;
+        r.r1 = parker.inbox.announceSleep() ? 1 : 0;
     }
 
     @Actor
     public void registrar() {
-        parker.register(waiter.lineWait);
+        parker.inbox.register(waiter.lineWait);
     }
 
     @Arbiter
     public void arbiter(II_Result r) {
-        r.r2 = parker.isSleeping() ? 1 : 0;
+        r.r2 = parker.inbox.isSleeping() ? 1 : 0;
     }
 }

@@ -44,7 +44,7 @@ public class PublicationToJoinerStress {
     private final GpuFuture<Integer> waiter = Rig.future(line, 0, 1, () -> payload.get(ValueLayout.JAVA_INT, 0));
 
     public PublicationToJoinerStress() {
-        parker.register(waiter.lineWait);
+        parker.inbox.register(waiter.lineWait);
         parker.step(false); // the parker holds the waiter
     }
 

@@ -43,7 +43,7 @@ public class PublicationToParkerStress {
     private final GpuFuture<Integer> waiter = Rig.future(line, 0, 1, () -> payload.get(ValueLayout.JAVA_INT, 0));
 
     public PublicationToParkerStress() {
-        parker.register(waiter.lineWait);
+        parker.inbox.register(waiter.lineWait);
         parker.step(false); // the parker holds the waiter
     }
 

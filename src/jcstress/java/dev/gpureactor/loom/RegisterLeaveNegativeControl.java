@@ -17,7 +17,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Negative control for {@link RegisterLeaveStress}, never run in CI (the default filter excludes
  * {@code NegativeControl}): the same registrar and leaving parker, but the registrar skips its
- * read of {@code gone} after the offer ({@link LineParker#controlSkipsGone}), one real line
+ * read of {@code gone} after the offer ({@link Rig#SKIPS_GONE}), one real line
  * removed. An offer that lands after the leaving thread's drain is then seen by nobody, and the
  * forbidden outcome appears: run {@code mvn -B -ntp verify -Pjcstress
  * -Djcstress.filter=RegisterLeaveNegativeControl} and expect BUILD FAILURE with its count.
@@ -32,27 +32,23 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class RegisterLeaveNegativeControl {
     private final CompletionLine line = Rig.line();
-    private final LineParker parker = Rig.parker(line);
+    private final LineParker parker = Rig.parker(line, Rig.SKIPS_GONE); // the registrar no longer reads gone after its offer
     private final GpuFuture<Void> waiter = Rig.future(line, 0, 1, null);
     private final ReactorException why = new ReactorException(ErrorCode.ShutDown, "jcstress");
 
-    public RegisterLeaveNegativeControl() {
-        parker.controlSkipsGone = true; // the control: the registrar skips reading gone after its offer
-    }
-
     @Actor
     public void registrar() {
-        parker.register(waiter.lineWait);
+        parker.inbox.register(waiter.lineWait);
     }
 
     @Actor
     public void leaving() {
-        parker.leave(why);
+        parker.inbox.leave(why);
     }
 
     @Arbiter
     public void arbiter(II_Result r) {
         r.r1 = Rig.settled(waiter);
-        r.r2 = parker.inboxSize();
+        r.r2 = parker.inbox.inboxSize();
     }
 }

@@ -16,8 +16,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * A registration vs. the parker leaving for good, both the real methods: the registrar runs
- * {@link LineParker#register} (offer to the inbox, then read {@code gone}; if set, take its own
- * entry back and fail it), the leaving thread {@link LineParker#leave} (publish {@code gone}, then
+ * {@link ParkerInbox#register} (offer to the inbox, then read {@code gone}; if set, take its own
+ * entry back and fail it), the leaving thread {@link ParkerInbox#leave} (publish {@code gone}, then
  * drain the inbox, failing what it finds).
  *
  * <p>Why it holds: the offer and the read of {@code gone} are the registrar's half of a Dekker
@@ -43,17 +43,17 @@ public class RegisterLeaveStress {
 
     @Actor
     public void registrar() {
-        parker.register(waiter.lineWait);
+        parker.inbox.register(waiter.lineWait);
     }
 
     @Actor
     public void leaving() {
-        parker.leave(why);
+        parker.inbox.leave(why);
     }
 
     @Arbiter
     public void arbiter(II_Result r) {
         r.r1 = Rig.settled(waiter);
-        r.r2 = parker.inboxSize();
+        r.r2 = parker.inbox.inboxSize();
     }
 }

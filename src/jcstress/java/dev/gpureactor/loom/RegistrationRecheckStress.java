@@ -17,7 +17,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * The lost wakeup, waiter half (the Dekker pair): a waiter registers through the real protocol
- * ({@link LineParker#registerAndRecheck}: inbox offer, wake, volatile re-check of the word) while
+ * ({@link ParkerInbox#registerAndRecheck}: inbox offer, wake, volatile re-check of the word) while
  * the device stores the word and the parker, having seen the store, runs one real turn of its loop
  * ({@link LineParker#step}: snapshot, drain, scan). Forbidden: the future still pending after both.
  *
@@ -52,13 +52,13 @@ public class RegistrationRecheckStress {
     private final GpuFuture<Void> waiter = Rig.future(line, 0, 1, null);
 
     public RegistrationRecheckStress() {
-        parker.register(Rig.future(line, 1, 1, null).lineWait); // a bystander on slot 1 keeps the parker parking on the line
+        parker.inbox.register(Rig.future(line, 1, 1, null).lineWait); // a bystander on slot 1 keeps the parker parking on the line
         parker.step(false);
     }
 
     @Actor
     public void waiter(IIII_Result r) {
-        r.r1 = parker.registerAndRecheck(waiter.lineWait) ? 1 : 0;
+        r.r1 = parker.inbox.registerAndRecheck(waiter.lineWait) ? 1 : 0;
     }
 
     @Actor

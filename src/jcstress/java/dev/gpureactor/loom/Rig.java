@@ -40,13 +40,33 @@ final class Rig {
 
     /**
      * A parker with no thread: the test calls {@link LineParker#step} and
-     * {@link LineParker#announceSleep} itself. Its clock stands still at 0, so no backstop falls
+     * {@link ParkerInbox#announceSleep} itself. Its clock stands still at 0, so no backstop falls
      * due and no deadline sleep is planned: every turn with waiters ends in a park on the line.
      */
     static LineParker parker(CompletionLine line) {
-        return new LineParker(line, (watches, bound, spin) -> { }, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
-                new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null, false);
+        return parker(line, ParkerHooks.NONE);
     }
+
+    /** As {@link #parker(CompletionLine)}, with {@code hooks}: a negative control's one changed line. */
+    static LineParker parker(CompletionLine line, ParkerHooks hooks) {
+        return new LineParker(line, (watches, bound, spin) -> { }, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
+                new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null, false, hooks);
+    }
+
+    /** The controls' parker: a registrar does not read {@code gone} after its offer. */
+    static final ParkerHooks SKIPS_GONE = new ParkerHooks() {
+        @Override public boolean registrarReadsGone() { return false; }
+    };
+
+    /** The controls' parker: a registrar does not read {@code parking} after its offer. */
+    static final ParkerHooks SKIPS_PARKING = new ParkerHooks() {
+        @Override public boolean registrarReadsParking() { return false; }
+    };
+
+    /** The controls' parker: a hand-over writes the standby's {@code handed} before {@code thread}. */
+    static final ParkerHooks HANDS_FIRST = new ParkerHooks() {
+        @Override public boolean handOverWritesThreadFirst() { return false; }
+    };
 
     /** A turn's answer as the tests report it (the numbers the parker's int answers had): 0 again, 1 idle, 2 sleep, 3 park. */
     static int code(Turn t) {
@@ -77,9 +97,34 @@ final class Rig {
     /** As {@link #future(CompletionLine, int, long, CompletionPort, Supplier)}, with the inline policy {@code inline}. */
     static <T> GpuFuture<T> future(CompletionLine line, int slot, long target, CompletionPort port, Inline inline,
                                    Supplier<? extends T> readback) {
-        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, 0, 0,
-                null, null, inline);
+        return future(line, slot, target, port, inline, FutureControls.NONE, readback);
     }
+
+    /** As {@link #future(CompletionLine, int, long, CompletionPort, Inline, Supplier)}, with a negative control's {@code controls}. */
+    static <T> GpuFuture<T> future(CompletionLine line, int slot, long target, CompletionPort port, Inline inline,
+                                   FutureControls controls, Supplier<? extends T> readback) {
+        return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, 0, 0,
+                null, null, inline, controls);
+    }
+
+    /** As {@link #future(CompletionLine, int, long, Supplier)} with {@code controls}, on a fresh line's slot 0, target 1. */
+    static <T> GpuFuture<T> future(FutureControls controls, Supplier<? extends T> readback) {
+        return future(line(), 0, 1, NEVER, Inline.NONE, controls, readback);
+    }
+
+    /**
+     * One joiner step on {@code f}, as {@code join} takes it: read the state, push a node, re-check the
+     * state ({@link GpuFuture#pushThenRecheck}); the node it would park with, or null when it saw a move.
+     */
+    static GpuFuture.Joiner joinStep(GpuFuture<?> f) {
+        int s = f.rawState();
+        if (s != GpuFuture.PENDING) return null;
+        GpuFuture.Joiner me = new GpuFuture.Joiner(Thread.currentThread());
+        return f.pushThenRecheck(me, s) ? me : null;
+    }
+
+    /** Whether a waker popped {@code node} and unparked its thread (it clears the node's thread). */
+    static boolean woken(GpuFuture.Joiner node) { return node.thread == null; }
 
     /**
      * The policy {@code GpuReactor} gives its futures under gpu-reactor (the std host): a platform
@@ -95,8 +140,8 @@ final class Rig {
      * node learns its parker (a withdrawal goes to the parker's removals), then the offer.
      */
     static void registerAsReactorDoes(LineParker parker, GpuFuture<?> f) {
-        f.lineWait.heldBy(parker);
-        parker.register(f.lineWait);
+        f.lineWait.heldBy(parker.inbox);
+        parker.inbox.register(f.lineWait);
     }
 
     /**

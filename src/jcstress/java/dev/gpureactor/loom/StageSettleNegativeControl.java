@@ -15,7 +15,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Negative control for {@link StageSettleStress}, never run in CI: the same real future with the
- * test-only switch {@code skipStageRecheckForTest} removing toCompletableFuture's state re-check.
+ * control {@link FutureControls#skipsStageRecheck} removing toCompletableFuture's state re-check.
  * A settle that read the stage field before the CAS then completes nothing, and nobody else does.
  *
  * <p>The test it controls: {@link GpuFuture#toCompletableFuture()} against the settle: one actor asks
@@ -31,12 +31,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "0", expect = FORBIDDEN, desc = "Bug prevented: each side missed the other; the stage never completes.")
 @State
 public class StageSettleNegativeControl {
-    private final GpuFuture<Void> f = Rig.future(Rig.line(), 0, 1, null);
+    private final GpuFuture<Void> f = Rig.future(new FutureControls(false, true, false, false), null); // the one line removed: toCompletableFuture's state re-check
     private CompletableFuture<Void> stage;
-
-    public StageSettleNegativeControl() {
-        f.skipStageRecheckForTest = true; // the one line removed: toCompletableFuture's state re-check
-    }
 
     @Actor
     public void asker() {

@@ -14,9 +14,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * A relieved parker thread standing by vs. the parker leaving for good: the standing-by thread
- * publishes itself ({@link LineParker#announceStandby}) and then reads {@code gone}
- * ({@link LineParker#isDead}), as {@code standBy} does before it parks; the leaving thread runs
- * the real {@link LineParker#leave} (publish {@code gone}, then take the standing-by thread to
+ * publishes itself ({@link ParkerHosting#announceStandby}) and then reads {@code gone}
+ * ({@link ParkerInbox#isDead}), as {@code standBy} does before it parks; the leaving thread runs
+ * the real {@link ParkerInbox#leave} (publish {@code gone}, then take the standing-by thread to
  * wake it).
  *
  * <p>Results: r1 the standing-by thread would park (1: announced and saw the parker live) or not
@@ -36,11 +36,11 @@ public class StandbyLeaveStress {
 
     @Actor
     public void standingBy(II_Result r) {
-        r.r1 = parker.announceStandby(standing) && !parker.isDead() ? 1 : 0;
+        r.r1 = parker.hosting.announceStandby(standing) && !parker.inbox.isDead() ? 1 : 0;
     }
 
     @Actor
     public void leaving(II_Result r) {
-        r.r2 = parker.leave(why) ? 1 : 0;
+        r.r2 = parker.inbox.leave(why) ? 1 : 0;
     }
 }

@@ -15,7 +15,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * The lost wakeup, parker half: a waiter registers through the real protocol
- * ({@link LineParker#registerAndRecheck}: inbox offer, wake, volatile re-check), its re-check
+ * ({@link ParkerInbox#registerAndRecheck}: inbox offer, wake, volatile re-check), its re-check
  * misses, and then the device's release store lands; concurrently the parker runs one real turn of
  * its loop ({@link LineParker#step}).
  *
@@ -47,13 +47,13 @@ public class StoreAfterRegistrationStress {
     private final GpuFuture<Void> waiter = Rig.future(line, 0, 1, null);
 
     public StoreAfterRegistrationStress() {
-        parker.register(Rig.future(line, 1, 1, null).lineWait); // a bystander on slot 1 keeps the parker parking on the line
+        parker.inbox.register(Rig.future(line, 1, 1, null).lineWait); // a bystander on slot 1 keeps the parker parking on the line
         parker.step(false);
     }
 
     @Actor
     public void waiterThenDevice() {
-        parker.registerAndRecheck(waiter.lineWait); // misses: the word is still 0
+        parker.inbox.registerAndRecheck(waiter.lineWait); // misses: the word is still 0
         line.store(Slot.of(0), 1);
     }
 

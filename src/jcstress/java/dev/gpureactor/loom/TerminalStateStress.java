@@ -180,7 +180,7 @@ public class TerminalStateStress {
         }
         if (decisive(winner) && wins != 1) return winner + " won " + wins + " times";
         int expectWithdraws = winner == Move.CANCEL ? 1 : 0;
-        int withdraws = parker.removalsSize();
+        int withdraws = parker.inbox.removalsSize();
         if (withdraws != expectWithdraws) return "the registration was withdrawn " + withdraws + " times";
         if (s == GpuFuture.READY && ("value".equals(seenA) || "value".equals(seenB))) {
             return "a joiner returned but the readback never settled";

@@ -13,10 +13,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * A parker over several lines parks on line A only (B has no watch yet) while a waiter registers on
- * line B through the real protocol ({@link LineParker#registerAndRecheck}: offer, wake, the park
+ * line B through the real protocol ({@link ParkerInbox#registerAndRecheck}: offer, wake, the park
  * handshake, volatile re-check) and then the device stores B's word. The parker runs one real turn
  * ({@link LineParker#step}) and, if it parks, the real announcement ({@link LineParker#armFor},
- * {@link LineParker#announcePark}: publish the armed lines, set {@code parking}, re-check the inbox).
+ * {@link ParkerInbox#announcePark}: publish the armed lines, set {@code parking}, re-check the inbox).
  *
  * <p>B's store cannot end a park that does not arm B: only the parker's re-check (it then turns
  * again) or the registrar's (it sees the park, finds B not armed, and ends it) can. Why it holds:

@@ -33,8 +33,8 @@ final class FirstUse {
     private FirstUse() {}
 
     /** The classes an await and a join reach that a reactor's construction does not already initialise. */
-    static final List<Class<?>> AWAIT_PATH = List.of(GpuFuture.class, NaiveWait.class, LineParker.class, ParkerThread.class,
-            LineWait.class, Inline.class, LineGroup.class, LineWatch.class, Oversleep.class, WaitEvent.class, ParkerLateEvent.class,
+    static final List<Class<?>> AWAIT_PATH = List.of(GpuFuture.class, FutureControls.class, FutureStage.class, NaiveWait.class,
+            NaiveRunner.class, LineParker.class, ParkerInbox.class, ParkerHosting.class, ParkerThread.class, LineWait.class, Inline.class, LineGroup.class, LineWatch.class, Oversleep.class, WaitEvent.class, ParkerLateEvent.class,
             PortFailureEvent.class, ReliefEvent.class, BacklogEvent.class, CompletionLine.class, PointEstimate.class,
             PointTable.class, LiveThreads.class, java.util.OptionalLong.class);
 

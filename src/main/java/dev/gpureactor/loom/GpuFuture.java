@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -64,56 +63,18 @@ import java.util.function.Supplier;
  */
 public final class GpuFuture<T> implements Future<T> {
     /*
-     * Implementation overview.
-     *
-     * A GpuFuture is the Future state machine; what the parker holds is its registration node, a
-     * LineWait (descriptor, port, start, wake-at, spread, point, the target order), made in the
-     * constructor and final here. The parker, a registrar's re-check and a thread running the plan
-     * settle the future through the node (signal, fail); nothing of the parker's bookkeeping lives
-     * in this class, and nothing here is touched by the parker but the state and the joiner stack.
-     *
-     * States (see the table at `state`): every move out of PENDING is one CAS, so exactly one of
-     * device completion, a port failure and cancel wins. A settle with an outcome to publish CASes to
-     * the owner-only SETTLING, writes value and failure with plain stores, then publishes the
-     * terminal state with a volatile store; a move (signal, fail, cancel) that loses to a SETTLING
-     * winner spins out its few stores before it answers false, so that isDone() holds once it has
-     * (as FutureTask's cancel: only the cancel that won answers true; CancelAnswerStress, + control;
-     * TerminalStateStress; GpuFutureLincheckTest checks every move against a sequential model). READY means the device
-     * is done; the readback then runs once (READY -> RESOLVING is a CAS), on a joining thread, or on
-     * the callback executor when a stage is asked for and nobody joins.
-     *
-     * Memory ordering: outcome fields are written before the state is published (volatile store) and
-     * read after an acquire load that saw it, so a joiner that sees COMPLETED sees the value.
-     * Together with the parker's acquire load of the word this carries the chain device payload ->
-     * word store -> parker -> joiner (jcstress PublicationToParkerStress, PublicationToJoinerStress).
-     *
-     * Joiners push a node on a Treiber stack (as FutureTask does) and park. Whoever moves the state
-     * pops the whole stack after its volatile state store and unparks it; a joiner re-checks the
-     * state with a volatile load after its push CAS. The push CAS and the settle's state store are
-     * a Dekker pair, so no wake is lost (JoinerWakeStress; LostWakeupNegativeControl removes the
-     * re-check). A joiner that leaves early (its limit, its interrupt) unlinks its node. A node is
-     * per phase: a PENDING node is popped by the move to READY, so a joiner that then waits for the
-     * resolver pushes a fresh one.
-     *
-     * Stages: stage() CASes `stage` then reads `state` (volatile); a settle writes `state`
-     * (volatile) then reads `stage`: a Dekker pair, so one of the two completes the stage
-     * (StageSettleStress, + control). A settle on a parker thread hands the completion to the
-     * callback executor. The internal stage is never handed out: toCompletableFuture returns a
-     * dependent copy per call, onComplete hangs its action on the internal stage itself.
-     *
-     * One watcher at a time (inline takeover). `inline` is the policy given at construction, shared
-     * by every await of a reactor (no per-await allocation): Inline.None, or Inline.Plan (who may
-     * take the plan over, the runner). The first joiner allowed to take it wins one CAS on
-     * `planTaken`, unlinks its node, withdraws the registration (an offer to the parker's removals,
-     * through the node) and only then queries the port. A parker turn snapshots the line before it
-     * drains its removals, so a turn that saw a store made after the joiner's first query (the store
-     * is ordered after the withdrawal) also sees the withdrawal and no longer holds the wait: the
-     * parker settles a taken-over wait only from a word stored before the joiner's query, or from
-     * its own query, never from a store that landed after the joiner's query reported the stream's
-     * failure (InlineTakeoverStress, + control; the soak found it). The thread running the plan is
-     * on the joiner stack and its deadline sleep parks on this future, so a cancel wakes it at once;
-     * if it leaves early (its limit, its interrupt) it hands the plan to the policy's runner, so the
-     * wait stays watched.
+     * The Future state machine; the parker holds only its registration node (Node, a LineWait,
+     * final here) and settles the future through it. Every move out of PENDING is one CAS; a settle
+     * with an outcome CASes to the owner-only SETTLING, writes value and failure, then publishes the
+     * terminal state (volatile store); a losing move (signal, fail, cancel) waits SETTLING out and answers
+     * false, so isDone() holds once it has (GpuFutureLincheckTest checks every move against a model). READY
+     * means the device is done; the readback then runs once (READY -> RESOLVING, a CAS), on a
+     * joining thread, or on the callback executor for a stage nobody joins. Joiners park on a
+     * Treiber stack (as FutureTask's), popped whole after each state store; a node is per phase.
+     * The first joiner the Inline policy allows takes the plan over (one CAS on planTaken),
+     * withdraws its registration, and runs it (NaiveRunner); the stage adapter is FutureStage.
+     * Each handshake's argument and its jcstress proof: docs/DESIGN.md §5 ("joiner stack", "one
+     * outcome", "cancel's answer", "stage vs settle", "inline takeover"); the states: §7.
      */
 
     /** Ordered: below {@code COMPLETED} nothing is published; {@code SETTLING} is a PENDING-settle's owner-only state. */
@@ -144,22 +105,9 @@ public final class GpuFuture<T> implements Future<T> {
     private final Inline inline;
 
     /**
-     * The state. Transitions (every write is one of these; nothing else writes it):
-     * <pre>
-     *  from        to                            by whom                                     access
-     *  PENDING     READY                         signal (readback): parker scan or backstop,  CAS
-     *                                            registrar's re-check, thread running the plan
-     *  PENDING     SETTLING                      signal (no readback), fail (port, line,      CAS
-     *                                            parker death, close), cancel
-     *  SETTLING    COMPLETED | FAILED | CANCELLED the SETTLING owner, after value/failure     volatile store
-     *  READY       RESOLVING                     resolve: a joiner, state()/resultNow(), or   CAS
-     *                                            the callback executor for a stage
-     *  RESOLVING   COMPLETED | FAILED            the resolver, after value/failure            volatile store
-     * </pre>
-     * Reads: acquire where the reader then reads the outcome (it was written before the store it
-     * saw); volatile where the read is the second half of a Dekker pair (a joiner's re-check after
-     * its push, {@code toCompletableFuture} after its {@code stage} CAS, {@link #isPending}).
-     * Terminal states are absorbing; {@code SETTLING} is seen only by losers, who wait it out.
+     * The state; every write is one of the transitions of docs/DESIGN.md §7's table. Reads: acquire
+     * where the reader then reads the outcome; volatile where the read closes a Dekker pair (a
+     * joiner's re-check after its push, the stage's re-check after its CAS, {@link #isPending}).
      */
     private volatile int state;
     /** Published by the terminal state store; read after an acquire load that saw it. */
@@ -177,23 +125,11 @@ public final class GpuFuture<T> implements Future<T> {
     private volatile CompletableFuture<T> stage;
     /** Whether a thread has taken the {@link Inline.Plan} over: one CAS false → true, never reset. */
     private volatile boolean planTaken;
-    /**
-     * Test-only (jcstress negative control): skip the joiner's re-check of the state after its push.
-     * Always false in the library.
-     */
-    boolean skipRecheckForTest;
-    /** Test-only (jcstress negative control): {@code toCompletableFuture} skips its state re-check. Always false in the library. */
-    boolean skipStageRecheckForTest;
-    /** Test-only (jcstress negative control): a joiner taking the plan over skips the withdrawal. Always false in the library. */
-    boolean skipWithdrawForTest;
-    /**
-     * Test-only (jcstress negative control): a losing cancel answers whether the future ended
-     * cancelled (the answer before FutureTask parity) instead of false. Always false in the library.
-     */
-    boolean cancelAnswersStateForTest;
+    /** The lines a jcstress negative control removes; {@link FutureControls#NONE} in the library. */
+    private final FutureControls controls;
 
     /** A waiting thread; {@code thread} is cleared by the waker or by the joiner leaving early (then unlinked). */
-    private static final class Joiner {
+    static final class Joiner {
         volatile Thread thread;
         volatile Joiner next;
 
@@ -209,11 +145,34 @@ public final class GpuFuture<T> implements Future<T> {
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
               Executor callbacks, long startNanos, long wakeAtNanos, long resumeAtNanos, long spreadNanos, Object pointKey,
               String planLabel, Inline inline) {
+        this(id, descriptor, port, readback, callbacks, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel, inline,
+                FutureControls.NONE);
+    }
+
+    /** As the reactor makes one, with the lines {@code controls} removes (jcstress negative controls). */
+    GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
+              Executor callbacks, long startNanos, long wakeAtNanos, long resumeAtNanos, long spreadNanos, Object pointKey,
+              String planLabel, Inline inline, FutureControls controls) {
+        this.controls = controls;
         this.readback = readback;
         this.callbacks = callbacks;
         this.inline = Objects.requireNonNull(inline, "inline");
         // The node's fields are final: whoever receives the node (the parker, through its inbox) sees them.
-        this.lineWait = new LineWait(this, id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel);
+        this.lineWait = new Node(id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel);
+    }
+
+    /** This future's registration node: it settles this future, and nothing else of it. */
+    private final class Node extends LineWait {
+        Node(long id, MemoryDescriptor descriptor, CompletionPort port, long startNanos, long wakeAtNanos, long resumeAtNanos,
+             long spreadNanos, Object pointKey, String planLabel) {
+            super(id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel);
+        }
+
+        @Override boolean signal() { return GpuFuture.this.signal(); }
+
+        @Override boolean fail(ReactorException error) { return GpuFuture.this.fail(error); }
+
+        @Override boolean isPending() { return rawState() == PENDING; }
     }
 
     /** A future already failed with {@code error}; used where a wait cannot even start. */
@@ -237,7 +196,7 @@ public final class GpuFuture<T> implements Future<T> {
         if (!STATE.compareAndSet(this, PENDING, READY)) return lost();
         wakeJoiners();
         CompletableFuture<T> s = stage; // volatile: after the state CAS, so a stage CASed before it is seen
-        if (s != null) dispatch(this::resolve); // never the readback on the signalling thread (a parker)
+        if (s != null) FutureStage.dispatch(callbacks, this::resolve); // never the readback on the signalling thread (a parker)
         return true;
     }
 
@@ -279,14 +238,14 @@ public final class GpuFuture<T> implements Future<T> {
         for (; j != null; j = j.next) {
             Thread t = j.thread; // volatile: a joiner that left early cleared it
             if (t != null) {
-                j.thread = null; // volatile: tells the joiner (and wokenForTest) it was woken
+                j.thread = null; // volatile: tells the joiner (and a jcstress arbiter) it was woken
                 LockSupport.unpark(t);
             }
         }
     }
 
     /** Pushes {@code me}; the caller then re-checks the state with a volatile load (Dekker with the settle). */
-    private void push(Joiner me) {
+    void push(Joiner me) {
         Joiner head;
         do {
             head = joiners; // volatile: the CAS below checks it anyway
@@ -300,29 +259,18 @@ public final class GpuFuture<T> implements Future<T> {
      * The push CAS and this load are the joiner's half of a Dekker pair whose other half is the
      * settle's volatile state store followed by its pop: one of the two sees the other.
      */
-    private boolean pushThenRecheck(Joiner me, int seen) {
+    boolean pushThenRecheck(Joiner me, int seen) {
         push(me);
-        if (skipRecheckForTest) return true; // negative control: the line that prevents the lost wake, removed
+        if (controls.skipsJoinerRecheck()) return true; // negative control: the line that prevents the lost wake, removed
         return (int) STATE.getVolatile(this) == seen; // volatile, not acquire: a Dekker read must not pass the push CAS
     }
-
-    /** jcstress: one joiner step on this future: the node it would park with, or null when it saw a move. */
-    Object joinStepForTest() {
-        int s = (int) STATE.getAcquire(this);
-        if (s != PENDING) return null;
-        Joiner me = new Joiner(Thread.currentThread());
-        return pushThenRecheck(me, s) ? me : null;
-    }
-
-    /** jcstress: whether a waker popped {@code node} and unparked its thread. */
-    static boolean wokenForTest(Object node) { return ((Joiner) node).thread == null; }
 
     /**
      * A joiner leaving early takes its node off the stack, so repeated timed waits on a long wait
      * do not grow it ({@code FutureTask.removeWaiter}: clear the thread, then unlink every cleared
      * node, restarting when a race with another unlinker is seen).
      */
-    private void unlink(Joiner me) {
+    void unlink(Joiner me) {
         if (me == null) return;
         me.thread = null; // volatile: a waker skips it, another unlinker drops it
         retry:
@@ -420,15 +368,8 @@ public final class GpuFuture<T> implements Future<T> {
     private T got(int s) throws ExecutionException {
         if (s == COMPLETED) return value;
         Throwable t = failure;
-        if (s == CANCELLED) throw cancellation(t);
+        if (s == CANCELLED) throw FutureStage.cancellation(t);
         throw new ExecutionException(t);
-    }
-
-    /** How a cancelled wait is reported as the JDK reports one: a {@link CancellationException} whose cause is the coded {@code Cancelled}. */
-    private static CancellationException cancellation(Throwable coded) {
-        CancellationException c = new CancellationException(coded.getMessage());
-        c.initCause(coded);
-        return c;
     }
 
     /**
@@ -466,8 +407,8 @@ public final class GpuFuture<T> implements Future<T> {
                             && PLAN_TAKEN.compareAndSet(this, false, true)) { // volatile CAS: one thread runs the plan
                         unlink(me);
                         me = null;
-                        if (!skipWithdrawForTest) lineWait.withdraw(); // negative control: the line that makes one watcher, removed
-                        runNaive(p, timed, start, nanos);
+                        if (!controls.skipsWithdraw()) lineWait.withdraw(); // negative control: the line that makes one watcher, removed
+                        NaiveRunner.run(this, p, timed, start, nanos);
                         continue;
                     }
                 }
@@ -491,84 +432,6 @@ public final class GpuFuture<T> implements Future<T> {
             }
         } finally {
             if (keepInterrupt) Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * The naive kind, or a platform joiner under the std host: this thread runs the plan itself,
-     * then settles the future like a parker would. It is on the joiner stack meanwhile, so a cancel
-     * wakes it in its deadline sleep. Its own limit or interrupt ends its wait as the parked path's
-     * do, after handing the plan to a runner; any other throwable from the port ends the wait for
-     * everyone with a coded failure carrying it (a second joiner must not park for ever).
-     */
-    private void runNaive(Inline.Plan p, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
-        Joiner me = new Joiner(Thread.currentThread());
-        push(me);
-        try {
-            p.naive().run(this, timed ? start + nanos : Long.MAX_VALUE);
-        } catch (NaiveWait.Expired e) {
-            if (isPending()) { // this caller's limit: the wait goes on without it
-                unlink(me);
-                handOff(p);
-                throw new TimeoutException();
-            }
-        } catch (InterruptedException e) {
-            if (isPending()) {
-                unlink(me);
-                handOff(p);
-                throw e;
-            }
-            Thread.currentThread().interrupt(); // decided meanwhile: report it, keep the flag
-        } catch (ReactorException e) {
-            if (fail(e) && e.code() != ErrorCode.LineClosed) portFailedEvent(e);
-        } catch (Throwable e) {
-            ReactorException coded = portFailed(e);
-            if (fail(coded)) portFailedEvent(coded);
-        }
-    }
-
-    /** JFR: the port this thread queried failed this wait (a parker reports its own port failures). */
-    private void portFailedEvent(ReactorException e) {
-        MemoryDescriptor d = lineWait.descriptor();
-        PortFailureEvent.emit(d.line().name(), d.slot().index(), 1, e);
-    }
-
-    /** A throwable a port threw, as the coded failure that ends the wait. */
-    static ReactorException portFailed(Throwable e) {
-        return new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
-    }
-
-    /**
-     * Runs the plan on a runner thread: nobody is joining to run it. If the runner refuses (the
-     * reactor closed), the wait fails with {@link ErrorCode#ShutDown}, as a wait started on a
-     * closed reactor does.
-     */
-    private void handOff(Inline.Plan p) {
-        Runnable task = () -> {
-            try {
-                runNaive(p, false, 0, 0);
-            } catch (InterruptedException | TimeoutException e) {
-                // the runner was interrupted: runNaive handed the plan on again
-            }
-        };
-        Executor r = p.runner();
-        try {
-            if (r != null) r.execute(task); else Thread.startVirtualThread(task);
-        } catch (RuntimeException e) {
-            fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
-        }
-    }
-
-    /**
-     * The deadline sleep of a thread running the plan: parks until {@code atNanos}
-     * on {@code clock}, or until the wait leaves {@code PENDING} (the runner is on the
-     * joiner stack, so the move unparks it).
-     */
-    void sleepWhilePending(Clock clock, long atNanos) throws InterruptedException {
-        long left;
-        while (isPending() && (left = atNanos - clock.nanos()) > 0) {
-            LockSupport.parkNanos(this, left);
-            if (Thread.interrupted()) throw new InterruptedException();
         }
     }
 
@@ -624,7 +487,7 @@ public final class GpuFuture<T> implements Future<T> {
         // Lost the CAS: as FutureTask's, only the cancel that moved the future answers true (a second
         // cancel of a cancelled future says false); settle waited out a winner in SETTLING, so isDone()
         // is true once this returns false, as FutureTask's is.
-        return cancelAnswersStateForTest && (int) STATE.getAcquire(this) == CANCELLED; // negative control: the old answer, "it is cancelled"
+        return controls.cancelAnswersState() && (int) STATE.getAcquire(this) == CANCELLED; // negative control: the old answer, "it is cancelled"
     }
 
     @Override
@@ -720,12 +583,7 @@ public final class GpuFuture<T> implements Future<T> {
      * itself is one mutable object shared by every caller; this one is not.
      */
     public CompletableFuture<T> toCompletableFuture() {
-        CompletableFuture<T> copy = new CompletableFuture<>();
-        stage().whenComplete((v, t) -> {
-            if (t == null) copy.complete(v);
-            else copy.completeExceptionally(t); // the same exception: a CancellationException keeps the copy cancelled
-        });
-        return copy;
+        return FutureStage.copyOf(stage());
     }
 
     /**
@@ -737,11 +595,11 @@ public final class GpuFuture<T> implements Future<T> {
         if (s != null) return s;
         CompletableFuture<T> fresh = new CompletableFuture<>();
         if (!STAGE.compareAndSet(this, null, fresh)) return stage; // volatile CAS: one stage; the Dekker write against settle
-        if (skipStageRecheckForTest) return fresh; // negative control: the re-check below, removed
+        if (controls.skipsStageRecheck()) return fresh; // negative control: the re-check below, removed
         // The other half of settle's Dekker pair: a state read before the settle's volatile store
         // (PENDING, SETTLING, RESOLVING) means the settle's later read of `stage` sees `fresh` and completes it.
         int st = (int) STATE.getVolatile(this);
-        if (st == READY) dispatch(this::resolve);
+        if (st == READY) FutureStage.dispatch(callbacks, this::resolve);
         else if (st >= COMPLETED) completeStage(fresh);
         else if (st == PENDING) runInlineForStage();
         return fresh;
@@ -754,7 +612,7 @@ public final class GpuFuture<T> implements Future<T> {
      */
     private void runInlineForStage() {
         // Volatile CAS: the runner and a joiner race for the plan; one runs it.
-        if (inline instanceof Inline.Plan p && p.runsForStage() && PLAN_TAKEN.compareAndSet(this, false, true)) handOff(p);
+        if (inline instanceof Inline.Plan p && p.runsForStage() && PLAN_TAKEN.compareAndSet(this, false, true)) NaiveRunner.handOff(this, p);
     }
 
     /**
@@ -779,27 +637,13 @@ public final class GpuFuture<T> implements Future<T> {
     private void publishToStage() {
         CompletableFuture<T> s = stage; // volatile: the settle's Dekker read, after its volatile state store
         if (s == null) return;
-        if (Thread.currentThread() instanceof ParkerThread) dispatch(() -> completeStage(s));
+        if (Thread.currentThread() instanceof ParkerThread) FutureStage.dispatch(callbacks, () -> completeStage(s));
         else completeStage(s);
-    }
-
-    /**
-     * Runs {@code task} on the callback executor; if it refuses (closed), on a new virtual thread
-     * of the JDK's scheduler, so a stage is completed even after its reactor closed.
-     */
-    private void dispatch(Runnable task) {
-        try {
-            callbacks.execute(task);
-        } catch (RejectedExecutionException e) {
-            Thread.startVirtualThread(task);
-        }
     }
 
     private void completeStage(CompletableFuture<T> s) {
         int st = (int) STATE.getAcquire(this); // acquire: then value/failure
-        if (st == COMPLETED) s.complete(value);
-        else if (st == CANCELLED) s.completeExceptionally(cancellation(failure)); // cancelled, as the wait: isCancelled(), state() CANCELLED
-        else if (st > COMPLETED) s.completeExceptionally(failure);
+        FutureStage.complete(s, st, value, failure);
     }
 
     /** The raw state (tests, the parker's scan, the naive driver's abandonment check): acquire, as every outcome read. */

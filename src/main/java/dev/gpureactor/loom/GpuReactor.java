@@ -101,6 +101,8 @@ public final class GpuReactor implements AutoCloseable {
     private final long parkSpinNanos;
     /** Whether parkers run the virtual threads they wake (with the carrier pool only). */
     private final boolean hosting;
+    /** What a test injects into this reactor's parkers ({@link ParkerHooks#NONE} unless a test builds it). */
+    private final ParkerHooks parkerHooks;
     private final Supplier<Sleeper> deadlineSleeper;
     /** Each line's parker, for the line's life (a parker that died is replaced at the line's next registration). */
     private final ConcurrentHashMap<CompletionLine, LineParker> parkers = new ConcurrentHashMap<>();
@@ -170,6 +172,7 @@ public final class GpuReactor implements AutoCloseable {
                 : hardware.isPresent() ? HARDWARE_LINES_PER_PARKER : FALLBACK_LINES_PER_PARKER;
         this.parkSpinNanos = b.parkSpinNanos;
         this.hosting = b.hosting;
+        this.parkerHooks = b.parkerHooks;
         this.deadlineSleeper = b.deadlineSleeper;
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
             pool = new CarrierPool(b.carriers > 0 ? b.carriers : defaultCarriers(), this::warn);
@@ -303,11 +306,11 @@ public final class GpuReactor implements AutoCloseable {
             }
             // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
             LineParker parker = parkerFor(d.line());
-            f.lineWait.heldBy(parker); // before the offer: a withdrawal goes to this parker's removals
-            parker.registerAndRecheck(f.lineWait);
+            f.lineWait.heldBy(parker.inbox); // before the offer: a withdrawal goes to this parker's removals
+            parker.inbox.registerAndRecheck(f.lineWait);
             if (!controlSkipsClosedRecheck && closed) { // close() may have taken its snapshot of the parkers before this one was made: see close()
                 parkers.remove(d.line(), parker);
-                parker.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
+                parker.inbox.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
             }
         } catch (ReactorException e) {
             // The line closed under us (its reads throw LineClosed): the wait fails with that, like
@@ -336,7 +339,7 @@ public final class GpuReactor implements AutoCloseable {
             p = leastLoaded();
             if (p == null) {
                 p = new LineParker(line, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos,
-                        kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, pool, hosting);
+                        kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, pool, hosting, parkerHooks);
                 p.start();
             }
             load.merge(p, 1, Integer::sum);
@@ -380,9 +383,9 @@ public final class GpuReactor implements AutoCloseable {
         }
         ReactorException why = new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
         if (current != null && last) {
-            current.close(why); // its last line: the parker leaves (a registrar on it fails LineClosed)
+            current.inbox.close(why); // its last line: the parker leaves (a registrar on it fails LineClosed)
         } else if (current != null) {
-            current.closeLine(line, why); // its other lines go on
+            current.inbox.closeLine(line, why); // its other lines go on
         }
         // The line's default readback points die with it: a process that makes lines as it goes
         // would otherwise grow the table by eight points per line, for ever.
@@ -636,7 +639,7 @@ public final class GpuReactor implements AutoCloseable {
         }
         try {
             ReactorException why = new ReactorException(ErrorCode.ShutDown, "reactor");
-            for (LineParker p : all) p.close(why);
+            for (LineParker p : all) p.inbox.close(why);
             planRuns.close(why); // the waits whose plan a thread runs: no parker holds them
             if (pool != null) pool.close();
         } finally {
@@ -668,8 +671,12 @@ public final class GpuReactor implements AutoCloseable {
         private Supplier<Sleeper> deadlineSleeper;
         private String name;
         private boolean jmx = true;
+        private ParkerHooks parkerHooks = ParkerHooks.NONE;
 
         private Builder() {}
+
+        /** Tests: the faults every parker of the reactor lets {@code hooks} inject. */
+        Builder parkerHooks(ParkerHooks hooks) { this.parkerHooks = Objects.requireNonNull(hooks, "hooks"); return this; }
 
         /**
          * The reactor's name, shown in its JMX bean's object name and in {@link GpuReactor#name()}.

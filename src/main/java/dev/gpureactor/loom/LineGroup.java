@@ -43,7 +43,7 @@ final class LineGroup {
      * group answers Again. Everything else is single-threaded.
      *
      * Ownership: no field is shared. One thread at a time owns the group: the runner's loop owner
-     * (hosting hands the loop, and the group with it, across a volatile write in LineParker; the
+     * (hosting hands the loop, and the group with it, across a volatile write in ParkerHosting; the
      * constructor's writes reach the first thread through Thread.start). The watches' lines are final,
      * so the immutable list armFor returns may be read by registrars after the runner publishes it.
      * The group reads no wall time (the clock is given, a ManualClock in tests) and owns no thread.

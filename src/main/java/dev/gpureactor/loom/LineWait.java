@@ -9,9 +9,11 @@ import java.lang.invoke.VarHandle;
 import java.util.Comparator;
 
 /**
- * One wait as its line's parker holds it: the registration node of a {@link GpuFuture}. It carries
- * what the parker's turn reads (the descriptor, the port it queries as the error authority, the
- * estimator's point and prediction, the registration order) and the future it settles.
+ * One wait as its line's parker holds it: the registration node of a future. It carries what the
+ * parker's turn reads (the descriptor, the port it queries as the error authority, the estimator's
+ * point and prediction, the registration order), and settles its future through three methods, the
+ * node's whole view of it: {@link #signal}, {@link #fail}, {@link #isPending} (the future's own
+ * node implements them; {@code GpuFuture}).
  *
  * <p>Ownership and publication. Every field but {@link #seenNanos} and the parker is final and set
  * in the future's constructor, before the future (and so this node) reaches any other thread; the
@@ -21,7 +23,7 @@ import java.util.Comparator;
  * and scan on the other). The node never moves the future's state itself: {@link #signal} and
  * {@link #fail} are the future's CASes, so the parker and a canceller cannot both win.
  */
-final class LineWait {
+abstract class LineWait {
     /** Wrapping order of targets, then registration order: a slot's set is scanned from its head up. */
     static final Comparator<LineWait> BY_TARGET = (a, b) -> {
         long d = a.descriptor.target() - b.descriptor.target();
@@ -32,14 +34,12 @@ final class LineWait {
 
     static {
         try {
-            PARKER = MethodHandles.lookup().findVarHandle(LineWait.class, "parker", LineParker.class);
+            PARKER = MethodHandles.lookup().findVarHandle(LineWait.class, "parker", Removals.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** The future this wait settles. */
-    final GpuFuture<?> future;
     /** Registration order (the tie-break of {@link #BY_TARGET}); negative for a wait that never started. */
     final long id;
     private final MemoryDescriptor descriptor;
@@ -73,16 +73,15 @@ final class LineWait {
      */
     long seenNanos;
     /**
-     * The parker holding this wait, set once before the registration's offer; null while none does
+     * The removals of the parker holding this wait, set once before the registration's offer; null while none does
      * (the naive kind, a wait that ended before it was registered). Release/acquire: a canceller or
      * a platform joiner on another thread that withdraws sees the parker the registrar set.
      */
     @SuppressWarnings("unused") // through PARKER
-    private LineParker parker;
+    private Removals parker;
 
-    LineWait(GpuFuture<?> future, long id, MemoryDescriptor descriptor, CompletionPort port, long startNanos,
+    LineWait(long id, MemoryDescriptor descriptor, CompletionPort port, long startNanos,
              long wakeAtNanos, long resumeAtNanos, long spreadNanos, Object pointKey, String planLabel) {
-        this.future = future;
         this.id = id;
         this.descriptor = descriptor;
         this.port = port;
@@ -103,22 +102,22 @@ final class LineWait {
     boolean started() { return id >= 0; }
 
     /** The word reached its target: the future's {@code signal} (one CAS out of {@code PENDING}). */
-    boolean signal() { return future.signal(); }
+    abstract boolean signal();
 
     /** The port or the line failed this wait: the future's {@code fail} (one CAS out of {@code PENDING}). */
-    boolean fail(ReactorException error) { return future.fail(error); }
+    abstract boolean fail(ReactorException error);
 
     /** Whether the future still waits for the device (an acquire load of its state). */
-    boolean isPending() { return future.rawState() == GpuFuture.PENDING; }
+    abstract boolean isPending();
 
-    /** Records the parker this wait is about to be registered with; call before its offer. */
-    void heldBy(LineParker p) {
+    /** Records the removals of the parker this wait is about to be registered with; call before its offer. */
+    void heldBy(Removals p) {
         PARKER.setRelease(this, p); // release: a withdrawing thread's acquire sees it
     }
 
     /** Takes the registration back from its parker (an offer to its removals), if it has one; idempotent at the parker. */
     void withdraw() {
-        LineParker p = (LineParker) PARKER.getAcquire(this); // acquire: pairs with heldBy's release
+        Removals p = (Removals) PARKER.getAcquire(this); // acquire: pairs with heldBy's release
         if (p != null) p.remove(this);
     }
 

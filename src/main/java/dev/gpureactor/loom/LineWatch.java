@@ -33,7 +33,7 @@ import java.util.function.Consumer;
  * overslept past its {@link Oversleep allowance}, otherwise as {@code Exact}.
  *
  * <p>No field here is shared: one thread at a time owns a watch (the runner's loop; hosting hands
- * the loop, and this object with it, across a volatile write in {@link LineParker}). The only
+ * the loop, and this object with it, across a volatile write in {@link ParkerHosting}). The only
  * cross-thread reads are the line's words (acquire loads in {@link #snapshot}) and the futures'
  * states (their own CASes, through each {@link LineWait}). Nothing here blocks, sleeps or reads the wall: the clock is given, so
  * tests run it on a {@code ManualClock}.

@@ -70,7 +70,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
             sleep = OptionalLong.of(Math.min(sleep.getAsLong(), Math.max(0, deadlineNanos - System.nanoTime())));
         }
         // The deadline sleep parks on the future (its runner is on the joiner stack): a cancel ends it at once.
-        Outcome o = Wait.run(plan, port, clock, at -> f.sleepWhilePending(clock, at), sleep);
+        Outcome o = Wait.run(plan, port, clock, at -> NaiveRunner.sleepWhilePending(f, clock, at), sleep);
         boolean neverWritten = plan instanceof WaitPlan.FlagWait && !f.descriptor().isComplete();
         if (!f.signal()) return; // settled elsewhere (a parker, a cancel): it speaks for the outcome
         if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, f.descriptor()));

@@ -18,7 +18,7 @@ import java.util.Optional;
  * spin step and at the end of each slice, so one thread's slice wakes serve any number of lines. A
  * hardware monitor arms one 64-byte line: {@link #oneLine()} says so, and the parker then hands it
  * the one busy watch when exactly one is busy; given several, it too polls them in fallback slices.
- * The lines a call watches are the ones the parker publishes as armed (see {@code LineParker}).
+ * The lines a call watches are the ones the parker publishes as armed (see {@code ParkerInbox}).
  *
  * <p>{@code spinNanos} is how much of the bound the parker is willing to burn spinning: non-zero
  * only around a predicted completion, where a spinning waiter sees a store in well under a

@@ -32,7 +32,7 @@ class BacklogTest {
                 ranOn.set(HostingTest.carrierOf(Thread.currentThread()));
             });
             until(() -> vt.getState() == Thread.State.WAITING);
-            until(() -> r.parkerOf(s.line()) != null && r.parkerOf(s.line()).hasStandby()); // it could host now
+            until(() -> r.parkerOf(s.line()) != null && r.parkerOf(s.line()).hosting.hasStandby()); // it could host now
             CountDownLatch busy = new CountDownLatch(1), release = new CountDownLatch(1);
             pool.execute(() -> { // the only carrier is busy ...
                 busy.countDown();

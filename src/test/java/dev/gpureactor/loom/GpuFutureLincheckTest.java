@@ -68,11 +68,16 @@ class GpuFutureLincheckTest {
         private final Supplier<GpuFuture<Integer>> hidden;
 
         public FutureOps() {
+            this(FutureControls.NONE);
+        }
+
+        /** A future with the lines {@code controls} removes (the negative control's). */
+        FutureOps(FutureControls controls) {
             Instrumented.classes(GpuFuture.class, LineWait.class);
             GpuFuture<Integer> made = new GpuFuture<>(1, new MemoryDescriptor(LINE, Slot.of(0), 1), NEVER, () -> {
                 readbacks.incrementAndGet();
                 return VALUE;
-            }, Runnable::run, 0, 0, 0, 0, null, null, Inline.NONE);
+            }, Runnable::run, 0, 0, 0, 0, null, null, Inline.NONE, controls);
             hidden = () -> made;
         }
 
@@ -213,7 +218,7 @@ class GpuFutureLincheckTest {
      * construction of the control's future.
      */
     public static class CancelAnswersStateOps extends FutureOps {
-        public CancelAnswersStateOps() { f().cancelAnswersStateForTest = true; }
+        public CancelAnswersStateOps() { super(new FutureControls(false, false, false, true)); }
     }
 
     static ModelCheckingOptions options() {

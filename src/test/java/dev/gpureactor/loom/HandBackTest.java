@@ -29,11 +29,11 @@ class HandBackTest {
         ParkerThread me = new ParkerThread(p, "t-host");
         GpuFuture<Void> registered = new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1),
                 LineWatchTest.neverDone(), null, Runnable::run, 0, 0, 0, null);
-        p.offer(registered.lineWait); // a registrar offered ...
-        assertFalse(p.announceHosting(me)); // ... so the parker declines to host,
-        assertTrue(p.claimRelief()); // and the registrar took the loop for the standing-by thread
+        p.inbox.offer(registered.lineWait); // a registrar offered ...
+        assertFalse(p.hosting.announceHosting(me)); // ... so the parker declines to host,
+        assertTrue(p.hosting.claimRelief()); // and the registrar took the loop for the standing-by thread
         AtomicReference<Thread> ranOn = new AtomicReference<>();
-        boolean mine = assertDoesNotThrow(() -> p.handBack(me, () -> ranOn.set(Thread.currentThread())),
+        boolean mine = assertDoesNotThrow(() -> p.hosting.handBack(me, () -> ranOn.set(Thread.currentThread())),
                 "an exception here reaches the loop's error handling, which fails the relief thread's waits");
         assertFalse(mine, "the loop is the relief thread's");
         assertSame(Thread.currentThread(), ranOn.get(), "the refused guest was dropped");
@@ -48,9 +48,9 @@ class HandBackTest {
         LineParker p = new LineParker(line, (watches, bound, spin) -> { }, LineWatchTest.PLAN, new PointTable<>(),
                 new ManualClock(), w -> { }, new ReactorCounters(), 0, null, closed, true);
         ParkerThread me = new ParkerThread(p, "t-host");
-        p.offer(new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1), LineWatchTest.neverDone(), null,
+        p.inbox.offer(new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1), LineWatchTest.neverDone(), null,
                 Runnable::run, 0, 0, 0, null).lineWait);
-        assertFalse(p.announceHosting(me)); // declined, and nobody claimed the loop: still this thread's
-        assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> p.handBack(me, () -> { }));
+        assertFalse(p.hosting.announceHosting(me)); // declined, and nobody claimed the loop: still this thread's
+        assertThrows(java.util.concurrent.RejectedExecutionException.class, () -> p.hosting.handBack(me, () -> { }));
     }
 }

@@ -44,7 +44,11 @@ class HostingEdgesTest {
     private static final Duration GUARD = Duration.ofSeconds(60);
 
     private static GpuReactor hostingReactor(List<Warning> warnings) {
-        return GpuReactor.builder().hosting(true).carriers(1).warnings(warnings::add).build();
+        return hostingReactor(warnings, new ParkerFaults());
+    }
+
+    private static GpuReactor hostingReactor(List<Warning> warnings, ParkerFaults faults) {
+        return GpuReactor.builder().hosting(true).carriers(1).warnings(warnings::add).parkerHooks(faults).build();
     }
 
     /** A guest hosted while wait {@code waitB} of the same line is pending with its joiner parked (leader/follower). */
@@ -196,9 +200,9 @@ class HostingEdgesTest {
                 Hosted h = otherWait ? hostWhileAnotherWaits(r, a, b, spin) : null;
                 Thread guest = otherWait ? h.guest() : hostIdle(r, a, spin);
                 LineParker p = r.parkerOf(a.line());
-                if (otherWait) assertNotSame(h.guest(), p.loopThread(), "the loop went to the thread standing by");
+                if (otherWait) assertNotSame(h.guest(), p.inbox.loopThread(), "the loop went to the thread standing by");
                 r.close(); // the loop's owner leaves; the guest still holds the other parker thread
-                assertTrue(p.isDead());
+                assertTrue(p.inbox.isDead());
                 if (otherWait) {
                     ReactorException e = assertThrows(ReactorException.class, () -> h.waitB().join(GUARD));
                     assertEquals(ErrorCode.ShutDown, e.code());
@@ -269,7 +273,8 @@ class HostingEdgesTest {
     @Test
     void a_parker_that_dies_while_its_former_owner_hosts_a_guest_moves_the_line_to_a_new_parker_and_leaves_no_thread() throws Exception {
         List<Warning> warnings = new CopyOnWriteArrayList<>();
-        GpuReactor r = hostingReactor(warnings);
+        ParkerFaults faults = new ParkerFaults();
+        GpuReactor r = hostingReactor(warnings, faults);
         AtomicBoolean release = new AtomicBoolean();
         AtomicReference<CompletionLine> line = new AtomicReference<>();
         try (SimDevice dev = SimDevice.open()) {
@@ -277,10 +282,10 @@ class HostingEdgesTest {
             line.set(a.line());
             Hosted h = hostWhileAnotherWaits(r, a, b, () -> { while (!release.get()) Thread.onSpinWait(); });
             LineParker p = r.parkerOf(a.line());
-            p.passHook = () -> { throw new InjectedDeath(); }; // the next pass of the loop's owner (the standby) dies
+            faults.pass.put(p, () -> { throw new InjectedDeath(); }); // the next pass of the loop's owner (the standby) dies
             ReactorException e = assertThrows(ReactorException.class, () -> h.waitB().join(GUARD));
             assertEquals(ErrorCode.ParkerDied, e.code());
-            until("the parker left", p::isDead);
+            until("the parker left", p.inbox::isDead);
             assertEquals(1, r.stats().parkersDied());
             until("the registrations are back to 0", () -> r.registrations() == 0);
             assertTrue(h.guest().isAlive(), "the guest still holds the former owner");
@@ -405,7 +410,7 @@ class HostingEdgesTest {
                 flagAfter.set(Thread.currentThread().isInterrupted());
             });
             Thread parkerThread = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals(h.carrier())).filter(t -> t != r.parkerOf(a.line()).loopThread())
+                    .filter(t -> t.getName().equals(h.carrier())).filter(t -> t != r.parkerOf(a.line()).inbox.loopThread())
                     .findFirst().orElseThrow();
             h.guest().interrupt();
             assertTrue(interrupted.await(GUARD.toSeconds(), TimeUnit.SECONDS));
@@ -414,7 +419,7 @@ class HostingEdgesTest {
             assertEquals(Boolean.TRUE, flagAfter.get(), "the flag is set again");
             assertTrue(waitC.isPending(), "the wait itself stays pending and watched");
             until("the former host stands by again, its own interrupt clear",
-                    () -> r.parkerOf(a.line()).hasStandby() && !parkerThread.isInterrupted());
+                    () -> r.parkerOf(a.line()).hosting.hasStandby() && !parkerThread.isInterrupted());
 
             h.goB().countDown();
             goC.countDown();
@@ -825,13 +830,14 @@ class HostingEdgesTest {
     }
     @Test
     void an_error_on_the_old_owner_after_its_hand_over_drops_no_guest_fails_no_wait_and_strands_no_thread() throws Exception {
-        // An Error thrown on the hosting thread once it handed its loop to the standby (hostHook stands
+        // An Error thrown on the hosting thread once it handed its loop to the standby (the host fault stands
         // for an OutOfMemoryError while it counts the hosting) must not reach the loop's error handling:
         // that would fail the new owner's waits ParkerDied, drop the woken guest (it would never run again),
         // and make the old owner leave a loop it does not run, so the reactor would replace the parker while
         // the new owner runs on unseen, out of close's reach.
         List<Warning> warnings = new CopyOnWriteArrayList<>();
-        GpuReactor r = hostingReactor(warnings);
+        ParkerFaults faults = new ParkerFaults();
+        GpuReactor r = hostingReactor(warnings, faults);
         AtomicReference<CompletionLine> line = new AtomicReference<>();
         try (SimDevice dev = SimDevice.open()) {
             SimStream a = dev.stream(), b = dev.stream();
@@ -850,7 +856,7 @@ class HostingEdgesTest {
             standingBy(r, a.line());
             LineParker p = r.parkerOf(a.line());
             AtomicBoolean once = new AtomicBoolean();
-            p.hostHook = () -> { if (once.compareAndSet(false, true)) throw new InjectedDeath(); };
+            faults.host.put(p, () -> { if (once.compareAndSet(false, true)) throw new InjectedDeath(); });
             goA.countDown();
             assertTrue(guest.join(GUARD), "the woken guest ran");
             assertTrue(once.get(), "the fault was injected");
@@ -869,12 +875,13 @@ class HostingEdgesTest {
     }
     @Test
     void an_error_on_a_thread_as_it_stands_by_again_ends_neither_the_parker_nor_the_loops_owner() throws Exception {
-        // A relieved thread is not the loop's owner: an Error as it stands by again (standByHook stands for
+        // A relieved thread is not the loop's owner: an Error as it stands by again (the stand-by fault stands for
         // an OutOfMemoryError while it books its CPU) must not make it leave the loop. It did: it failed the
         // owner's waits ParkerDied from outside the loop, and the reactor replaced a parker whose owner ran
         // on where close() never reached it.
         List<Warning> warnings = new CopyOnWriteArrayList<>();
-        GpuReactor r = hostingReactor(warnings);
+        ParkerFaults faults = new ParkerFaults();
+        GpuReactor r = hostingReactor(warnings, faults);
         AtomicReference<CompletionLine> line = new AtomicReference<>();
         try (SimDevice dev = SimDevice.open()) {
             SimStream a = dev.stream(), b = dev.stream();
@@ -883,7 +890,7 @@ class HostingEdgesTest {
             Hosted h = hostWhileAnotherWaits(r, a, b, () -> { while (!release.get()) Thread.onSpinWait(); });
             LineParker p = r.parkerOf(a.line());
             AtomicBoolean once = new AtomicBoolean();
-            p.standByHook = () -> { if (once.compareAndSet(false, true)) throw new InjectedDeath(); };
+            faults.standBy.put(p, () -> { if (once.compareAndSet(false, true)) throw new InjectedDeath(); });
             release.set(true); // the guest ends; its host stands by again, and the fault strikes there
             assertTrue(h.guest().join(GUARD));
             until("the fault was injected", once::get);

@@ -217,8 +217,8 @@ class HostingTest {
     /** Waits (hang-guarded) until the line's parker has a thread standing by: it hosts only then. */
     static void standingBy(GpuReactor r, dev.gpureactor.core.CompletionLine line) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
-        while ((r.parkerOf(line) == null || !r.parkerOf(line).hasStandby()) && System.nanoTime() < end) Thread.sleep(1);
-        assertTrue(r.parkerOf(line).hasStandby(), "no thread stands by on " + line.name());
+        while ((r.parkerOf(line) == null || !r.parkerOf(line).hosting.hasStandby()) && System.nanoTime() < end) Thread.sleep(1);
+        assertTrue(r.parkerOf(line).hosting.hasStandby(), "no thread stands by on " + line.name());
     }
 
     static String carrierOf(Thread vt) {

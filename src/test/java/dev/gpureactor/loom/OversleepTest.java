@@ -59,7 +59,7 @@ class OversleepTest {
                 new ReactorCounters(), 0, null, null, false);
         GpuFuture<Void> f = new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1), Ports.NEVER_DONE, null,
                 Runnable::run, 0, 0, 0, "k");
-        p.register(f.lineWait);
+        p.inbox.register(f.lineWait);
         assertInstanceOf(Turn.Park.class, p.step(false));
         clock.advance(5_000_000 - over);
         long asked = clock.nanos();

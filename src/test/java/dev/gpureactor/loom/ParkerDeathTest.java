@@ -49,7 +49,8 @@ class ParkerDeathTest {
     @Test
     void a_dead_parker_fails_its_waiters_with_parker_died_and_the_next_registration_gets_a_new_parker() throws Exception {
         List<Warning> warnings = new CopyOnWriteArrayList<>();
-        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).warnings(warnings::add).build();
+        ParkerFaults faults = new ParkerFaults();
+        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).warnings(warnings::add).parkerHooks(faults).build();
              SimDevice dev = SimDevice.open()) {
             SimStream s = dev.stream();
             CountDownLatch gate = new CountDownLatch(1);
@@ -60,13 +61,13 @@ class ParkerDeathTest {
             assertNotNull(p);
             until("the parker holds the wait", () -> p.slotSizes().get(s.slot().index()) == 1);
 
-            p.passHook = () -> { throw new InjectedDeath(); };
+            faults.pass.put(p, () -> { throw new InjectedDeath(); });
             ReactorException e = assertThrows(ReactorException.class, () -> f.join(HANG_GUARD));
             assertEquals(ErrorCode.ParkerDied, e.code());
             ReactorException shared = assertInstanceOf(ReactorException.class, e.getCause(), "each joiner's own exception, the shared one its cause");
             assertEquals(ErrorCode.ParkerDied, shared.code());
             assertInstanceOf(InjectedDeath.class, shared.getCause());
-            until("the parker thread has left", p::isDead);
+            until("the parker thread has left", p.inbox::isDead);
             assertFalse(p.isLive());
             assertEquals(1, r.stats().parkersDied());
             assertTrue(warnings.stream().anyMatch(w -> w.code() == ErrorCode.ParkerDied), warnings.toString());
@@ -89,7 +90,8 @@ class ParkerDeathTest {
 
     @Test
     void registrations_racing_a_parker_death_never_wait_forever() throws Exception {
-        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).build(); SimDevice dev = SimDevice.open()) {
+        ParkerFaults faults = new ParkerFaults();
+        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).parkerHooks(faults).build(); SimDevice dev = SimDevice.open()) {
             List<SimStream> streams = new ArrayList<>();
             for (int i = 0; i < 4; i++) streams.add(dev.stream()); // four slots of one line
             CompletionLine line = streams.getFirst().line();
@@ -105,7 +107,7 @@ class ParkerDeathTest {
                 futures.add(r.await(signals.getFirst().descriptor(), signals.getFirst().port()));
                 LineParker p = r.parkerOf(line);
                 AtomicInteger passes = new AtomicInteger(1 + round % 4);
-                p.passHook = () -> { if (passes.decrementAndGet() <= 0) throw new InjectedDeath(); };
+                faults.pass.put(p, () -> { if (passes.decrementAndGet() <= 0) throw new InjectedDeath(); });
                 CountDownLatch registered = new CountDownLatch(4);
                 for (int t = 0; t < 4; t++) {
                     int from = 1 + t * (signals.size() - 1) / 4, to = 1 + (t + 1) * (signals.size() - 1) / 4;

@@ -201,12 +201,12 @@ class ParkerGroupTest {
         };
         LineParker p = new LineParker(a, monitor, LineWatchTest.PLAN, new PointTable<>(), new ManualClock(), w -> { },
                 new ReactorCounters(), 0, null, null, false);
-        p.register(future(a, 0).lineWait);
-        p.register(future(b, 0).lineWait); // b's watch is made by this turn's drain
+        p.inbox.register(future(a, 0).lineWait);
+        p.inbox.register(future(b, 0).lineWait); // b's watch is made by this turn's drain
         assertInstanceOf(Turn.Again.class, p.step(false), "a new watch: the next turn snapshots it first");
         assertInstanceOf(Turn.Park.class, p.step(false));
         assertEquals(List.of(a, b), lines(p.armFor()), "two busy lines: a monitor cannot arm both, the fallback polls them");
-        p.register(future(c, 0).lineWait); // c has no watch: a store on it ends no park
+        p.inbox.register(future(c, 0).lineWait); // c has no watch: a store on it ends no park
         p.step(false);
         p.step(false);
         assertEquals(3, p.watchedLines());
@@ -216,8 +216,8 @@ class ParkerGroupTest {
         assertEquals(List.of(0, 0, 0, 0, 0, 0, 0, 0), p.slotSizes(b));
         assertEquals(List.of(a), lines(p.armFor()), "one busy line of three: the monitor arms it alone");
         GpuFuture<Void> onB = future(b, 1), onC = future(c, 1);
-        p.register(onB.lineWait);
-        p.register(onC.lineWait);
+        p.inbox.register(onB.lineWait);
+        p.inbox.register(onC.lineWait);
         b.close();
         c.close();
         // The closed lines' watches are dropped; the registrations, drained after, make new watches of
@@ -227,13 +227,13 @@ class ParkerGroupTest {
         assertEquals(1, p.watchedLines());
         for (GpuFuture<Void> f : List.of(onB, onC)) assertEquals(ErrorCode.LineClosed, ((ReactorException) f.exceptionNow()).code());
         assertEquals(List.of(a), lines(p.armFor()));
-        assertTrue(p.announcePark(p.armFor()));
-        p.register(future(a, 1).lineWait); // an armed line: its store ends the park, no wake
-        assertTrue(p.isParking());
+        assertTrue(p.inbox.announcePark(p.armFor()));
+        p.inbox.register(future(a, 1).lineWait); // an armed line: its store ends the park, no wake
+        assertTrue(p.inbox.isParking());
         CompletionLine d = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "d", () -> { });
-        p.register(future(d, 0).lineWait); // not armed: the registrar ends the park
-        assertFalse(p.isParking());
-        assertFalse(p.announcePark(p.armFor()), "a registration waits in the inbox: turn again, do not park");
+        p.inbox.register(future(d, 0).lineWait); // not armed: the registrar ends the park
+        assertFalse(p.inbox.isParking());
+        assertFalse(p.inbox.announcePark(p.armFor()), "a registration waits in the inbox: turn again, do not park");
     }
 
     private static GpuFuture<Void> future(CompletionLine line, int slot) {

@@ -139,7 +139,8 @@ class SinkIsolationTest {
     @Test
     void a_parker_whose_waits_die_of_an_exception_counts_the_death_and_goes_on() throws Exception {
         List<Warning> seen = new CopyOnWriteArrayList<>();
-        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).warnings(seen::add).build();
+        ParkerFaults faults = new ParkerFaults();
+        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).warnings(seen::add).parkerHooks(faults).build();
              SimDevice dev = SimDevice.open()) {
             SimStream s = dev.stream();
             CountDownLatch gate = new CountDownLatch(1);
@@ -149,9 +150,9 @@ class SinkIsolationTest {
             LineParker p = r.parkerOf(s.line());
             until("the parker holds the wait", () -> p.slotSizes().get(s.slot().index()) == 1);
             AtomicInteger once = new AtomicInteger(1);
-            p.passHook = () -> {
+            faults.pass.put(p, () -> {
                 if (once.getAndDecrement() == 1) throw new IllegalStateException("injected, once");
-            };
+            });
             ReactorException e = assertThrows(ReactorException.class, () -> f.join(HANG_GUARD));
             assertEquals(ErrorCode.ParkerDied, e.code());
             assertEquals(1, r.stats().parkersDied(), "the death of its waits is counted, though its thread goes on");

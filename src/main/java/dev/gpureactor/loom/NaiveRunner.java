@@ -1,0 +1,96 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.Clock;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.ReactorException;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A thread running a wait's plan itself ({@link Inline.Plan}): the first joiner under the naive
+ * kind, a platform joiner under the std host, or the policy's runner when nobody joins. It settles
+ * the future as a parker would, through the future's own CASes; docs/DESIGN.md §5 "inline takeover"
+ * and "plan run vs close".
+ */
+final class NaiveRunner {
+    private NaiveRunner() { }
+
+    /**
+     * This thread runs {@code f}'s plan, then settles {@code f}. It is on the joiner stack meanwhile,
+     * so a cancel wakes it in its deadline sleep. Its own limit or interrupt ends its wait as the
+     * parked path's do, after handing the plan to a runner; any other throwable from the port ends
+     * the wait for everyone with a coded failure carrying it (a second joiner must not park for ever).
+     */
+    static void run(GpuFuture<?> f, Inline.Plan p, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
+        GpuFuture.Joiner me = new GpuFuture.Joiner(Thread.currentThread());
+        f.push(me);
+        try {
+            p.naive().run(f, timed ? start + nanos : Long.MAX_VALUE);
+        } catch (NaiveWait.Expired e) {
+            if (f.isPending()) { // this caller's limit: the wait goes on without it
+                f.unlink(me);
+                handOff(f, p);
+                throw new TimeoutException();
+            }
+        } catch (InterruptedException e) {
+            if (f.isPending()) {
+                f.unlink(me);
+                handOff(f, p);
+                throw e;
+            }
+            Thread.currentThread().interrupt(); // decided meanwhile: report it, keep the flag
+        } catch (ReactorException e) {
+            if (f.fail(e) && e.code() != ErrorCode.LineClosed) portFailedEvent(f, e);
+        } catch (Throwable e) {
+            ReactorException coded = portFailed(e);
+            if (f.fail(coded)) portFailedEvent(f, coded);
+        }
+    }
+
+    /** JFR: the port this thread queried failed this wait (a parker reports its own port failures). */
+    private static void portFailedEvent(GpuFuture<?> f, ReactorException e) {
+        MemoryDescriptor d = f.lineWait.descriptor();
+        PortFailureEvent.emit(d.line().name(), d.slot().index(), 1, e);
+    }
+
+    /** A throwable a port threw, as the coded failure that ends the wait. */
+    static ReactorException portFailed(Throwable e) {
+        return new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+    }
+
+    /**
+     * Runs {@code f}'s plan on a runner thread: nobody is joining to run it. If the runner refuses
+     * (the reactor closed), the wait fails with {@link ErrorCode#ShutDown}, as a wait started on a
+     * closed reactor does.
+     */
+    static void handOff(GpuFuture<?> f, Inline.Plan p) {
+        Runnable task = () -> {
+            try {
+                run(f, p, false, 0, 0);
+            } catch (InterruptedException | TimeoutException e) {
+                // the runner was interrupted: run handed the plan on again
+            }
+        };
+        Executor r = p.runner();
+        try {
+            if (r != null) r.execute(task); else Thread.startVirtualThread(task);
+        } catch (RuntimeException e) {
+            f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
+        }
+    }
+
+    /**
+     * The deadline sleep of a thread running the plan: parks until {@code atNanos} on {@code clock},
+     * or until {@code f} leaves {@code PENDING} (the runner is on the joiner stack, so the move unparks it).
+     */
+    static void sleepWhilePending(GpuFuture<?> f, Clock clock, long atNanos) throws InterruptedException {
+        long left;
+        while (f.isPending() && (left = atNanos - clock.nanos()) > 0) {
+            LockSupport.parkNanos(f, left);
+            if (Thread.interrupted()) throw new InterruptedException();
+        }
+    }
+}

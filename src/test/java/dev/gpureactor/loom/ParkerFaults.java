@@ -1,0 +1,29 @@
+package dev.gpureactor.loom;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Faults a test arms on one parker at a time, given to a reactor through
+ * {@code GpuReactor.Builder#parkerHooks}: each map runs, for the parker it is keyed by, the fault at
+ * that point of the parker's threads. A parker with nothing armed runs as the library's do.
+ */
+final class ParkerFaults implements ParkerHooks {
+    /** Run at the top of every pass of the parker's loop, inside its error handling. */
+    final Map<LineParker, Runnable> pass = new ConcurrentHashMap<>();
+    /** Run on a hosting thread just before it counts the hosting. */
+    final Map<LineParker, Runnable> host = new ConcurrentHashMap<>();
+    /** Run by a relieved thread once it stands by, just before it books its CPU. */
+    final Map<LineParker, Runnable> standBy = new ConcurrentHashMap<>();
+
+    @Override public void beforePass(LineParker parker) { run(pass, parker); }
+
+    @Override public void beforeHostingCount(LineParker parker) { run(host, parker); }
+
+    @Override public void beforeStandbyCpu(LineParker parker) { run(standBy, parker); }
+
+    private static void run(Map<LineParker, Runnable> faults, LineParker parker) {
+        Runnable r = faults.get(parker);
+        if (r != null) r.run();
+    }
+}
