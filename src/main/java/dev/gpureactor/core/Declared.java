@@ -11,13 +11,26 @@ import java.util.Optional;
  * @param <C> the host capabilities it is checked against
  */
 public interface Declared<T extends Declared<T, C>, C> {
-    /** The name the setting is written with. */
+    /**
+     * The name the setting is written with.
+     *
+     * @return the declared name
+     */
     String declaredName();
 
-    /** Why this value cannot run on a host with {@code caps}, or empty if it can. */
+    /**
+     * Why this value cannot run on a host with {@code caps}, or empty if it can.
+     *
+     * @param caps what the host can do
+     * @return the missing capability, or empty
+     */
     Optional<String> lacks(C caps);
 
-    /** The next value down the declared chain, or empty for the last resort. */
+    /**
+     * The next value down the declared chain, or empty for the last resort.
+     *
+     * @return the fallback
+     */
     Optional<T> fallback();
 
     /**

@@ -174,7 +174,12 @@ public final class CarrierPool implements Executor, AutoCloseable {
         if (tellsResumes && liveThreads() > 0) onContinue(task); else onStart(task);
     }
 
-    /** A new virtual thread's first run: admitted unless the pool is closed (coded rejection). */
+    /**
+     * A new virtual thread's first run: admitted unless the pool is closed.
+     *
+     * @param task the thread's first continuation
+     * @throws RejectedExecutionException (coded) once the pool is closed
+     */
     public void onStart(Runnable task) {
         Objects.requireNonNull(task, "task");
         long c;
@@ -188,6 +193,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /**
      * A parked virtual thread continues: run it on a carrier, or, when a parker's turn unparked it,
      * let that parker keep it ({@link ParkerThread#capture}). Never rejected while its thread lives.
+     *
+     * @param task the thread's continuation
      */
     public void onContinue(Runnable task) {
         Objects.requireNonNull(task, "task");
@@ -229,9 +236,11 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * monitors with this pool's virtual threads; under JEP 491 a virtual thread blocked on a monitor
      * unmounts, and when the owner leaves it may be the one chosen to enter next, while the carrier
      * stays parked on the monitor: the chosen thread waits for a carrier, the carrier for it, and with
-     * one carrier the pool stops for good (the soak's lost round: a stage completion formatting its
-     * first coded message met a joiner loading the same locale bundle; CallbackMonitorTest). The JDK's
-     * own scheduler runs nothing but virtual threads on its carriers for the same reason.
+     * one carrier the pool stops for good (a stage completion formatting its first coded message
+     * against a joiner loading the same locale bundle does it: CallbackMonitorTest). The JDK's own
+     * scheduler runs nothing but virtual threads on its carriers for the same reason.
+     *
+     * @return the callbacks' executor
      */
     public Executor callbacks() { return callbacks; }
 
@@ -361,7 +370,11 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     // ---- state and statistics ------------------------------------------------------------------
 
-    /** Virtual threads of this pool that started and have not ended (parked ones included). */
+    /**
+     * Virtual threads of this pool that started and have not ended.
+     *
+     * @return the live threads, parked ones included
+     */
     public int liveThreads() { return (int) (ctl.get() >>> LIVE_SHIFT & TASK_MASK); }
 
     /** Admitted tasks not yet run, the running ones included. */
@@ -370,6 +383,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /**
      * Approximately how many tasks (woken virtual threads, callbacks) wait for a carrier: the
      * admitted tasks less one per carrier (each carrier runs at most one). One volatile read.
+     *
+     * @return the tasks waiting for a carrier (approximate)
      */
     public int queueDepth() { return Math.max(0, admitted() - carriers.size()); }
 
@@ -377,15 +392,32 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * Whether woken virtual threads wait for a carrier with no carrier idle to take them at once:
      * more tasks admitted than there are carriers. One volatile read, no allocation; a parker asks
      * it to decide whether waking early pays.
+     *
+     * @return whether woken threads wait for a carrier
      */
     public boolean backlogged() { return admitted() > carriers.size(); }
 
+    /**
+     * Whether {@link #close} was called: new threads are refused, resumes still run.
+     *
+     * @return whether the pool is closed
+     */
     public boolean isClosed() { return (ctl.get() & CLOSED) != 0; }
 
 
+    /**
+     * The parallelism: carriers that run at once when none is blocked.
+     *
+     * @return the carrier count the pool was made with
+     */
     public int size() { return carriers.size(); }
 
-    /** Carrier threads alive now: the parallelism, give or take idle carriers that left and spares that stand in for blocked ones. */
+    /**
+     * Carrier threads alive now: the parallelism, give or take idle carriers that left and spares that
+     * stand in for blocked ones.
+     *
+     * @return the carrier threads alive now
+     */
     public int threads() { return carriers.threads(); }
 
     /** Tasks run, summed over the carriers' tallies (each a little behind, see {@link CarrierTally}). */
@@ -407,6 +439,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /**
      * Spare carriers the {@link CarrierWatch} let run in for carriers blocked where the JDK does not
      * compensate (pinned, or in an unwrapped blocking call); the JDK's own compensations are not counted.
+     *
+     * @return the watch's compensations over the pool's life
      */
     public long compensations() { return watch == null ? 0 : watch.compensations(); }
 
@@ -419,10 +453,21 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /** Each carrier thread alive now with its tally, as the watch sees them (tests). */
     void forEachCarrier(BiConsumer<Thread, CarrierTally> each) { carriers.forEachCarrier(each); }
 
-    /** Whether {@code t} is one of this pool's carriers. */
+    /**
+     * Whether {@code t} is one of this pool's carriers.
+     *
+     * @param t any thread
+     * @return whether it is a carrier of this pool
+     */
     public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }
 
-    /** Waits up to {@code timeout} for the carriers to have left (after close, once nothing lives). */
+    /**
+     * Waits up to {@code timeout} for the carriers to have left (after close, once nothing lives).
+     *
+     * @param timeout how long to wait
+     * @return whether they left in time
+     * @throws InterruptedException if interrupted while waiting
+     */
     public boolean awaitExit(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!retired.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) return false;
@@ -442,6 +487,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * Closes admission of new threads and waits up to {@code grace} for the live ones to end (not at
      * all when called from one of them or from a carrier, which would wait for itself). Returns
      * whether the carriers were retired; when not, warns {@link ErrorCode#LiveAtClose}.
+     *
+     * @param grace how long to wait for the live threads
+     * @return whether the carriers were retired
      */
     public boolean close(Duration grace) {
         long c = ctl.getAndUpdate(x -> x | CLOSED);

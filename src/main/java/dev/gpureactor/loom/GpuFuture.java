@@ -60,6 +60,8 @@ import java.util.function.Supplier;
  * gains nothing from a handoff to a parker), as the first joiner does under the {@code naive} kind;
  * a {@code cancel} still ends its wait at once, and if its own limit or interrupt ends it first, the
  * plan goes on on another thread.
+ *
+ * @param <T> the readback's result
  */
 public final class GpuFuture<T> implements Future<T> {
     /*
@@ -182,7 +184,11 @@ public final class GpuFuture<T> implements Future<T> {
         return f;
     }
 
-    /** The word this wait is on: its line, slot and target. */
+    /**
+     * The word this wait is on: its line, slot and target.
+     *
+     * @return the wait's descriptor
+     */
     public MemoryDescriptor descriptor() { return lineWait.descriptor(); }
 
     // ---- completion side (parker, registering thread, callers of cancel) ----
@@ -304,6 +310,8 @@ public final class GpuFuture<T> implements Future<T> {
      *     {@link ErrorCode#Backend} for a failed stream or port, {@link ErrorCode#LineClosed},
      *     {@link ErrorCode#ShutDown}, {@link ErrorCode#Cancelled}; or {@link ErrorCode#Interrupted}
      *     when this caller was interrupted (flag set again; the future does not change)
+     *
+     * @return the readback's result
      */
     public T join() {
         try {
@@ -321,6 +329,9 @@ public final class GpuFuture<T> implements Future<T> {
      * {@code long} of nanoseconds waits for ever). Past it this caller's wait ends with a coded
      * {@link ErrorCode#Timeout}; the future does not change: it stays pending, keeps its
      * registration, and completes later for everyone else.
+     *
+     * @param limit how long to wait at most
+     * @return the readback's result
      */
     public T join(Duration limit) {
         Objects.requireNonNull(limit, "limit");
@@ -512,6 +523,8 @@ public final class GpuFuture<T> implements Future<T> {
     /**
      * The coded terminal outcome's code, or {@code null} while running, after success, and when
      * the readback's own exception failed the wait (it carries no code).
+     *
+     * @return the failure's code
      */
     public ErrorCode failureCode() {
         int s = (int) STATE.getAcquire(this); // acquire: then `failure`, published by the store it saw
@@ -581,6 +594,8 @@ public final class GpuFuture<T> implements Future<T> {
      * not this future, not {@link #get()} or {@link #join()}, not {@link #onComplete}, and not the
      * stage of any other call. A {@link CompletableFuture} that {@code toCompletableFuture()} returns
      * itself is one mutable object shared by every caller; this one is not.
+     *
+     * @return a new stage of this wait's outcome, the caller's own
      */
     public CompletableFuture<T> toCompletableFuture() {
         return FutureStage.copyOf(stage());
@@ -620,6 +635,10 @@ public final class GpuFuture<T> implements Future<T> {
      * (never on the parker thread, which would stall every other waiter of its line). The failure is
      * what the stage holds: the readback's own exception, a coded {@link ReactorException}, or for a
      * cancelled wait a {@link CancellationException} whose cause is the coded {@link ErrorCode#Cancelled}.
+     *
+     * @param action called once with the value, or with the failure
+     * @param executor where the action runs
+     * @return this future
      */
     public GpuFuture<T> onComplete(BiConsumer<? super T, ? super Throwable> action, Executor executor) {
         Objects.requireNonNull(action, "action");
@@ -628,7 +647,12 @@ public final class GpuFuture<T> implements Future<T> {
         return this;
     }
 
-    /** {@link #onComplete(BiConsumer, Executor)} on this future's callback executor. */
+    /**
+     * {@link #onComplete(BiConsumer, Executor)} on this future's callback executor.
+     *
+     * @param action called once with the value, or with the failure
+     * @return this future
+     */
     public GpuFuture<T> onComplete(BiConsumer<? super T, ? super Throwable> action) {
         return onComplete(action, callbacks);
     }
