@@ -20,7 +20,7 @@ class ServiceSmokeTest {
     @Test
     void every_mode_serves_and_every_request_is_answered_once_and_right() throws Exception {
         ServiceBench.Settings s = new ServiceBench.Settings(Mode.parseList("reactor,reactor-jdk,watcher,sleep1"), List.of(8), 1,
-                Duration.ZERO, Duration.ofMillis(500), Duration.ofMillis(1500), 1_000_000, 2, 0, 8, Mode.BuilderHook.NONE);
+                Duration.ZERO, Duration.ofMillis(500), Duration.ofMillis(1500), 1_000_000, 2, 0, 8, true, Mode.BuilderHook.NONE);
         ServiceRun run = ServiceBench.run(s, ServiceBench.Progress.NONE);
         System.out.print(run.table());
         assertTrue(run.notes().isEmpty(), "the clients ran on carriers of their own: " + run.notes());
@@ -54,7 +54,7 @@ class ServiceSmokeTest {
         for (int i = 0; i < 2; i++) {
             ServiceBench.Settings s = new ServiceBench.Settings(Mode.parseList("watcher"), List.of(4), 1,
                     i == 0 ? Duration.ofMillis(300) : Duration.ZERO, Duration.ofMillis(200),
-                    Duration.ofMillis(500), 1_000_000, 2, i == 0 ? 0 : 8, 4, Mode.BuilderHook.NONE);
+                    Duration.ofMillis(500), 1_000_000, 2, i == 0 ? 0 : 8, 4, false, Mode.BuilderHook.NONE);
             ServiceRun run = ServiceBench.run(s, ServiceBench.Progress.NONE);
             Cell c = run.cells().getFirst();
             assertTrue(c.requests() > 0 && c.counts().failed() == 0 && run.correct(), "run " + i + ": " + c.counts());
