@@ -148,8 +148,12 @@ public final class SvgPlot {
         return s.toString();
     }
 
-    /** Circle, square, triangle, diamond, then circles again, by the wait's rank. */
-    private static String marker(int rank, double px, double py, String colour, double scale) {
+    /**
+     * A marker at ({@code px}, {@code py}): circle, square, triangle, diamond, then circles again, by
+     * {@code rank}; {@code scale} above 1 draws it larger with a black outline (the highlighted series).
+     * Shared with {@code gar service}'s frontier plot.
+     */
+    public static String marker(int rank, double px, double py, String colour, double scale) {
         String stroke = scale > 1 ? "#000000" : "#ffffff";
         double r = 6 * scale;
         return switch (rank % 4) {
@@ -169,7 +173,8 @@ public final class SvgPlot {
         return v >= 1 ? String.valueOf((long) v) : String.valueOf(v).replaceFirst("0+$", "");
     }
 
-    private static String latencyText(double micros) {
+    /** A latency in µs as an axis label: {@code 50 µs}, {@code 2 ms}, {@code 500 ns}. */
+    public static String latencyText(double micros) {
         if (micros >= 1000) return plain(micros / 1000) + " ms";
         if (micros >= 1) return plain(micros) + " \u00b5s";
         return plain(micros * 1000) + " ns";

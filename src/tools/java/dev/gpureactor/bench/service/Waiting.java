@@ -31,6 +31,9 @@ sealed interface Waiting extends AutoCloseable {
      */
     Future<Long> begin(Job job);
 
+    /** Whether {@link #begin}'s futures answer {@code true} only to the cancel that cancelled them, as {@code FutureTask}'s do. */
+    default boolean cancelAnswersOnce() { return true; }
+
     /** Waits registered and not settled (0 when quiet). */
     long registrations();
 
@@ -108,6 +111,10 @@ sealed interface Waiting extends AutoCloseable {
 
         @Override
         public Future<Long> begin(Job job) { return new Watched(watcher.watch(job.signal.descriptor()), job); }
+
+        /** A {@code CompletableFuture}'s cancel answers whether it is cancelled, a second call too. */
+        @Override
+        public boolean cancelAnswersOnce() { return false; }
 
         @Override
         public long registrations() {
