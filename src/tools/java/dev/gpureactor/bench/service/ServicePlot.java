@@ -5,7 +5,6 @@ import dev.gpureactor.bench.SvgPlot;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.DoubleStream;
 
 /**
  * The service run's frontier as a hand-written SVG: server CPU per request (x) against store →
@@ -32,7 +31,6 @@ public final class ServicePlot {
         String judged = run.judgedMode().orElse(""), baseline = run.baselineMode().orElse("");
         boolean serverCpu = sums.stream().noneMatch(s -> Double.isNaN(s.serverCpuUsPerReq()));
         double[] x = xRange(sums);
-        double[] y = yRange(sums);
         StringBuilder s = new StringBuilder();
         s.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         s.append(f("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -49,14 +47,16 @@ public final class ServicePlot {
             s.append(f("<text x=\"%d\" y=\"%d\" fill=\"#444\" font-size=\"11\">%s</text>%n", LEFT1, 46 + 15 * i, esc(sub[i])));
         }
         String xTitle = (serverCpu ? "server" : "process") + " CPU per request (\u00b5s)";
-        panel(s, LEFT1, "store \u2192 handler running, p50", xTitle, x, y, sums, modes, levels, judged, baseline, ServiceRun.Summary::wakeP50);
-        panel(s, LEFT2, "store \u2192 handler running, p99", xTitle, x, y, sums, modes, levels, judged, baseline, ServiceRun.Summary::wakeP99);
+        panel(s, LEFT1, "store \u2192 handler running, p50", xTitle, x, yRange(sums, ServiceRun.Summary::wakeP50), sums, modes, levels, judged,
+                baseline, ServiceRun.Summary::wakeP50);
+        panel(s, LEFT2, "store \u2192 handler running, p99", xTitle, x, yRange(sums, ServiceRun.Summary::wakeP99), sums, modes, levels, judged,
+                baseline, ServiceRun.Summary::wakeP99);
         legend(s, modes, levels, judged, baseline);
         s.append("</svg>\n");
         return s.toString();
     }
 
-    /** Both panels share one x range (linear, nice ends) and one y range (log, whole decades), so they read side by side. */
+    /** Both panels share one x range (linear, nice ends), so that a mode's points stand at the same x in both. */
     private static double[] xRange(List<ServiceRun.Summary> sums) {
         double lo = sums.stream().mapToDouble(ServiceRun.Summary::cpuUsPerReq).min().orElse(0);
         double hi = sums.stream().mapToDouble(ServiceRun.Summary::cpuUsPerReq).max().orElse(1);
@@ -66,13 +66,27 @@ public final class ServicePlot {
         return new double[] {a, b <= a ? a + step : b, step};
     }
 
-    private static double[] yRange(List<ServiceRun.Summary> sums) {
-        double lo = sums.stream().flatMapToDouble(s -> DoubleStream.of(s.wakeP50(), s.wakeP99()))
-                .filter(v -> Double.isFinite(v) && v > 0).min().orElse(1);
-        double hi = sums.stream().flatMapToDouble(s -> DoubleStream.of(s.wakeP50(), s.wakeP99()))
-                .filter(Double::isFinite).max().orElse(1000);
-        double a = Math.floor(Math.log10(lo)), b = Math.ceil(Math.log10(Math.max(hi, lo * 10)));
-        return new double[] {a, b <= a ? a + 1 : b};
+    /**
+     * A panel's y range in log10 of µs: its own values' span widened by a tenth each way to the next
+     * 1, 2 or 5 times a power of ten, at least one decade (p50s span little, p99s a lot).
+     */
+    private static double[] yRange(List<ServiceRun.Summary> sums, ToDoubleFunction<ServiceRun.Summary> value) {
+        double lo = sums.stream().mapToDouble(value).filter(v -> Double.isFinite(v) && v > 0).min().orElse(10);
+        double hi = sums.stream().mapToDouble(value).filter(v -> Double.isFinite(v) && v > 0).max().orElse(1000);
+        double a = nice(lo / 1.1, false), b = nice(Math.max(hi * 1.1, a * 10), true);
+        return new double[] {Math.log10(a), Math.log10(b)};
+    }
+
+    /** The nearest 1, 2 or 5 times a power of ten below ({@code up} false) or above {@code v}. */
+    private static double nice(double v, boolean up) {
+        double p = Math.pow(10, Math.floor(Math.log10(v)));
+        double[] ms = {1, 2, 5, 10};
+        if (up) {
+            for (double m : ms) if (m * p >= v * (1 - 1e-9)) return m * p;
+            return 10 * p;
+        }
+        for (int i = ms.length - 1; i >= 0; i--) if (ms[i] * p <= v * (1 + 1e-9)) return ms[i] * p;
+        return p;
     }
 
     private static void panel(StringBuilder s, int left, String title, String xTitle, double[] x, double[] y, List<ServiceRun.Summary> sums,
@@ -80,10 +94,10 @@ public final class ServicePlot {
                               ToDoubleFunction<ServiceRun.Summary> value) {
         s.append(f("<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s (log scale)</text>%n", left, TOP - 14, esc(title)));
         s.append("<g stroke=\"#eeeeee\" stroke-width=\"1\">\n");
-        for (int d = (int) y[0]; d <= (int) y[1]; d++) {
+        for (int d = (int) Math.floor(y[0] + 1e-9); d <= (int) Math.ceil(y[1]); d++) {
             for (int m = 1; m < 10; m++) {
-                double v = m * Math.pow(10, d);
-                if (Math.log10(v) > y[1] + 1e-9) break;
+                double v = m * Math.pow(10, d), lv = Math.log10(v);
+                if (lv < y[0] - 1e-9 || lv > y[1] + 1e-9) continue;
                 double py = py(v, y);
                 s.append(f("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"%s/>%n", left, py, left + PW, py, m == 1 ? " stroke=\"#c4c4c4\"" : ""));
             }
@@ -94,9 +108,12 @@ public final class ServicePlot {
         }
         s.append("</g>\n");
         s.append(f("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333333\"/>%n", left, TOP, PW, PH));
-        for (int d = (int) y[0]; d <= (int) y[1]; d++) {
-            double v = Math.pow(10, d);
-            s.append(f("<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", left - 6, py(v, y) + 4, esc(SvgPlot.latencyText(v))));
+        for (int d = (int) Math.floor(y[0] + 1e-9); d <= (int) Math.ceil(y[1]); d++) {
+            for (int m : new int[] {1, 2, 5}) {
+                double v = m * Math.pow(10, d), lv = Math.log10(v);
+                if (lv < y[0] - 1e-9 || lv > y[1] + 1e-9) continue;
+                s.append(f("<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", left - 6, py(v, y) + 4, esc(SvgPlot.latencyText(v))));
+            }
         }
         for (double v = x[0]; v <= x[1] + x[2] / 2; v += x[2]) {
             s.append(f("<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", px(left, v, x), TOP + PH + 18, number(v, x[2])));
