@@ -1,7 +1,5 @@
 package dev.gpureactor.bench.service;
 
-import dev.gpureactor.bench.SvgPlot;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -10,7 +8,7 @@ import java.util.function.ToDoubleFunction;
  * The service run's frontier as a hand-written SVG: server CPU per request (x) against store →
  * handler-running latency (y, log scale), p50 in the left panel and p99 in the right, one point
  * per mode and client level. Colour and number name the mode, shape the client level (the markers
- * of {@link SvgPlot}); the judged mode (the library's defaults) is drawn larger with a black
+ * of {@code gar bench}'s plot); the judged mode (the library's defaults) is drawn larger with a black
  * outline, and the 100 µs watcher's points are ringed with a dashed circle, so that a reader sees
  * where the defaults sit against the watchers and what each setting buys. Down and to the left is
  * better. Plain, well-formed XML; no scripts, no external references. Each point is a
@@ -112,7 +110,7 @@ public final class ServicePlot {
             for (int m : new int[] {1, 2, 5}) {
                 double v = m * Math.pow(10, d), lv = Math.log10(v);
                 if (lv < y[0] - 1e-9 || lv > y[1] + 1e-9) continue;
-                s.append(f("<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", left - 6, py(v, y) + 4, esc(SvgPlot.latencyText(v))));
+                s.append(f("<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", left - 6, py(v, y) + 4, esc(latencyText(v))));
             }
         }
         for (double v = x[0]; v <= x[1] + x[2] / 2; v += x[2]) {
@@ -129,7 +127,7 @@ public final class ServicePlot {
             if (su.mode().equals(baseline)) {
                 s.append(f("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"11\" fill=\"none\" stroke=\"#333333\" stroke-dasharray=\"3,2\"/>%n", px, py));
             }
-            s.append(SvgPlot.marker(li, px, py, colour(mi), su.mode().equals(judged) ? 1.35 : 1.0));
+            s.append(marker(li, px, py, colour(mi), su.mode().equals(judged) ? 1.35 : 1.0));
             s.append(f("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">%d</text>%n", px + 8, py - 6, colour(mi), mi + 1));
             s.append("</g>\n");
         }
@@ -153,7 +151,7 @@ public final class ServicePlot {
         ly += 6;
         for (int i = 0; i < levels.size(); i++) {
             ly += 22;
-            s.append(SvgPlot.marker(i, LEGEND + 7, ly - 4, "#555555", 1.0));
+            s.append(marker(i, LEGEND + 7, ly - 4, "#555555", 1.0));
             s.append(f("<text x=\"%d\" y=\"%d\">%d</text>%n", LEGEND + 20, ly, levels.get(i)));
         }
         if (!baseline.isEmpty()) {
@@ -178,6 +176,36 @@ public final class ServicePlot {
     }
 
     private static String number(double v, double step) { return step == Math.rint(step) ? f("%.0f", v) : f("%.1f", v); }
+
+    /**
+     * A marker at ({@code px}, {@code py}): circle, square, triangle, diamond, then circles again, by
+     * {@code rank}; {@code scale} above 1 draws it larger with a black outline (the highlighted series).
+     * Shared with {@code gar bench}'s plot.
+     */
+    public static String marker(int rank, double px, double py, String colour, double scale) {
+        String stroke = scale > 1 ? "#000000" : "#ffffff";
+        double r = 6 * scale;
+        return switch (rank % 4) {
+            case 0 -> f("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>%n", px, py, r, colour, stroke);
+            case 1 -> f("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>%n",
+                    px - r, py - r, 2 * r, 2 * r, colour, stroke);
+            case 2 -> f("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\" stroke=\"%s\"/>%n",
+                    px, py - 1.25 * r, px - 1.15 * r, py + 0.85 * r, px + 1.15 * r, py + 0.85 * r, colour, stroke);
+            default -> f("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\" stroke=\"%s\"/>%n",
+                    px, py - 1.3 * r, px + 1.3 * r, py, px, py + 1.3 * r, px - 1.3 * r, py, colour, stroke);
+        };
+    }
+
+    /** A latency in µs as an axis label: {@code 50 µs}, {@code 2 ms}, {@code 500 ns}. */
+    public static String latencyText(double micros) {
+        if (micros >= 1000) return plainNumber(micros / 1000) + " ms";
+        if (micros >= 1) return plainNumber(micros) + " \u00b5s";
+        return plainNumber(micros * 1000) + " ns";
+    }
+
+    private static String plainNumber(double v) {
+        return v >= 1 ? String.valueOf((long) v) : String.valueOf(v).replaceFirst("0+$", "");
+    }
 
     private static String colour(int i) { return COLOURS[i % COLOURS.length]; }
 
