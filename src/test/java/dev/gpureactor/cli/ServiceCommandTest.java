@@ -19,17 +19,30 @@ class ServiceCommandTest {
     @Test
     void a_quick_run_writes_the_table_the_json_and_the_plot(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("service.json"), svg = dir.resolve("out/service.svg");
-        DemoCommandTest.Run r = DemoCommandTest.gar(null, null, "service", "--quick", "--modes", "reactor,watcher", "--warmup", "0.3s",
+        DemoCommandTest.Run r = DemoCommandTest.gar(null, null, "service", "--quick", "--modes", "reactor,watcher:interval=25us,watcher", "--warmup", "0.3s",
                 "--window", "1s", "--json", json.toString(), "--plot", svg.toString(), "--quiet");
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("Goals of issue 13 for reactor"), r.out());
         assertTrue(r.out().contains("Correctness: PASS"), r.out());
         String j = Files.readString(json, StandardCharsets.UTF_8);
         assertTrue(j.startsWith("{") && j.contains("\"correct\":true") && j.contains("\"judged_mode\":\"reactor\""), j);
+        assertTrue(j.contains("\"fates\":true") && j.contains("\"fate_every\":40") && j.contains("\"timed_out\":")
+                && j.contains("\"contract_breaches\":0") && j.contains("\"interval_us\":25.0"), "the settings and the fates' counts: " + j);
+        assertTrue(r.out().contains("Ratios against the 100 us watcher, watcher "), r.out());
         var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(svg.toFile());
         assertEquals("svg", doc.getDocumentElement().getTagName());
-        assertTrue(doc.getElementsByTagName("polyline").getLength() == 0 && doc.getElementsByTagName("circle").getLength() == 4,
-                "one level: a point per mode in each panel, no line");
+        var gs = doc.getElementsByTagName("g");
+        int points = 0;
+        for (int i = 0; i < gs.getLength(); i++) if (((org.w3c.dom.Element) gs.item(i)).getAttribute("class").equals("point")) points++;
+        assertEquals(6, points, "one level: a point per mode in each of the two panels");
+    }
+
+    @Test
+    void no_fates_turns_them_off() throws Exception {
+        DemoCommandTest.Run r = DemoCommandTest.gar(null, null, "service", "--quick", "--no-fates", "--modes", "watcher", "--warmup", "0.2s",
+                "--window", "0.5s", "--quiet");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("Correctness: PASS") && !r.out().contains("Fates ("), r.out());
     }
 
     @Test

@@ -102,7 +102,7 @@ public final class SvgPlot {
         }
         for (int d = (int) Math.round(yLo); d <= (int) Math.round(yHi); d++) {
             double v = Math.pow(10, d);
-            s.append(f("<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", LEFT - 8, y(v) + 4, esc(latencyText(v))));
+            s.append(f("<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", LEFT - 8, y(v) + 4, esc(ServicePlot.latencyText(v))));
         }
         s.append(f("<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">waiting CPU (cores per waiting line, log scale)</text>%n",
                 LEFT + PW / 2, TOP + PH + 42));
@@ -121,7 +121,7 @@ public final class SvgPlot {
                     px, p50, px, p99, colour));
             s.append(f("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" opacity=\"0.6\"/>%n",
                     px - 4, p99, px + 4, p99, colour));
-            s.append(marker(waits.indexOf(c.waitNanos()), px, p50, colour, c.strategy() == Strategy.REACTOR ? 1.35 : 1.0));
+            s.append(ServicePlot.marker(waits.indexOf(c.waitNanos()), px, p50, colour, c.strategy() == Strategy.REACTOR ? 1.35 : 1.0));
             s.append("</g>\n");
         }
 
@@ -141,38 +141,17 @@ public final class SvgPlot {
         ly += 8;
         for (int i = 0; i < waits.size(); i++) {
             ly += 22;
-            s.append(marker(i, lx + 7, ly - 4, "#555555", 1.0));
+            s.append(ServicePlot.marker(i, lx + 7, ly - 4, "#555555", 1.0));
             s.append(f("<text x=\"%d\" y=\"%d\">%s</text>%n", lx + 22, ly, esc(Goals.waitText(waits.get(i)))));
         }
         s.append("</svg>\n");
         return s.toString();
     }
 
-    /** Circle, square, triangle, diamond, then circles again, by the wait's rank. */
-    private static String marker(int rank, double px, double py, String colour, double scale) {
-        String stroke = scale > 1 ? "#000000" : "#ffffff";
-        double r = 6 * scale;
-        return switch (rank % 4) {
-            case 0 -> f("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>%n", px, py, r, colour, stroke);
-            case 1 -> f("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>%n",
-                    px - r, py - r, 2 * r, 2 * r, colour, stroke);
-            case 2 -> f("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\" stroke=\"%s\"/>%n",
-                    px, py - 1.25 * r, px - 1.15 * r, py + 0.85 * r, px + 1.15 * r, py + 0.85 * r, colour, stroke);
-            default -> f("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\" stroke=\"%s\"/>%n",
-                    px, py - 1.3 * r, px + 1.3 * r, py, px, py + 1.3 * r, px - 1.3 * r, py, colour, stroke);
-        };
-    }
-
     private static String colour(Strategy s) { return COLOURS[s.ordinal() % COLOURS.length]; }
 
     private static String plain(double v) {
         return v >= 1 ? String.valueOf((long) v) : String.valueOf(v).replaceFirst("0+$", "");
-    }
-
-    private static String latencyText(double micros) {
-        if (micros >= 1000) return plain(micros / 1000) + " ms";
-        if (micros >= 1) return plain(micros) + " \u00b5s";
-        return plain(micros * 1000) + " ns";
     }
 
     private static String f(String format, Object... args) { return String.format(Locale.ROOT, format, args); }

@@ -34,7 +34,8 @@ import java.util.concurrent.Callable;
 @Command(name = "service", mixinStandardHelpOptions = true, sortOptions = false, defaultValueProvider = ServiceCommand.Defaults.class,
         description = {"The service benchmark: an HttpServer on 127.0.0.1 whose handlers await 0.5-5 ms of simulated GPU work"
                 + " (16 streams, 2 lines), closed-loop keep-alive clients, each mode in turn; goals judged on ratios against the watcher.",
-                "Modes: reactor[:key=value,...] (keys: carriers, hosting, linesPerParker, parkSpin, parkSlice, scheduler, plan), reactor-jdk, watcher, sleep1."})
+                "Modes: reactor[:key=value,...] (keys: carriers, hosting, linesPerParker, parkSpin, parkSlice, scheduler, plan), reactor-jdk,"
+                        + " watcher[:interval=D] (D: 100us unless given; the 100 us watcher is the baseline), sleep1."})
 final class ServiceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -43,10 +44,16 @@ final class ServiceCommand implements Callable<Integer> {
             description = "Client levels (default: ${DEFAULT-VALUE}).")
     List<Integer> clients;
 
-    @Option(names = "--modes", defaultValue = "reactor,reactor-jdk,watcher,sleep1",
-            description = "Modes, comma-separated; a reactor mode's settings follow a colon, e.g."
-                    + " reactor,reactor:carriers=2,hosting=false,watcher (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--modes", defaultValue = DEFAULT_MODES,
+            description = "Modes, comma-separated; a mode's settings follow a colon, e.g."
+                    + " reactor,reactor:carriers=2,hosting=false,watcher:interval=25us,watcher (default: the library at its defaults and at"
+                    + " the settings a user turns, its parkers on the JDK's scheduler, the watcher at 25, 50 and 100 us: ${DEFAULT-VALUE}).")
     String modes;
+
+    @Option(names = "--fates", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "1 request in 40 is timed out at 300 us, cancelled, or has its handler interrupted, in turn by its id, and"
+                    + " each outcome is checked against the contract; --no-fates: every request waits for its answer (default: on).")
+    boolean fates;
 
     @Option(names = "--rounds", defaultValue = "2",
             description = "Rounds; in each the modes of a level take turns in a rotated order; medians are reported (default: ${DEFAULT-VALUE}).")
@@ -86,6 +93,10 @@ final class ServiceCommand implements Callable<Integer> {
     OutputOptions.Report report;
 
     static final int PROFILE_SECONDS = 20;
+
+    /** The modes that draw the frontier: the library's defaults, the settings a user turns, the control, three watchers. */
+    static final String DEFAULT_MODES = "reactor,reactor:parkSlice=100us,reactor:hosting=false,reactor-jdk,"
+            + "watcher:interval=25us,watcher:interval=50us,watcher";
 
     /** The service's warm-up and window per cell. */
     static final class Defaults extends OptionDefaults {
@@ -136,7 +147,7 @@ final class ServiceCommand implements Callable<Integer> {
         int load = loadCarriers != null ? loadCarriers : Runtime.getRuntime().availableProcessors();
         return new ServiceBench.Settings(Mode.parseList(modes), clients, rounds, Durations.parse(prewarm, "--prewarm"),
                 warmup.value(Duration.ZERO), window.value(Duration.ZERO), maxRequests, load, warmupProfile ? PROFILE_SECONDS : 0, profileClients,
-                Mode.BuilderHook.NONE);
+                fates, Mode.BuilderHook.NONE);
     }
 
     /** The soft limit on open files, from /proc/self/limits (empty where there is none to read). */

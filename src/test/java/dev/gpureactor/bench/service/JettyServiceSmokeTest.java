@@ -21,7 +21,7 @@ class JettyServiceSmokeTest {
     @Test
     void both_modes_serve_on_jetty_and_every_request_is_answered_once_and_right() throws Exception {
         ServiceBench.Settings s = new ServiceBench.Settings(Mode.parseList("reactor,watcher"), List.of(8), 2, Duration.ZERO,
-                Duration.ofMillis(300), Duration.ofMillis(1000), 1_000_000, 2, 0, 8, Mode.BuilderHook.NONE);
+                Duration.ofMillis(300), Duration.ofMillis(1000), 1_000_000, 2, 0, 8, true, Mode.BuilderHook.NONE);
         ServiceRun run = ServiceBench.run(s, ServiceBench.Progress.NONE, ServiceBench.Host.basic(), new JettyFront());
         System.out.print(run.table());
         assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("server: Jetty 12.")), "the report names the server: " + run.notes());

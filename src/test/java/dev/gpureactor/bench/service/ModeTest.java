@@ -31,13 +31,32 @@ class ModeTest {
     @Test
     void bad_modes_are_refused_with_a_reason() {
         assertThrows(IllegalArgumentException.class, () -> Mode.parse("spin"));
-        assertThrows(IllegalArgumentException.class, () -> Mode.parse("watcher:interval=1ms"));
+        assertThrows(IllegalArgumentException.class, () -> Mode.parse("watcher:speed=1ms"));
+        assertThrows(IllegalArgumentException.class, () -> Mode.parse("watcher:interval=0"));
+        assertThrows(IllegalArgumentException.class, () -> Mode.parse("watcher:interval=fast"));
+        assertThrows(IllegalArgumentException.class, () -> Mode.parse("watcher:interval=11ms"));
+        assertThrows(IllegalArgumentException.class, () -> Mode.parseList("watcher:interval=25us,parkSpin=0"));
+        assertThrows(IllegalArgumentException.class, () -> Mode.parse("sleep1:interval=1ms"));
         assertThrows(IllegalArgumentException.class, () -> Mode.parse("reactor:carriers"));
         assertThrows(IllegalArgumentException.class, () -> Mode.parseList("watcher,watcher"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ((Mode.Reactor) Mode.parse("reactor:turbo=on")).builder(Mode.BuilderHook.NONE));
         assertTrue(e.getMessage().contains("turbo") && e.getMessage().contains("carriers"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ((Mode.Reactor) Mode.parse("reactor:hosting=maybe")).builder(Mode.BuilderHook.NONE));
+    }
+
+    @Test
+    void a_watcher_takes_an_interval_and_the_100us_watcher_is_the_baseline() {
+        List<Mode> ms = Mode.parseList("watcher:interval=25us,watcher:interval=50us,reactor,watcher,watcher:interval=0.1ms");
+        assertEquals(List.of("watcher:interval=25us", "watcher:interval=50us", "reactor", "watcher", "watcher:interval=0.1ms"),
+                ms.stream().map(Mode::label).toList());
+        assertEquals(Duration.ofNanos(25_000), assertInstanceOf(Mode.Watcher.class, ms.get(0)).interval());
+        assertEquals(Duration.ofNanos(50_000), assertInstanceOf(Mode.Watcher.class, ms.get(1)).interval());
+        assertEquals(Mode.WATCHER, ms.get(3), "the plain watcher is the 100 us one");
+        assertEquals(List.of(false, false, false, true, true), ms.stream().map(Mode::isBaseline).toList(),
+                "a watcher at 100 us is a baseline however it is written");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Mode.parse("watcher:interval=20ms"));
+        assertTrue(e.getMessage().contains("interval") && e.getMessage().contains("10 ms"), e.getMessage());
     }
 
     @Test

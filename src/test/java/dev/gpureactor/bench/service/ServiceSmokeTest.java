@@ -12,15 +12,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The service benchmark at smoke size ({@code --quick}: 8 clients, about 2 s per mode): every mode
- * served requests, and every request was answered once with the right payload, with no
- * registration left. No timing is asserted.
+ * served requests, and every request was answered once with the right payload (or, for one in 40,
+ * its fate's answer), with no registration left and the contract kept for every fate. No timing is asserted.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ServiceSmokeTest {
     @Test
     void every_mode_serves_and_every_request_is_answered_once_and_right() throws Exception {
         ServiceBench.Settings s = new ServiceBench.Settings(Mode.parseList("reactor,reactor-jdk,watcher,sleep1"), List.of(8), 1,
-                Duration.ZERO, Duration.ofMillis(500), Duration.ofMillis(1500), 1_000_000, 2, 0, 8, Mode.BuilderHook.NONE);
+                Duration.ZERO, Duration.ofMillis(500), Duration.ofMillis(1500), 1_000_000, 2, 0, 8, true, Mode.BuilderHook.NONE);
         ServiceRun run = ServiceBench.run(s, ServiceBench.Progress.NONE);
         System.out.print(run.table());
         assertTrue(run.notes().isEmpty(), "the clients ran on carriers of their own: " + run.notes());
@@ -34,7 +34,14 @@ class ServiceSmokeTest {
             assertEquals(0, c.counts().failed(), c.mode() + " had failed requests: " + c.counts());
             assertEquals(0, c.registrationsAfter(), c.mode() + " left registrations");
             assertTrue(c.wakeMicros()[0] >= 0 && c.clientMicros()[0] > 0, c.mode() + ": latencies were recorded");
+            Fates.Counts f = c.fates();
+            assertEquals(c.counts().issued() / Fate.EVERY, f.fated(), c.mode() + ": 1 request in 40 had a fate: " + f);
+            assertTrue(f.fated() >= 3, c.mode() + ": enough requests for each fate: " + f);
+            assertEquals(f.fated(), f.timedOut() + f.cancelled() + f.interrupted() + f.beaten(), c.mode() + ": every fated request was answered: " + f);
+            assertEquals(f.timedOut() + f.interrupted(), f.completedLater(), c.mode() + ": every wait left pending completed later: " + f);
+            assertEquals(0, f.violations(), c.mode() + ": the contract held: " + f);
         }
+        assertTrue(run.table().contains("Fates (1 request in 40"), run.table());
         assertTrue(run.correct());
         assertEquals(5, run.goals().size(), "the goals are judged for the reactor mode at the one level");
         assertTrue(run.cells().stream().filter(c -> c.mode().equals("reactor")).allMatch(c -> c.groupCores().get("carriers") > 0),
@@ -54,11 +61,12 @@ class ServiceSmokeTest {
         for (int i = 0; i < 2; i++) {
             ServiceBench.Settings s = new ServiceBench.Settings(Mode.parseList("watcher"), List.of(4), 1,
                     i == 0 ? Duration.ofMillis(300) : Duration.ZERO, Duration.ofMillis(200),
-                    Duration.ofMillis(500), 1_000_000, 2, i == 0 ? 0 : 8, 4, Mode.BuilderHook.NONE);
+                    Duration.ofMillis(500), 1_000_000, 2, i == 0 ? 0 : 8, 4, false, Mode.BuilderHook.NONE);
             ServiceRun run = ServiceBench.run(s, ServiceBench.Progress.NONE);
             Cell c = run.cells().getFirst();
             assertTrue(c.requests() > 0 && c.counts().failed() == 0 && run.correct(), "run " + i + ": " + c.counts());
             assertTrue(Double.isNaN(c.warmupRatio()) && c.wakeP50PerSecond().isEmpty(), "a measured cell has no profile");
+            assertEquals(Fates.Counts.NONE, c.fates(), "no fates when they are off");
             assertEquals(1, c.round(), "the pre-warm cell of the first run is not recorded");
             if (i == 1) {
                 assertEquals(2, run.cells().size());

@@ -15,6 +15,7 @@ import java.util.Map;
  * @param groupCores          CPU by thread group over the window, in cores
  * @param threadCores         the same by thread name less its trailing number (what the groups are made of), in cores
  * @param counts              the correctness counts of the whole cell (warm-up included)
+ * @param fates               the fates played in the whole cell (warm-up included), all 0 with fates off
  * @param registrationsAfter  the mode's unsettled registrations once every client had stopped (must be 0)
  * @param wakeP50PerSecond    with a warm-up profile: wake p50 (µs) in each second from the start; else empty
  * @param warmupRatio         with a warm-up profile: wake p50 over its first 3 s over that of its last 5 s (the
@@ -23,7 +24,7 @@ import java.util.Map;
 public record Cell(String mode, int clients, int round, double seconds, long requests, double rps, double[] clientMicros,
                    double[] wakeMicros, double processCpuUsPerReq, double serverCpuUsPerReq, Map<String, Double> groupCores,
                    Map<String, Double> threadCores,
-                   Ledger.Counts counts, long registrationsAfter, List<Double> wakeP50PerSecond,
+                   Ledger.Counts counts, Fates.Counts fates, long registrationsAfter, List<Double> wakeP50PerSecond,
                    double warmupRatio) {
     /** Whether every request was answered once, with the right payload, and the registrations went back to 0. */
     public boolean correct() { return counts.clean() && registrationsAfter == 0; }

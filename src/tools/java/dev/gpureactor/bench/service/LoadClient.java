@@ -15,7 +15,8 @@ import java.util.function.BooleanSupplier;
 /**
  * One closed-loop client: one keep-alive connection, one request at a time, the next as soon as the
  * last is answered, until the cell stops it or its ids run out. It checks each answer (status 200,
- * its own id, the payload derived from the id) and records the request's latency.
+ * its own id, the payload derived from the id; for a request with a {@link Fate}, the fate's word or,
+ * when the store came first, the payload) and records the request's latency.
  */
 final class LoadClient implements Runnable {
     static final String PATH = "/work";
@@ -23,6 +24,7 @@ final class LoadClient implements Runnable {
 
     private final InetSocketAddress server;
     private final Ledger ledger;
+    private final boolean fates;
     private final Recorder latency;
     private final CountDownLatch connected;
     private final CountDownLatch go;
@@ -31,10 +33,11 @@ final class LoadClient implements Runnable {
     private InputStream in;
     private OutputStream out;
 
-    LoadClient(InetSocketAddress server, Ledger ledger, Recorder latency, CountDownLatch connected, CountDownLatch go,
+    LoadClient(InetSocketAddress server, Ledger ledger, boolean fates, Recorder latency, CountDownLatch connected, CountDownLatch go,
                BooleanSupplier running) {
         this.server = server;
         this.ledger = ledger;
+        this.fates = fates;
         this.latency = latency;
         this.connected = connected;
         this.go = go;
@@ -91,17 +94,20 @@ final class LoadClient implements Runnable {
             ledger.failed.increment();
             return;
         }
-        String[] parts = r.text().trim().split(" ");
-        try {
-            if (parts.length == 2 && Long.parseLong(parts[0]) == id && Long.parseLong(parts[1]) == Job.expected(id)) {
-                ledger.received(id);
-                ledger.answered.increment();
-                return;
-            }
-        } catch (NumberFormatException e) {
-            // counted wrong below
+        if (right(id, Fate.of(id, fates), r.text())) {
+            ledger.received(id);
+            ledger.answered.increment();
+        } else {
+            ledger.wrong.increment();
         }
-        ledger.wrong.increment();
+    }
+
+    /** Whether {@code body} is request {@code id}'s answer: {@code "id payload"}, or {@code "id word"} for its fate's word. */
+    static boolean right(long id, Fate fate, String body) {
+        String[] parts = body.trim().split(" ");
+        if (parts.length != 2 || !parts[0].equals(Long.toString(id))) return false;
+        if (fate != Fate.NONE && parts[1].equals(fate.answer)) return true;
+        return parts[1].equals(Long.toString(Job.expected(id)));
     }
 
     private void connect() throws IOException {

@@ -22,8 +22,10 @@ import java.util.function.BiConsumer;
  *       {@code reactor.newExecutor()} and handlers {@code join} a {@code reactor.await(...)}. The
  *       settings go to {@link GpuReactor.Builder} through {@link #OPTIONS}, the one place a new
  *       builder option is added; {@code reactor-jdk} is {@code reactor:scheduler=jdk-default}.
- *   <li>{@code watcher}: {@code Executors.newVirtualThreadPerTaskExecutor()} and one platform thread
- *       that scans every pending word every 100 µs and completes {@code CompletableFuture}s.
+ *   <li>{@code watcher[:interval=D]}: {@code Executors.newVirtualThreadPerTaskExecutor()} and one platform
+ *       thread that scans every pending word every {@code D} (100 µs unless given; at most
+ *       {@value #MAX_WATCHER_MILLIS} ms) and completes {@code CompletableFuture}s. The 100 µs watcher,
+ *       however it is written, is the baseline the ratios are taken against ({@link #isBaseline}).
  *   <li>{@code sleep1}: the same executor, handlers polling the word with {@code Thread.sleep(1)}.
  * </ul>
  */
@@ -33,6 +35,12 @@ public sealed interface Mode {
 
     /** The baseline the ratios are taken against. */
     Watcher WATCHER = new Watcher("watcher", Duration.ofNanos(100_000));
+
+    /** The longest watcher interval a mode may set: past it, a watcher is no longer a way to wait for 0.5-5 ms work. */
+    long MAX_WATCHER_MILLIS = 10;
+
+    /** Whether this is a watcher at the baseline's interval (100 µs), whatever its label. */
+    default boolean isBaseline() { return this instanceof Watcher w && w.interval().equals(WATCHER.interval()); }
 
     /** The library, built from {@code settings} (keys of {@link #OPTIONS}, or ones the hook takes). */
     record Reactor(String label, Map<String, String> settings) implements Mode {
@@ -57,7 +65,16 @@ public sealed interface Mode {
     }
 
     /** The JDK executor and a watcher platform thread scanning every {@code interval}. */
-    record Watcher(String label, Duration interval) implements Mode {}
+    record Watcher(String label, Duration interval) implements Mode {
+        public Watcher {
+            Objects.requireNonNull(label, "label");
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isNegative() || interval.isZero() || interval.toMillis() > MAX_WATCHER_MILLIS) {
+                throw new IllegalArgumentException("mode " + label + ": interval " + interval.toNanos() + " ns is not in (0, "
+                        + MAX_WATCHER_MILLIS + " ms] (e.g. interval=25us)");
+            }
+        }
+    }
 
     /** The JDK executor, handlers polling the word with {@code Thread.sleep(1)}. */
     record SleepPoll(String label) implements Mode {}
@@ -90,8 +107,8 @@ public sealed interface Mode {
 
     /**
      * One mode from its text: {@code reactor}, {@code reactor-jdk}, {@code watcher}, {@code sleep1},
-     * or {@code reactor:key=value,key=value} (also {@code reactor-jdk:...}). Values may not hold
-     * commas; {@code plan} values use {@code ;} for the plan's own commas.
+     * {@code reactor:key=value,key=value} (also {@code reactor-jdk:...}), or {@code watcher:interval=25us}
+     * (its one setting). Values may not hold commas; {@code plan} values use {@code ;} for the plan's own commas.
      */
     static Mode parse(String text) {
         String t = Objects.requireNonNull(text, "text").trim();
@@ -102,11 +119,15 @@ public sealed interface Mode {
         switch (name) {
             case "reactor" -> {}
             case "reactor-jdk" -> settings.put("scheduler", "jdk-default");
-            case "watcher", "sleep1" -> {
-                if (!rest.isEmpty()) throw new IllegalArgumentException("mode " + name + " takes no settings: " + t);
-                return name.equals("watcher") ? WATCHER : new SleepPoll(name);
+            case "watcher" -> {
+                return rest.isEmpty() ? WATCHER : watcher(t, rest);
             }
-            default -> throw new IllegalArgumentException("unknown mode \"" + t + "\" (reactor[:k=v,...], reactor-jdk, watcher, sleep1)");
+            case "sleep1" -> {
+                if (!rest.isEmpty()) throw new IllegalArgumentException("mode " + name + " takes no settings: " + t);
+                return new SleepPoll(name);
+            }
+            default -> throw new IllegalArgumentException("unknown mode \"" + t
+                    + "\" (reactor[:k=v,...], reactor-jdk, watcher[:interval=25us], sleep1)");
         }
         if (!rest.isEmpty()) {
             for (String kv : rest.split(",")) {
@@ -140,6 +161,16 @@ public sealed interface Mode {
         }
         if (out.isEmpty()) throw new IllegalArgumentException("no modes in \"" + text + "\"");
         return List.copyOf(out);
+    }
+
+    /** {@code watcher:interval=D}: the one setting a watcher takes. */
+    private static Watcher watcher(String text, String rest) {
+        int eq = rest.indexOf('=');
+        String key = eq < 0 ? rest.trim() : rest.substring(0, eq).trim();
+        if (eq <= 0 || !key.equals("interval") || rest.indexOf(',') >= 0) {
+            throw new IllegalArgumentException("mode " + text + ": a watcher takes one setting, interval=D (e.g. watcher:interval=25us)");
+        }
+        return new Watcher(text, Durations.parse(rest.substring(eq + 1), "mode " + text + ": interval"));
     }
 
     private static int integer(String key, String v) {

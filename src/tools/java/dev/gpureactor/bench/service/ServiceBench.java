@@ -58,10 +58,12 @@ public final class ServiceBench {
      * @param loadCarriers   carrier threads of the load generator
      * @param profileSeconds with a warm-up profile: seconds per mode of the profile run (0: none)
      * @param profileClients the profile run's client count
+     * @param fates          whether 1 request in 40 has a fate: timed out, cancelled or interrupted, by its id
      * @param hook           takes reactor settings that {@link Mode#OPTIONS} does not know
      */
     public record Settings(List<Mode> modes, List<Integer> levels, int rounds, Duration prewarm, Duration warmup, Duration window,
-                           int maxRequests, int loadCarriers, int profileSeconds, int profileClients, Mode.BuilderHook hook) {
+                           int maxRequests, int loadCarriers, int profileSeconds, int profileClients, boolean fates,
+                           Mode.BuilderHook hook) {
         public Settings {
             modes = List.copyOf(modes);
             levels = List.copyOf(levels);
@@ -266,6 +268,7 @@ public final class ServiceBench {
                 + mode.label();
         progress.at(index, total, what + ": connecting", false);
         Ledger ledger = new Ledger(s.maxRequests());
+        Fates fates = new Fates(s.fates(), ledger);
         Recorder wake = new Recorder(3);
         Recorder latency = new Recorder(3);
         CountDownLatch connected = new CountDownLatch(clients);
@@ -274,6 +277,7 @@ public final class ServiceBench {
         AtomicBoolean on = new AtomicBoolean(true);
         long registrationsAfter;
         Ledger.Counts counts;
+        Fates.Counts fateCounts;
         CpuSnapshot before, after;
         long answeredBefore, answeredAfter;
         Histogram wakeWindow = new Histogram(3), latencyWindow = new Histogram(3);
@@ -282,11 +286,11 @@ public final class ServiceBench {
         Waiting waiting = rig.waiting();
         waiting.cellStarts();
         try {
-            Front.Started server = front.start(mode, waiting.executor(), q -> answer(q, work, waiting, ledger, wake));
+            Front.Started server = front.start(mode, waiting.executor(), q -> answer(q, work, waiting, ledger, fates, wake));
             try {
                 InetSocketAddress address = server.address();
                 for (int i = 0; i < clients; i++) {
-                    threads.add(load.start(new LoadClient(address, ledger, latency, connected, go, on::get)));
+                    threads.add(load.start(new LoadClient(address, ledger, s.fates(), latency, connected, go, on::get)));
                 }
                 if (!connected.await(120, TimeUnit.SECONDS)) throw new IOException(what + ": clients still connecting after 120 s");
                 go.countDown();
@@ -306,9 +310,11 @@ public final class ServiceBench {
                 for (Thread t : threads) {
                     if (!t.join(Duration.ofSeconds(60))) throw new IOException(what + ": a client did not stop within 60 s");
                 }
+                fates.settle(Duration.ofSeconds(10)); // before the registrations: a wait left pending keeps one until its store
                 long settleEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
                 while ((registrationsAfter = waiting.registrations()) != 0 && System.nanoTime() - settleEnd < 0) Thread.sleep(10);
                 counts = ledger.count();
+                fateCounts = fates.count(counts.issued());
             } finally {
                 on.set(false); // on a failure too: no client is left waiting to start, or requesting
                 go.countDown();
@@ -339,7 +345,7 @@ public final class ServiceBench {
                 : micros(merged(perSecond.subList(0, 3)), 50)[0] / micros(merged(perSecond.subList(perSecond.size() - 5, perSecond.size())), 50)[0];
         Cell c = new Cell(mode.label(), clients, round, seconds, requests, requests / seconds,
                 micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, threadCores, counts,
-                registrationsAfter, p50s, warmupRatio);
+                fateCounts, registrationsAfter, p50s, warmupRatio);
         progress.at(index + 1, total, String.format(Locale.ROOT, "%s: %.0f rps, wake p50 %.0f us, lost %d, doubled %d, wrong %d",
                 what, c.rps(), c.wakeMicros()[0], counts.lost(), counts.doubled(), counts.wrong()), true);
         return c;
@@ -387,14 +393,27 @@ public final class ServiceBench {
 
     /**
      * A request: launch its job, wait in the mode's way, stamp the wake first thing, check the
-     * payload, answer with it. A failure answers 500, which the client counts.
+     * payload, answer with it. A fated request plays its fate ({@link Fates#play}) and, when the fate
+     * is met, answers with the fate's word and records no wake. A failure answers 500, which the
+     * client counts.
      */
-    private static Answer answer(String q, SimWork work, Waiting waiting, Ledger ledger, Recorder wake) {
+    private static Answer answer(String q, SimWork work, Waiting waiting, Ledger ledger, Fates fates, Recorder wake) {
         try {
             long id = q != null && q.startsWith("id=") ? Long.parseLong(q.substring(3)) : -1;
             if (!ledger.known(id)) throw new IllegalArgumentException("unknown request id " + q);
             Job job = work.launch(id);
-            long payload = waiting.await(job);
+            Fate fate = fates.of(id);
+            long payload;
+            if (fate == Fate.NONE) {
+                payload = waiting.await(job);
+            } else {
+                Fates.Played p = fates.play(fate, waiting, job);
+                if (p.met() != Fate.NONE) {
+                    ledger.served(id);
+                    return new Answer(200, (id + " " + p.met().answer + "\n").getBytes(StandardCharsets.US_ASCII));
+                }
+                payload = p.payload();
+            }
             long woke = System.nanoTime();
             wake.recordValue(Math.max(0, woke - job.storeNanos));
             if (payload != Job.expected(id)) ledger.wrong.increment();

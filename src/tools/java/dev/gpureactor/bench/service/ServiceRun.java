@@ -43,7 +43,7 @@ public final class ServiceRun {
     /** One mode at one level, over its rounds: medians of the measures, sums of the correctness counts. */
     public record Summary(String mode, int clients, int rounds, double rps, double clientP50, double clientP99, double clientP999,
                           double wakeP50, double wakeP90, double wakeP99, double serverCpuUsPerReq, double processCpuUsPerReq,
-                          Map<String, Double> groupCores, Ledger.Counts counts, long registrationsAfter) {
+                          Map<String, Double> groupCores, Ledger.Counts counts, Fates.Counts fates, long registrationsAfter) {
         /** CPU per request to judge on: the server's where it could be separated, else the process's. */
         public double cpuUsPerReq() { return Double.isNaN(serverCpuUsPerReq) ? processCpuUsPerReq : serverCpuUsPerReq; }
 
@@ -74,10 +74,11 @@ public final class ServiceRun {
         Map<String, Double> groups = new LinkedHashMap<>();
         for (String g : cs.getFirst().groupCores().keySet()) groups.put(g, median(cs, c -> c.groupCores().getOrDefault(g, 0.0)));
         Ledger.Counts counts = cs.stream().map(Cell::counts).reduce(Ledger.Counts::plus).orElseThrow();
+        Fates.Counts fates = cs.stream().map(Cell::fates).reduce(Fates.Counts::plus).orElseThrow();
         return Optional.of(new Summary(mode, clients, cs.size(), median(cs, Cell::rps), median(cs, c -> c.clientMicros()[0]),
                 median(cs, c -> c.clientMicros()[1]), median(cs, c -> c.clientMicros()[2]), median(cs, c -> c.wakeMicros()[0]),
                 median(cs, c -> c.wakeMicros()[1]), median(cs, c -> c.wakeMicros()[2]), median(cs, Cell::serverCpuUsPerReq),
-                median(cs, Cell::processCpuUsPerReq), groups, counts,
+                median(cs, Cell::processCpuUsPerReq), groups, counts, fates,
                 cs.stream().mapToLong(Cell::registrationsAfter).max().orElse(0)));
     }
 
@@ -88,13 +89,18 @@ public final class ServiceRun {
         return m.map(Mode::label);
     }
 
+    /** The mode the ratios are taken against: the first watcher at 100 µs ({@link Mode#isBaseline}), if one ran. */
+    public Optional<String> baselineMode() {
+        return settings.modes().stream().filter(Mode::isBaseline).findFirst().map(Mode::label);
+    }
+
     /** The service goals for the judged mode at every level, on the ratios against the watcher (empty without both). */
     public List<Goal> goals() {
         List<Goal> out = new ArrayList<>();
-        Optional<String> judged = judgedMode();
-        if (judged.isEmpty()) return out;
+        Optional<String> judged = judgedMode(), baseline = baselineMode();
+        if (judged.isEmpty() || baseline.isEmpty()) return out;
         for (int clients : settings.levels()) {
-            Optional<Summary> us = summary(judged.get(), clients, false), base = summary(Mode.WATCHER.label(), clients, false);
+            Optional<Summary> us = summary(judged.get(), clients, false), base = summary(baseline.get(), clients, false);
             if (us.isEmpty() || base.isEmpty()) continue;
             Summary a = us.get(), w = base.get();
             out.add(new Goal("requests/s", clients, a.rps() / w.rps(), 1.05, false));
@@ -134,13 +140,27 @@ public final class ServiceRun {
             for (String g : groupNames) b.append(f(" %14.3f", s.groupCores().get(g)));
             b.append('\n');
         }
-        b.append(f("%nRatios against the watcher baseline (rps, CPU/request, wake p50, wake p99, client p99):%n"));
+        if (settings.fates()) {
+            b.append(f("%nFates (1 request in %d timed out at %d us, cancelled or interrupted %d us into its wait; all cells, warm-up included):%n",
+                    Fate.EVERY, Fate.TIMEOUT_NANOS / 1000, Fate.ACT_AFTER_NANOS / 1000));
+            b.append(f("%-24s %7s %8s %9s %9s %11s %7s %12s %10s%n", "mode", "clients", "fated", "timed out", "cancelled", "interrupted",
+                    "beaten", "later right", "contract"));
+            for (Summary s : summaries()) {
+                Fates.Counts c = s.fates();
+                b.append(f("%-24s %7d %8d %9d %9d %11d %7d %12d %10s%n", s.mode(), s.clients(), c.fated(), c.timedOut(), c.cancelled(),
+                        c.interrupted(), c.beaten(), c.completedLater(), c.violations() == 0 ? "kept" : c.violations() + " broken"));
+            }
+            cells.stream().map(c -> c.fates().firstViolation()).filter(v -> !v.isEmpty()).findFirst()
+                    .ifPresent(v -> b.append("  first breach of the contract: ").append(v).append('\n'));
+        }
+        b.append(f("%nRatios against the 100 us watcher, %s (rps, CPU/request, wake p50, wake p99, client p99):%n",
+                baselineMode().orElse("not run")));
         for (int clients : settings.levels()) {
-            Optional<Summary> base = summary(Mode.WATCHER.label(), clients, false);
+            Optional<Summary> base = baselineMode().flatMap(l -> summary(l, clients, false));
             if (base.isEmpty()) continue;
             Summary w = base.get();
             for (Mode m : settings.modes()) {
-                if (m.label().equals(Mode.WATCHER.label())) continue;
+                if (m.label().equals(w.mode())) continue;
                 summary(m.label(), clients, false).ifPresent(s -> b.append(f("%-24s %7d   rps %.2fx  cpu/req %.2fx  wake p50 %.2fx  p99 %.2fx  client p99 %.2fx%n",
                         s.mode(), clients, s.rps() / w.rps(), s.cpuUsPerReq() / w.cpuUsPerReq(), s.wakeP50() / w.wakeP50(),
                         s.wakeP99() / w.wakeP99(), s.clientP99() / w.clientP99())));
@@ -188,6 +208,14 @@ public final class ServiceRun {
         set.put("window_s", settings.window().toNanos() / 1e9);
         set.put("max_requests", settings.maxRequests());
         set.put("load_carriers", settings.loadCarriers());
+        set.put("mode_settings", settings.modes().stream().map(ServiceRun::modeJson).toList());
+        set.put("fates", settings.fates());
+        if (settings.fates()) {
+            set.put("fate_every", Fate.EVERY);
+            set.put("fate_timeout_us", Fate.TIMEOUT_NANOS / 1e3);
+            set.put("fate_act_after_us", Fate.ACT_AFTER_NANOS / 1e3);
+        }
+        set.put("baseline_mode", baselineMode().orElse(""));
         root.put("settings", set);
         root.put("notes", notes);
         List<Object> sums = new ArrayList<>();
@@ -203,6 +231,7 @@ public final class ServiceRun {
             m.put("process_cpu_us_per_request", s.processCpuUsPerReq());
             m.put("cpu_cores_by_group", s.groupCores());
             m.put("counts", counts(s.counts()));
+            m.put("fates", fates(s.fates()));
             m.put("registrations_after", s.registrationsAfter());
             sums.add(m);
         }
@@ -223,6 +252,7 @@ public final class ServiceRun {
             m.put("cpu_cores_by_group", c.groupCores());
             m.put("cpu_cores_by_thread_name", c.threadCores());
             m.put("counts", counts(c.counts()));
+            m.put("fates", fates(c.fates()));
             m.put("registrations_after", c.registrationsAfter());
             if (!c.wakeP50PerSecond().isEmpty()) {
                 m.put("wake_p50_us_per_second", c.wakeP50PerSecond());
@@ -246,6 +276,22 @@ public final class ServiceRun {
         Map<String, Object> m = new LinkedHashMap<>();
         for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
         return m;
+    }
+
+    /** A mode as the JSON names it: its kind and what it was set to. */
+    private static Map<String, Object> modeJson(Mode m) {
+        return switch (m) {
+            case Mode.Reactor r -> ordered("label", r.label(), "kind", "reactor", "settings", r.settings());
+            case Mode.Watcher w -> ordered("label", w.label(), "kind", "watcher", "interval_us", w.interval().toNanos() / 1e3,
+                    "baseline", w.isBaseline());
+            case Mode.SleepPoll p -> ordered("label", p.label(), "kind", "sleep1");
+        };
+    }
+
+    private static Map<String, Object> fates(Fates.Counts c) {
+        return ordered("fated", c.fated(), "timed_out", c.timedOut(), "cancelled", c.cancelled(), "interrupted", c.interrupted(),
+                "beaten", c.beaten(), "completed_later", c.completedLater(), "contract_breaches", c.violations(),
+                "first_breach", c.firstViolation());
     }
 
     private static Map<String, Object> counts(Ledger.Counts c) {
