@@ -65,8 +65,11 @@ public final class CompletionLine implements AutoCloseable {
      */
     private final List<Runnable> closeListeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
-    /** What a negative control changes in this line ({@link Controls#NONE} for every line the library makes). */
-    private final Controls controls;
+    /**
+     * Whether {@code onClose} skips its re-read of {@code closed}: true only for a negative control's line
+     * ({@link Controls}); a plain field, so that a snapshot of the line reaches no record's statics.
+     */
+    private final boolean skipsRecheck;
 
     /**
      * The line of {@code onClose}'s handshake that a jcstress negative control removes, given at the
@@ -83,7 +86,7 @@ public final class CompletionLine implements AutoCloseable {
         this.segment = segment;
         this.name = name;
         this.release = release;
-        this.controls = controls;
+        this.skipsRecheck = controls.skipsRecheck();
     }
 
     /**
@@ -205,7 +208,7 @@ public final class CompletionLine implements AutoCloseable {
      */
     public void onClose(Runnable listener) {
         closeListeners.add(Objects.requireNonNull(listener, "listener"));
-        if (controls.skipsRecheck()) return; // negative control: the re-check below, removed
+        if (skipsRecheck) return; // negative control: the re-check below, removed
         if (closed && closeListeners.remove(listener)) listener.run();
     }
 
