@@ -8,14 +8,15 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
 
+import java.lang.foreign.Arena;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Negative control for {@link OnCloseStress}, never run in CI: the real line with the test-only
- * switch {@code skipRecheckForTest} removing {@code onClose}'s re-check of {@code closed}. A
+ * Negative control for {@link OnCloseStress}, never run in CI: the real line with {@link
+ * CompletionLine.Controls} that remove {@code onClose}'s re-check of {@code closed}. A
  * listener added after close ran its listeners then never runs.
  */
 @JCStressTest
@@ -24,12 +25,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = {"0", "2"}, expect = FORBIDDEN, desc = "The re-check removed: a listener added after close's pass never runs.")
 @State
 public class OnCloseNegativeControl {
-    private final CompletionLine line = OnCloseStress.line();
+    private final CompletionLine line = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES),
+            "jcstress", () -> { }, new CompletionLine.Controls(true)); // the one line removed
     private final AtomicInteger runs = new AtomicInteger();
-
-    public OnCloseNegativeControl() {
-        line.skipRecheckForTest = true; // the one line removed
-    }
 
     @Actor
     public void listen() {

@@ -16,8 +16,8 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Negative control for {@link WatchCloseStress}, never run in CI: the real watcher with the
- * test-only switch {@code skipClosedCheckForTest} removing one line, {@code watch}'s closed check.
+ * Negative control for {@link WatchCloseStress}, never run in CI: the real watcher with
+ * {@link Watcher.Controls} that remove one line, {@code watch}'s closed check.
  * A watch that comes after the close's drain is then added and never failed.
  */
 @JCStressTest
@@ -26,13 +26,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "0", expect = FORBIDDEN, desc = "The closed check removed: a watch after the drain is never completed.")
 @State
 public class WatchCloseNegativeControl {
-    private final Watcher w = new Watcher(Duration.ofMillis(1), Duration.ofMillis(1), x -> { });
+    private final Watcher w = new Watcher(Duration.ofMillis(1), Duration.ofMillis(1), x -> { },
+            new Watcher.Controls(true)); // the one line removed
     private final MemoryDescriptor d = WatchCloseStress.descriptor();
     private CompletableFuture<Void> f;
-
-    public WatchCloseNegativeControl() {
-        w.skipClosedCheckForTest = true; // the one line removed
-    }
 
     @Actor
     public void watch() {

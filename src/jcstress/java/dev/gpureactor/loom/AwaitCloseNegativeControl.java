@@ -17,7 +17,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Negative control for {@link AwaitCloseStress}, never run in CI (the default filter excludes
  * {@code NegativeControl}): the same await and close, but the registrar does not re-read
- * {@code closed} after its parker is in the map ({@link GpuReactor#controlSkipsClosedRecheck}), one
+ * {@code closed} after its parker is in the map ({@link ReactorControls#skipsClosedRecheck}), one
  * real line removed. A parker made after close took its snapshot is then stopped by nobody and its
  * wait stays pending: run {@code mvn -B -ntp verify -Pjcstress
  * -Djcstress.filter=AwaitCloseNegativeControl} and expect BUILD FAILURE with its count.
@@ -33,12 +33,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class AwaitCloseNegativeControl {
     final CompletionLine line = Rig.line();
-    final GpuReactor reactor = AwaitCloseStress.reactor();
+    final GpuReactor reactor = AwaitCloseStress.reactor(new ReactorControls(true)); // the control: the registrar skips re-reading closed
     GpuFuture<Long> waiter;
-
-    public AwaitCloseNegativeControl() {
-        reactor.controlSkipsClosedRecheck = true; // the control: the registrar skips re-reading closed
-    }
 
     @Actor
     public void registrar() {

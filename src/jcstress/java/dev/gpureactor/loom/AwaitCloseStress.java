@@ -44,8 +44,13 @@ public class AwaitCloseStress {
     GpuFuture<Long> waiter;
 
     static GpuReactor reactor() {
+        return reactor(ReactorControls.NONE);
+    }
+
+    /** As {@link #reactor()}, with {@code controls}: a negative control's one removed line. */
+    static GpuReactor reactor(ReactorControls controls) {
         return GpuReactor.builder().scheduler(Scheduler.JDK_DEFAULT).kind(ExecutorKind.GPU_REACTOR)
-                .plan("flag:park_us=100,backstop_us=1000").caps(CAPS).warnings(w -> { }).build();
+                .plan("flag:park_us=100,backstop_us=1000").caps(CAPS).warnings(w -> { }).controls(controls).build();
     }
 
     @Actor

@@ -8,17 +8,17 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * The body of {@link LineCloseRegisterStress} and of {@link LineCloseRegisterNegativeControl},
  * written once: the control differs only by the one real line it removes
- * ({@link LineGroup#controlDropsWithoutFailing}).
+ * ({@link ParkerHooks#closedLineFailsWaits}).
  */
 final class LineCloseRegisterCase {
     final CompletionLine a = Rig.line();
     final CompletionLine b = Rig.line();
-    final LineParker parker = Rig.parker(a);
+    final LineParker parker;
     final GpuFuture<Void> onA = Rig.future(a, 0, 1, null);
     final GpuFuture<Void> onB = Rig.future(b, 0, 1, null);
 
     LineCloseRegisterCase(boolean control) {
-        parker.group.controlDropsWithoutFailing = control; // the control: dropping a closed line's watch leaves its waits unfailed
+        parker = Rig.parker(a, control ? Rig.KEEPS_CLOSED_LINE_WAITS : ParkerHooks.NONE); // the control: dropping a closed line's watch leaves its waits unfailed
         b.onClose(() -> parker.inbox.closeLine(b, new ReactorException(ErrorCode.LineClosed, b.name(), "wait")));
         parker.inbox.register(onA.lineWait);
         parker.step(false);

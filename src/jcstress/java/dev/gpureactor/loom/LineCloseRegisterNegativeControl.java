@@ -14,7 +14,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Negative control for {@link LineCloseRegisterStress}, never run in CI (the default filter
  * excludes {@code NegativeControl}): the same test, but dropping a closed line's watch does not
- * fail its waits ({@link LineGroup#controlDropsWithoutFailing}), one real line removed, so the
+ * fail its waits ({@link ParkerHooks#closedLineFailsWaits}), one real line removed, so the
  * registration that reached B's watch is stranded: run {@code mvn -B -ntp verify -Pjcstress
  * -Djcstress.filter=LineCloseRegisterNegativeControl} and expect BUILD FAILURE with its count.
  *

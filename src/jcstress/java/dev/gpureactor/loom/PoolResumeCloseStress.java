@@ -38,7 +38,7 @@ public class PoolResumeCloseStress {
     public PoolResumeCloseStress() { this(true); }
 
     PoolResumeCloseStress(boolean tellsResumes) {
-        pool = CarrierPool.withoutCarriers(tellsResumes);
+        pool = CarrierPool.withoutCarriers(tellsResumes, true);
         pool.execute(() -> thread = pool.began()); // the thread starts, counts itself live, and parks
         if (!pool.runQueued() || pool.liveThreads() != 1) throw new AssertionError("setup");
     }

@@ -53,6 +53,11 @@ final class Rig {
                 new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null, false, hooks);
     }
 
+    /** The controls' parker: dropping a closed line's watch does not fail its waits. */
+    static final ParkerHooks KEEPS_CLOSED_LINE_WAITS = new ParkerHooks() {
+        @Override public boolean closedLineFailsWaits() { return false; }
+    };
+
     /** The controls' parker: a registrar does not read {@code gone} after its offer. */
     static final ParkerHooks SKIPS_GONE = new ParkerHooks() {
         @Override public boolean registrarReadsGone() { return false; }

@@ -65,13 +65,28 @@ public final class CompletionLine implements AutoCloseable {
      */
     private final List<Runnable> closeListeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
-    /** Test-only (jcstress negative control): {@code onClose} skips its closed re-check. Always false in the library. */
-    boolean skipRecheckForTest;
+    /**
+     * Whether {@code onClose} skips its re-read of {@code closed}: true only for a negative control's line
+     * ({@link Controls}); a plain field, so that a snapshot of the line reaches no record's statics.
+     */
+    private final boolean skipsRecheck;
 
-    private CompletionLine(MemorySegment segment, String name, Runnable release) {
+    /**
+     * The line of {@code onClose}'s handshake that a jcstress negative control removes, given at the
+     * line's construction. {@link #NONE}, every line the library makes, changes nothing.
+     *
+     * @param skipsRecheck {@code onClose} does not re-read {@code closed} after its add ({@code OnCloseNegativeControl})
+     */
+    record Controls(boolean skipsRecheck) {
+        /** Changes nothing. */
+        static final Controls NONE = new Controls(false);
+    }
+
+    private CompletionLine(MemorySegment segment, String name, Runnable release, Controls controls) {
         this.segment = segment;
         this.name = name;
         this.release = release;
+        this.skipsRecheck = controls.skipsRecheck();
     }
 
     /**
@@ -103,7 +118,7 @@ public final class CompletionLine implements AutoCloseable {
                 warnings.accept(Warning.of(ErrorCode.LineLeaked, name,
                         "a native call still held its memory after " + closeLimit + ", so it stays allocated"));
             }
-        });
+        }, Controls.NONE);
     }
 
     /**
@@ -117,6 +132,12 @@ public final class CompletionLine implements AutoCloseable {
      *     bytes or its address is not 64-byte aligned
      */
     public static CompletionLine wrap(MemorySegment segment, String name, Runnable release) {
+        return wrap(segment, name, release, Controls.NONE);
+    }
+
+    /** Tests: {@link #wrap(MemorySegment, String, Runnable)} with the handshake line {@code controls} changes. */
+    static CompletionLine wrap(MemorySegment segment, String name, Runnable release, Controls controls) {
+        Objects.requireNonNull(controls, "controls");
         Objects.requireNonNull(segment, "segment");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(release, "release");
@@ -125,7 +146,7 @@ public final class CompletionLine implements AutoCloseable {
         if (segment.byteSize() < BYTES || (addr & (BYTES - 1)) != 0) {
             throw new ReactorException(ErrorCode.BadLineSegment, segment.byteSize(), addr == 0 ? "null" : Long.lowestOneBit(addr));
         }
-        return new CompletionLine(segment.asSlice(0, BYTES), name, release);
+        return new CompletionLine(segment.asSlice(0, BYTES), name, release, controls);
     }
 
     /** Acquire load of a slot's word: a reader that sees a value sees what the writer wrote before it. */
@@ -187,7 +208,7 @@ public final class CompletionLine implements AutoCloseable {
      */
     public void onClose(Runnable listener) {
         closeListeners.add(Objects.requireNonNull(listener, "listener"));
-        if (skipRecheckForTest) return; // negative control: the re-check below, removed
+        if (skipsRecheck) return; // negative control: the re-check below, removed
         if (closed && closeListeners.remove(listener)) listener.run();
     }
 

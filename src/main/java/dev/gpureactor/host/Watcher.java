@@ -60,14 +60,31 @@ public final class Watcher implements AutoCloseable {
     private final Object lock = new Object();
     /** Written under {@code lock}; volatile so the loop reads it without the lock. */
     private volatile boolean closed;
-    /** Test-only (jcstress negative control): {@code watch} skips its closed check. Always false in the library. */
-    boolean skipClosedCheckForTest;
+    /** What a negative control changes in this watcher ({@link Controls#NONE} for every watcher the library makes). */
+    private final Controls controls;
+
+    /**
+     * The line of {@code watch}'s handshake that a jcstress negative control removes, given at the
+     * watcher's construction. {@link #NONE}, every watcher the library makes, changes nothing.
+     *
+     * @param skipsClosedCheck {@code watch} adds without reading {@code closed} ({@code WatchCloseNegativeControl})
+     */
+    record Controls(boolean skipsClosedCheck) {
+        /** Changes nothing. */
+        static final Controls NONE = new Controls(false);
+    }
 
     /**
      * @param interval how often the watcher looks at the lines (e.g. 100 µs to 1 ms)
      * @param backstop how often it queries each port, the error authority
      */
     public Watcher(Duration interval, Duration backstop, Consumer<Warning> warnings) {
+        this(interval, backstop, warnings, Controls.NONE);
+    }
+
+    /** Tests: a watcher whose handshake line {@code controls} changes. */
+    Watcher(Duration interval, Duration backstop, Consumer<Warning> warnings, Controls controls) {
+        this.controls = Objects.requireNonNull(controls, "controls");
         Objects.requireNonNull(interval, "interval");
         Objects.requireNonNull(backstop, "backstop");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
@@ -92,7 +109,7 @@ public final class Watcher implements AutoCloseable {
         CompletableFuture<Void> f = new CompletableFuture<>();
         Registration r = new Registration(descriptor, port, f);
         synchronized (lock) { // check-then-add, atomic against close's write of `closed`
-            if (closed && !skipClosedCheckForTest) {
+            if (closed && !controls.skipsClosedCheck()) {
                 f.completeExceptionally(new ReactorException(ErrorCode.ShutDown, "watcher"));
                 return f;
             }

@@ -6,16 +6,13 @@ import dev.gpureactor.core.Warning;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * The platform carrier threads that run this library's virtual threads, and their lifecycle.
@@ -84,8 +81,6 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * {@link LiveThreads}). The count that decides anything is ctl's.
      */
     private final LiveThreads live;
-    /** Counted down once, by the update that retired the carriers. */
-    private final CountDownLatch retired = new CountDownLatch(1);
     private final Consumer<Warning> warnings;
     /**
      * The tally of tasks run by a thread that is no carrier (jcstress's stand-in carrier): several
@@ -94,6 +89,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     private final CarrierTally strayTally = new CarrierTally();
     /** Compensates carriers blocked by pinned virtual threads or in the OS; null for a pool without carriers (jcstress). */
     private final CarrierWatch watch;
+    /** The carriers' retirement and the close's wait for it. */
+    private final PoolExit exit;
     /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
     private final boolean tellsResumes;
     /** Whether retirement is the CAS that sets the retired bit: false only in jcstress's negative control. */
@@ -129,26 +126,20 @@ public final class CarrierPool implements Executor, AutoCloseable {
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         this.carriers = carriers.apply(this);
         this.watch = this.carriers instanceof QueuedCarriers ? null : new CarrierWatch(this, this.carriers, "gar-carrier-watch");
+        this.exit = new PoolExit(this, this.carriers, watch, live, this.warnings);
         if (watch != null) watch.start();
     }
 
     /** A pool with no carrier threads: jcstress plays the carriers with {@link #runQueued}. */
     static CarrierPool withoutCarriers() {
-        return withoutCarriers(true);
+        return withoutCarriers(true, true);
     }
 
     /**
-     * As {@link #withoutCarriers()}; {@code tellsResumes = false} removes the Executor route's one
-     * line that tells a resume from a start (every call is then a start): jcstress's negative control.
-     */
-    static CarrierPool withoutCarriers(boolean tellsResumes) {
-        return withoutCarriers(tellsResumes, true);
-    }
-
-    /**
-     * As {@link #withoutCarriers(boolean)}; {@code retiresByCas = false} removes the retiring CAS (the
-     * carriers retire on any update that leaves the word {@code CLOSED}, and the retired bit is never
-     * set): jcstress's negative control of the fetch-and-add admission.
+     * As {@link #withoutCarriers()}, with a negative control's one removed line: {@code tellsResumes = false}
+     * removes the Executor route's line that tells a resume from a start (every call is then a start);
+     * {@code retiresByCas = false} removes the retiring CAS (the carriers retire on any update that
+     * leaves the word {@code CLOSED}, and the retired bit is never set).
      */
     static CarrierPool withoutCarriers(boolean tellsResumes, boolean retiresByCas) {
         return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, pool -> new QueuedCarriers());
@@ -209,7 +200,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * meet that): one fetch-and-add, which cannot fail, where a CAS loop retried against the
      * carriers' decrements.
      */
-    private void admitResume(Runnable task) {
+    void admitResume(Runnable task) {
         admitHandedOver();
         carriers.push(task);
     }
@@ -244,33 +235,10 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public Executor callbacks() { return callbacks; }
 
-    private final Executor callbacks = this::startCallback;
-
-    /**
-     * The scheduler of the callbacks' virtual threads: each start and resume is one admission as a
-     * resume (after close too, until the carriers retire), never captured by a parker.
-     */
-    private final Executor callbackScheduler = this::admitResume;
-
-    /** The callbacks' virtual threads, made on the first callback (racing first callers may make two: harmless). */
-    private volatile ThreadFactory callbackThreads;
-
-    private void startCallback(Runnable task) {
-        Objects.requireNonNull(task, "task");
-        ThreadFactory f = callbackThreads; // volatile: a factory made by another caller is whole
-        if (f == null) callbackThreads = f = VirtualThreads.builder(callbackScheduler).name("gar-callback").factory();
-        f.newThread(() -> {
-            LiveThreads.Entry me = began(); // live while it runs or parks: the carriers stay for its resumes
-            try {
-                task.run();
-            } finally {
-                ended(me);
-            }
-        }).start(); // the start is admitted by callbackScheduler, or refused once retired
-    }
+    private final PoolCallbacks callbacks = new PoolCallbacks(this);
 
     /** The admission every resume takes (one fetch-and-add), as an executor: jcstress's PoolAdmitRetireStress. */
-    Executor resumes() { return callbackScheduler; }
+    Executor resumes() { return callbacks.scheduler; }
 
     /**
      * Runs one admitted task on the calling carrier (both {@link Carriers} call this), counting it
@@ -355,13 +323,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * resume's add got in first (then its task runs, and its decrement calls this again).
      */
     private void tryRetire() {
-        if (!retiresByCas || ctl.compareAndSet(CLOSED, CLOSED | RETIRED)) retire(); // the CAS: one retirement, and sticky
-    }
-
-    private void retire() {
-        carriers.retire();
-        retired.countDown();
-        if (watch != null) watch.stop(); // after the count-down: the watch reads isRetired
+        if (!retiresByCas || ctl.compareAndSet(CLOSED, CLOSED | RETIRED)) exit.retire(); // the CAS: one retirement, and sticky
     }
 
     private static RejectedExecutionException rejected() {
@@ -404,7 +366,6 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public boolean isClosed() { return (ctl.get() & CLOSED) != 0; }
 
-
     /**
      * The parallelism: carriers that run at once when none is blocked.
      *
@@ -421,20 +382,12 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public int threads() { return carriers.threads(); }
 
     /** Tasks run, summed over the carriers' tallies (each a little behind, see {@link CarrierTally}). */
-    long tasksRun() {
-        long n = strayTally.tasks();
-        for (CarrierTally t : carriers.tallies()) n += t.tasks();
-        return n;
-    }
+    long tasksRun() { return CarrierTally.sum(strayTally, carriers.tallies(), CarrierTally::tasks); }
 
     long idleNanos() { return carriers.idleNanos(); }
 
     /** Time spent running tasks, summed over carriers: an estimate from sampled tasks ({@link CarrierTally}). */
-    long busyNanos() {
-        long n = strayTally.busyNanos();
-        for (CarrierTally t : carriers.tallies()) n += t.busyNanos();
-        return n;
-    }
+    long busyNanos() { return CarrierTally.sum(strayTally, carriers.tallies(), CarrierTally::busyNanos); }
 
     /**
      * Spare carriers the {@link CarrierWatch} let run in for carriers blocked where the JDK does not
@@ -468,14 +421,10 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * @return whether they left in time
      * @throws InterruptedException if interrupted while waiting
      */
-    public boolean awaitExit(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        if (!retired.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) return false;
-        return carriers.awaitExit(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-    }
+    public boolean awaitExit(Duration timeout) throws InterruptedException { return exit.awaitExit(timeout); }
 
     /** Whether the carriers were retired: closed, nothing live, nothing left to run. */
-    boolean isRetired() { return retired.getCount() == 0; }
+    boolean isRetired() { return exit.isRetired(); }
 
     // ---- close ---------------------------------------------------------------------------------
 
@@ -494,20 +443,6 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public boolean close(Duration grace) {
         long c = ctl.getAndUpdate(x -> x | CLOSED);
         if ((c & CLOSED) == 0 && (c | CLOSED) == CLOSED) tryRetire(); // nothing lived or was queued
-        Thread me = Thread.currentThread();
-        if ((me.isVirtual() && live.contains(me)) || isCarrier(me)) return isRetired();
-        boolean done;
-        try {
-            done = retired.await(grace.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            done = isRetired();
-        }
-        if (!done && (c & CLOSED) == 0) {
-            int n = liveThreads();
-            String names = live.some(8).stream().map(Thread::toString).collect(Collectors.joining(", "));
-            warnings.accept(Warning.of(ErrorCode.LiveAtClose, "carrier pool", n, n > 8 ? names + ", ..." : names));
-        }
-        return done;
+        return exit.awaitRetired(grace, (c & CLOSED) == 0);
     }
 }

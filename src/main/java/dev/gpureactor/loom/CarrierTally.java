@@ -2,6 +2,7 @@ package dev.gpureactor.loom;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.ToLongFunction;
 
 /**
  * One carrier's run statistics: the tasks it ran and its busy time; and the {@link CarrierWatch}'s
@@ -116,4 +117,11 @@ final class CarrierTally {
 
 
     long osThreadId() { return (long) OS_ID.getOpaque(this); }
+
+    /** {@code read} of {@code first} plus {@code read} of each of {@code rest}: a pool's total over its tallies. */
+    static long sum(CarrierTally first, Iterable<CarrierTally> rest, ToLongFunction<CarrierTally> read) {
+        long n = read.applyAsLong(first);
+        for (CarrierTally t : rest) n += read.applyAsLong(t);
+        return n;
+    }
 }

@@ -21,15 +21,11 @@ import dev.gpureactor.park.WordWait;
 
 import java.time.Duration;
 import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadFactory;
@@ -74,7 +70,6 @@ public final class GpuReactor implements AutoCloseable {
     private final Declared.Resolved<ExecutorKind> kind;
     private final Declared.Resolved<Scheduler> scheduler;
     private final WaitPlan plan;
-    private final WaitPlan.FlagWait parkerPlan;
     /** The plan's text, computed once: each wait carries it for the JFR wait event. */
     private final String planLabel;
     /** Who runs the plan on a joining thread: one value for every await, so an await allocates none. */
@@ -93,45 +88,17 @@ public final class GpuReactor implements AutoCloseable {
      */
     private final Set<GpuExecutorService> executors = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private final Executor callbacks;
-    private final SnapshotPark linePark;
     /** What the parkers park with: the hardware word wait's description, or the fallback's. */
     private final String parkLabel;
     /** The pure-Java park's slice ({@link Builder#parkSlice}). */
     private final long parkSliceNanos;
-    private final long parkSpinNanos;
-    /** Whether parkers run the virtual threads they wake (with the carrier pool only). */
-    private final boolean hosting;
-    /** What a test injects into this reactor's parkers ({@link ParkerHooks#NONE} unless a test builds it). */
-    private final ParkerHooks parkerHooks;
-    private final Supplier<Sleeper> deadlineSleeper;
-    /** Each line's parker, for the line's life (a parker that died is replaced at the line's next registration). */
-    private final ConcurrentHashMap<CompletionLine, LineParker> parkers = new ConcurrentHashMap<>();
-    /** At most this many lines share a parker ({@link Builder#linesPerParker}). */
+    /** Each line's parker and the registration of a wait with it. */
+    private final ParkerRoster parkers;
     private final int linesPerParker;
-    /**
-     * Lines assigned to each parker that may take more: a line goes to the least loaded live one
-     * with room, else to a new parker. Guarded by itself, as is each assignment's pair of updates
-     * (this and {@code parkers}), so a parker is closed when its last line closes and never given
-     * a line after that. In the order the parkers were made (LineParker keeps identity equality), so
-     * a tie goes to the oldest: the same lines get the same parkers in every run.
-     */
-    private final LinkedHashMap<LineParker, Integer> load = new LinkedHashMap<>();
     private final ReactorCounters counters = new ReactorCounters();
-    private final List<Warning> warnings = new CopyOnWriteArrayList<>();
-    /**
-     * The user's sink, or the default log ({@link LoggedWarnings}), guarded ({@link GuardedSink}): nothing
-     * it throws reaches a parker, a plan runner or {@link #close}.
-     */
-    private final GuardedSink warningSink;
+    private final ReactorWarnings warnings;
     private final AtomicLong ids = new AtomicLong();
-    private final AtomicLong warningsRaised = new AtomicLong();
     private volatile boolean closed;
-    /**
-     * Negative control only ({@code AwaitCloseNegativeControl}): a registrar that does not re-read
-     * {@code closed} after its parker is in the map, the one line that pairs {@link #await} with
-     * {@link #close}. Set before any thread uses this reactor; never in production.
-     */
-    boolean controlSkipsClosedRecheck;
 
     /** The reactor's name: its JMX bean's {@code name} key. */
     private final String name;
@@ -144,38 +111,19 @@ public final class GpuReactor implements AutoCloseable {
     private GpuReactor(Builder b) {
         FirstUse.ensure(); // the await path's class initialisation and linkage, off the awaiting virtual threads
         this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
-        this.warningSink = new GuardedSink(b.warningSink != null ? b.warningSink : new LoggedWarnings(name));
-        HostCaps caps = b.caps != null ? b.caps : probe();
-        if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
-            caps = new HostCaps(caps.parkers(), caps.carriers(), caps.wordWait(),
-                    Capability.missing("no io_uring deadline sleeper was given to the builder (Builder.deadlineSleeper)"));
-        }
-        this.kind = ExecutorKind.resolve(b.kind, b.strictness, caps);
-        this.scheduler = Declared.resolve(b.scheduler, b.strictness, caps);
-        kind.warning().ifPresent(this::warn);
-        scheduler.warning().ifPresent(this::warn);
+        this.warnings = new ReactorWarnings(b.warningSink != null ? b.warningSink : new LoggedWarnings(name));
+        ReactorChoices choices = new ReactorChoices(b, warnings);
+        this.kind = choices.kind;
+        this.scheduler = choices.scheduler;
         this.plan = b.plan;
         this.planLabel = b.plan.label();
-        this.parkerPlan = b.plan instanceof WaitPlan.FlagWait f ? f
+        WaitPlan.FlagWait parkerPlan = b.plan instanceof WaitPlan.FlagWait f ? f
                 : new WaitPlan.FlagWait(100_000, 1_000_000, b.plan.predict());
-        WordWait.Probe park = WordWait.probe();
-        park.warnings().forEach(this::warn);
-        if (!park.available() && plan instanceof WaitPlan.FlagWait && kind.running() != ExecutorKind.NAIVE) {
-            warn(Warning.of(ErrorCode.ParkFallback, plan.label(), "a hardware word wait (umwait, mwaitx or wfe)",
-                    park.note(), "the pure-Java park (spin around the prediction, then parkNanos slices)"));
-        }
-        Optional<WordWait> hardware = b.hardwarePark ? park.wordWait() : Optional.empty(); // off: asked for, no warning
         this.parkSliceNanos = b.parkSliceNanos;
-        this.linePark = SnapshotPark.of(hardware, parkSliceNanos);
-        this.parkLabel = hardware.map(WordWait::describe).orElse(FALLBACK_PARK);
-        this.linesPerParker = b.linesPerParker > 0 ? b.linesPerParker
-                : hardware.isPresent() ? HARDWARE_LINES_PER_PARKER : FALLBACK_LINES_PER_PARKER;
-        this.parkSpinNanos = b.parkSpinNanos;
-        this.hosting = b.hosting;
-        this.parkerHooks = b.parkerHooks;
-        this.deadlineSleeper = b.deadlineSleeper;
+        this.parkLabel = choices.parkLabel;
+        this.linesPerParker = choices.linesPerParker;
         if (scheduler.running() == Scheduler.CARRIER_POOL) {
-            pool = new CarrierPool(b.carriers > 0 ? b.carriers : defaultCarriers(), this::warn);
+            pool = new CarrierPool(b.carriers > 0 ? b.carriers : defaultCarriers(), warnings);
             virtualThreads = pool.threadFactory(VirtualThreads.builder(pool).name("gar-vt-", 0));
             callbacks = pool.callbacks(); // never kept by a parker: callbacks do not run on parkers
         } else {
@@ -183,10 +131,18 @@ public final class GpuReactor implements AutoCloseable {
             virtualThreads = Thread.ofVirtual().name("gar-vt-", 0).factory();
             callbacks = ForkJoinPool.commonPool();
         }
+        // The settings each new parker takes, read from the builder now: a later change to it reaches no reactor built.
+        SnapshotPark linePark = choices.linePark;
+        long spin = b.parkSpinNanos;
+        Supplier<Sleeper> sleeper = kind.running() == ExecutorKind.IO_URING ? b.deadlineSleeper : null;
+        boolean hosting = b.hosting;
+        ParkerHooks hooks = b.parkerHooks;
+        this.parkers = new ParkerRoster(linesPerParker, line -> new LineParker(line, linePark, parkerPlan, points,
+                clock, warnings, counters, spin, sleeper, pool, hosting, hooks), points, () -> closed, b.controls);
         // Under gpu-reactor with a flag plan the parker watches and only a platform joiner runs the
         // plan (the std host); under the naive kind, or a plan the parker cannot watch, any joiner does.
         boolean parkerWatches = kind.running() != ExecutorKind.NAIVE && plan instanceof WaitPlan.FlagWait;
-        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, this::warn, planRuns), parkerWatches,
+        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, warnings, planRuns), parkerWatches,
                 task -> virtualThreads.newThread(task).start());
     }
 
@@ -305,13 +261,7 @@ public final class GpuReactor implements AutoCloseable {
                 return f; // the policy has its first joiner (or a stage's runner) run the plan
             }
             // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
-            LineParker parker = parkerFor(d.line());
-            f.lineWait.heldBy(parker.inbox); // before the offer: a withdrawal goes to this parker's removals
-            parker.inbox.registerAndRecheck(f.lineWait);
-            if (!controlSkipsClosedRecheck && closed) { // close() may have taken its snapshot of the parkers before this one was made: see close()
-                parkers.remove(d.line(), parker);
-                parker.inbox.close(new ReactorException(ErrorCode.ShutDown, "reactor"));
-            }
+            parkers.register(d.line(), f.lineWait);
         } catch (ReactorException e) {
             // The line closed under us (its reads throw LineClosed): the wait fails with that, like
             // a wait that started on a closed line. A registration already made is failed and
@@ -322,80 +272,10 @@ public final class GpuReactor implements AutoCloseable {
         return f;
     }
 
-    /**
-     * The live parker of {@code line}: the one it was assigned at its first registration, or, when
-     * there is none or it left (closed, or died of an {@link Error}: its waiters failed with
-     * {@link ErrorCode#ParkerDied}), the least loaded live parker with room for a line, else a new one.
-     */
-    private LineParker parkerFor(CompletionLine line) {
-        LineParker p = parkers.get(line);
-        if (p != null && p.isLive()) return p;
-        boolean first;
-        synchronized (load) {
-            p = parkers.get(line);
-            if (p != null && p.isLive()) return p;
-            first = p == null;
-            if (p != null) unassign(p); // died: the line takes a live parker
-            p = leastLoaded();
-            if (p == null) {
-                p = new LineParker(line, linePark, parkerPlan, points, clock, this::warn, counters, parkSpinNanos,
-                        kind.running() == ExecutorKind.IO_URING ? deadlineSleeper : null, pool, hosting, parkerHooks);
-                p.start();
-            }
-            load.merge(p, 1, Integer::sum);
-            parkers.put(line, p);
-        }
-        // Outside the lock: on a line that is already closed, onClose runs the listener at once,
-        // which takes the lock and may close a parker (a bounded wait).
-        if (first) line.onClose(this, GpuReactor::lineClosed); // holds this reactor weakly
-        return p;
-    }
-
-    /** The live parker with the fewest lines, below {@link #linesPerParker}; null if none. Holds {@code load}. */
-    private LineParker leastLoaded() {
-        LineParker best = null;
-        int fewest = linesPerParker;
-        for (var it = load.entrySet().iterator(); it.hasNext(); ) {
-            var e = it.next();
-            if (!e.getKey().isLive()) {
-                it.remove(); // died or closed: its lines move on at their next registration
-                continue;
-            }
-            if (e.getValue() < fewest) {
-                best = e.getKey();
-                fewest = e.getValue();
-            }
-        }
-        return best;
-    }
-
-    /** One line fewer on {@code p}; returns whether that was its last. Holds {@code load}. */
-    private boolean unassign(LineParker p) {
-        return load.computeIfPresent(p, (k, n) -> n == 1 ? null : n - 1) == null;
-    }
-
-    private void lineClosed(CompletionLine line) {
-        LineParker current;
-        boolean last;
-        synchronized (load) {
-            current = parkers.remove(line);
-            last = current != null && unassign(current);
-        }
-        ReactorException why = new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
-        if (current != null && last) {
-            current.inbox.close(why); // its last line: the parker leaves (a registrar on it fails LineClosed)
-        } else if (current != null) {
-            current.inbox.closeLine(line, why); // its other lines go on
-        }
-        // The line's default readback points die with it: a process that makes lines as it goes
-        // would otherwise grow the table by eight points per line, for ever.
-        for (int s = 0; s < CompletionLine.WORDS; s++) points.forget(defaultPoint(line, s));
-    }
-
     /** A slot's default readback point: one small record per wait, not a concatenated string (was 48 B and a concat). */
     record SlotPoint(CompletionLine line, int slot) {} // package-private: FirstUse links its equals/hashCode
 
-    private static Object defaultPoint(CompletionLine line, int slot) {
+    static Object defaultPoint(CompletionLine line, int slot) {
         return new SlotPoint(line, slot);
     }
 
@@ -410,9 +290,7 @@ public final class GpuReactor implements AutoCloseable {
     PlanRuns planRuns() { return planRuns; }
 
     /** Parker test access: the line's current parker, or null. */
-    LineParker parkerOf(CompletionLine line) {
-        return parkers.get(line);
-    }
+    LineParker parkerOf(CompletionLine line) { return parkers.parkerOf(line); }
 
 
     /**
@@ -553,14 +431,10 @@ public final class GpuReactor implements AutoCloseable {
     public boolean isClosed() { return closed; }
 
     /** Lines with a parker now (JMX). */
-    int lines() { return parkers.size(); }
+    int lines() { return parkers.lines(); }
 
     /** Lines whose parker is live (JMX). */
-    int liveParkers() {
-        int n = 0;
-        for (LineParker p : parkers.values()) if (p.isLive()) n++;
-        return n;
-    }
+    int liveParkers() { return parkers.liveParkers(); }
 
     /**
      * Waits registered with a parker and not yet settled.
@@ -576,14 +450,14 @@ public final class GpuReactor implements AutoCloseable {
      *
      * @return a copy of the kept warnings
      */
-    public List<Warning> warnings() { return List.copyOf(warnings); }
+    public List<Warning> warnings() { return warnings.kept(); }
 
     /**
      * How many warnings this reactor raised, kept or not.
      *
      * @return the count
      */
-    public long warningsRaised() { return warningsRaised.get(); }
+    public long warningsRaised() { return warnings.raised(); }
 
     /**
      * How many times the warnings sink (the one given to {@link Builder#warnings}, else the default log) threw. What it throws is dropped
@@ -592,12 +466,7 @@ public final class GpuReactor implements AutoCloseable {
      *
      * @return the count
      */
-    public long warningSinkFailures() { return warningSink != null ? warningSink.failures() : 0; }
-
-    private void warn(Warning w) {
-        if (warningsRaised.getAndIncrement() < WARNINGS_KEPT) warnings.add(w);
-        if (warningSink != null) warningSink.accept(w);
-    }
+    public long warningSinkFailures() { return warnings.sinkFailures(); }
 
     /**
      * Closes the reactor, in this order: (1) new virtual-thread starts and executor submissions
@@ -631,12 +500,7 @@ public final class GpuReactor implements AutoCloseable {
             open = List.copyOf(executors);
         }
         for (GpuExecutorService e : open) e.shutdown();
-        Set<LineParker> all = Collections.newSetFromMap(new IdentityHashMap<>()); // a parker may have several lines
-        synchronized (load) {
-            all.addAll(parkers.values());
-            parkers.clear();
-            load.clear();
-        }
+        Set<LineParker> all = parkers.takeAll();
         try {
             ReactorException why = new ReactorException(ErrorCode.ShutDown, "reactor");
             for (LineParker p : all) p.inbox.close(why);
@@ -653,30 +517,34 @@ public final class GpuReactor implements AutoCloseable {
 
     /** Settings, all optional. */
     public static final class Builder {
-        private ExecutorKind kind = ExecutorKind.GPU_REACTOR;
-        private Scheduler scheduler = Scheduler.CARRIER_POOL;
-        private Strictness strictness = Strictness.FALLBACK;
-        private WaitPlan plan = WaitPlan.parse("flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8");
+        ExecutorKind kind = ExecutorKind.GPU_REACTOR;
+        Scheduler scheduler = Scheduler.CARRIER_POOL;
+        Strictness strictness = Strictness.FALLBACK;
+        WaitPlan plan = WaitPlan.parse("flag:park_us=100,backstop_us=1000+predict:margin_us=100,min_sleep_us=20,max_sleep_us=50000,window=8");
         /** 0: the default ({@link #defaultCarriers()}). */
-        private int carriers;
-        private long parkSpinNanos = 200_000;
+        int carriers;
+        long parkSpinNanos = 200_000;
         /** The pure-Java park's OS sleep between two looks at the words (docs/SERVICE.md measures 50 and 100 µs). */
-        private long parkSliceNanos = DEFAULT_PARK_SLICE_NANOS;
-        private boolean hosting = true;
-        private boolean hardwarePark = true;
+        long parkSliceNanos = DEFAULT_PARK_SLICE_NANOS;
+        boolean hosting = true;
+        boolean hardwarePark = true;
         /** 0: by the park ({@link #FALLBACK_LINES_PER_PARKER} or {@link #HARDWARE_LINES_PER_PARKER}). */
-        private int linesPerParker;
-        private HostCaps caps;
-        private Consumer<Warning> warningSink;
-        private Supplier<Sleeper> deadlineSleeper;
-        private String name;
-        private boolean jmx = true;
-        private ParkerHooks parkerHooks = ParkerHooks.NONE;
+        int linesPerParker;
+        HostCaps caps;
+        Consumer<Warning> warningSink;
+        Supplier<Sleeper> deadlineSleeper;
+        String name;
+        boolean jmx = true;
+        ParkerHooks parkerHooks = ParkerHooks.NONE;
+        ReactorControls controls = ReactorControls.NONE;
 
         private Builder() {}
 
         /** Tests: the faults every parker of the reactor lets {@code hooks} inject. */
         Builder parkerHooks(ParkerHooks hooks) { this.parkerHooks = Objects.requireNonNull(hooks, "hooks"); return this; }
+
+        /** Tests: the handshake line a negative control removes from the reactor. */
+        Builder controls(ReactorControls c) { this.controls = Objects.requireNonNull(c, "controls"); return this; }
 
         /**
          * The reactor's name, shown in its JMX bean's object name and in {@link GpuReactor#name()}.
@@ -867,7 +735,7 @@ public final class GpuReactor implements AutoCloseable {
          */
         public GpuReactor build() {
             GpuReactor r = new GpuReactor(this);
-            if (jmx) r.bean = ReactorBean.register(r, r.name, r::warn); // after construction: the bean reads a whole reactor
+            if (jmx) r.bean = ReactorBean.register(r, r.name, r.warnings); // after construction: the bean reads a whole reactor
             return r;
         }
     }

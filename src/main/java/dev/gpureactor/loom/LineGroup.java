@@ -69,14 +69,16 @@ final class LineGroup {
     private int snapped;
 
     /**
-     * Negative control only (jcstress {@code LineCloseRegisterNegativeControl}): when set, dropping a
-     * closed line's watch does not fail its waits, the one line that reaches a registration that made
-     * it into the watch before the close. Set before any thread uses the parker; never in production.
+     * Whether dropping a closed line's watch fails its waits, the one line that reaches a registration
+     * that made it into the watch before the close: false only in jcstress
+     * {@code LineCloseRegisterNegativeControl} ({@link ParkerHooks#closedLineFailsWaits}).
      */
-    boolean controlDropsWithoutFailing;
+    private final boolean closedLineFailsWaits;
 
     LineGroup(CompletionLine first, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
-              Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos, boolean parkArmsOneLine) {
+              Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos, boolean parkArmsOneLine,
+              boolean closedLineFailsWaits) {
+        this.closedLineFailsWaits = closedLineFailsWaits;
         this.plan = plan;
         this.points = points;
         this.clock = clock;
@@ -246,7 +248,7 @@ final class LineGroup {
 
     /** Fails {@code w}'s waits with {@code why} and stops watching its line. */
     private void drop(LineWatch w, ReactorException why) {
-        if (!controlDropsWithoutFailing) w.failAll(why); // the one line the negative control removes
+        if (closedLineFailsWaits) w.failAll(why); // the one line the negative control removes
         int i = watches.indexOf(w);
         watches.remove(i);
         if (i < snapped) snapped--; // a snapshotted watch left: the ones made since stay after it

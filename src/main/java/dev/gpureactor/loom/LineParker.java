@@ -95,7 +95,8 @@ final class LineParker implements Runnable {
         this.warnings = warnings;
         this.counters = counters;
         this.hooks = hooks;
-        this.group = new LineGroup(line, plan, points, clock, warnings, counters, spinWindowNanos, park.oneLine());
+        this.group = new LineGroup(line, plan, points, clock, warnings, counters, spinWindowNanos, park.oneLine(),
+                hooks.closedLineFailsWaits());
         this.hosting = new ParkerHosting(this, hostPool, counters, hooks);
         this.inbox = new ParkerInbox(group, this.hosting, counters, hooks);
     }

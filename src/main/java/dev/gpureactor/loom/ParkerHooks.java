@@ -25,6 +25,9 @@ interface ParkerHooks {
     /** Whether a registrar reads {@code parking} after its offer (false: {@code UnarmedLineNegativeControl}). */
     default boolean registrarReadsParking() { return true; }
 
+    /** Whether dropping a closed line's watch fails its waits (false: {@code LineCloseRegisterNegativeControl}). */
+    default boolean closedLineFailsWaits() { return true; }
+
     /** Whether a hand-over writes {@code thread} before {@code handed} (false: {@code LoopHandOverNegativeControl}). */
     default boolean handOverWritesThreadFirst() { return true; }
 }

@@ -1,0 +1,53 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.Capability;
+import dev.gpureactor.core.Declared;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ExecutorKind;
+import dev.gpureactor.core.HostCaps;
+import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.WordWait;
+
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * What a reactor runs, resolved once at its build from the builder and the host: the executor kind
+ * and the scheduler (each with its fallback's coded warning, or a coded refusal when strict), and the
+ * parkers' park (the hardware word wait, else the pure-Java park with its warning).
+ */
+final class ReactorChoices {
+    final Declared.Resolved<ExecutorKind> kind;
+    final Declared.Resolved<Scheduler> scheduler;
+    final SnapshotPark linePark;
+    /** What the parkers park with: the hardware word wait's description, or the fallback's. */
+    final String parkLabel;
+    /** At most this many lines share a parker ({@link GpuReactor.Builder#linesPerParker}, else by the park). */
+    final int linesPerParker;
+
+    /** Resolves {@code b}'s settings here, raising each fallback's warning to {@code warn}. */
+    ReactorChoices(GpuReactor.Builder b, Consumer<Warning> warn) {
+        HostCaps caps = b.caps != null ? b.caps : GpuReactor.probe();
+        if (b.deadlineSleeper == null && caps.ioUring().isPresent()) {
+            caps = new HostCaps(caps.parkers(), caps.carriers(), caps.wordWait(),
+                    Capability.missing("no io_uring deadline sleeper was given to the builder (Builder.deadlineSleeper)"));
+        }
+        this.kind = ExecutorKind.resolve(b.kind, b.strictness, caps);
+        this.scheduler = Declared.resolve(b.scheduler, b.strictness, caps);
+        kind.warning().ifPresent(warn);
+        scheduler.warning().ifPresent(warn);
+        WaitPlan plan = b.plan;
+        WordWait.Probe park = WordWait.probe();
+        park.warnings().forEach(warn);
+        if (!park.available() && plan instanceof WaitPlan.FlagWait && kind.running() != ExecutorKind.NAIVE) {
+            warn.accept(Warning.of(ErrorCode.ParkFallback, plan.label(), "a hardware word wait (umwait, mwaitx or wfe)",
+                    park.note(), "the pure-Java park (spin around the prediction, then parkNanos slices)"));
+        }
+        Optional<WordWait> hardware = b.hardwarePark ? park.wordWait() : Optional.empty(); // off: asked for, no warning
+        this.linePark = SnapshotPark.of(hardware, b.parkSliceNanos);
+        this.parkLabel = hardware.map(WordWait::describe).orElse(GpuReactor.FALLBACK_PARK);
+        this.linesPerParker = b.linesPerParker > 0 ? b.linesPerParker
+                : hardware.isPresent() ? GpuReactor.HARDWARE_LINES_PER_PARKER : GpuReactor.FALLBACK_LINES_PER_PARKER;
+    }
+}
