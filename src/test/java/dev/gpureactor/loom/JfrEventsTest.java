@@ -136,7 +136,7 @@ class JfrEventsTest {
         while (System.nanoTime() - end < 0) {
             Thread.State st = joiner.getState();
             boolean inPlan = (st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING)
-                    && java.util.Arrays.stream(joiner.getStackTrace()).anyMatch(f -> f.getMethodName().equals("runNaive"));
+                    && java.util.Arrays.stream(joiner.getStackTrace()).anyMatch(f -> f.getClassName().endsWith(".NaiveRunner") && f.getMethodName().equals("run"));
             if (inPlan && r.registrations() == 0) return true;
             java.util.concurrent.locks.LockSupport.parkNanos(100_000);
         }
