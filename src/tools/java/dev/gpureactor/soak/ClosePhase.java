@@ -102,6 +102,7 @@ public final class ClosePhase {
 
     private Result go(int waits, int carriers, long seed) throws InterruptedException {
         Random rnd = new Random(seed);
+        outcome(null, null); // its lambda's class, loaded here rather than in the first callbacks, concurrently
         GpuReactor reactor = GpuReactor.builder().carriers(carriers).build();
         CarrierPool pool = reactor.carriers().orElseThrow();
         GpuExecutorService exec = reactor.newExecutor();
@@ -125,29 +126,27 @@ public final class ClosePhase {
                 futures.add(f);
                 Way way = Way.values()[rnd.nextInt(Way.values().length)];
                 Runnable onAnswer = answered::countDown;
+                // Every Answer is made here, on this platform thread: a lambda's class made for the first
+                // time on a virtual thread or a callback is loaded there, and two of them loading it at once
+                // pin on the class loader's monitor (JFR saw one such pin in a close phase).
+                Answer joined = f::join, got = f::get;
                 switch (way) {
                     case VIRTUAL_JOIN -> reactor.threadFactory().newThread(() -> {
-                        answer(token, () -> f.join());
+                        answer(token, joined);
                         onAnswer.run();
                         sleepAfterAnswer();
                     }).start();
                     case EXECUTOR_GET -> exec.execute(() -> {
-                        answer(token, f::get);
+                        answer(token, got);
                         onAnswer.run();
                         sleepAfterAnswer();
                     });
                     case STAGE -> f.toCompletableFuture().whenComplete((v, e) -> {
-                        answer(token, () -> {
-                            if (e != null) throw e;
-                            return v;
-                        });
+                        answer(token, outcome(v, e));
                         onAnswer.run();
                     });
                     case ON_COMPLETE -> f.onComplete((v, e) -> {
-                        answer(token, () -> {
-                            if (e != null) throw e;
-                            return v;
-                        });
+                        answer(token, outcome(v, e));
                         onAnswer.run();
                     });
                 }
@@ -172,6 +171,14 @@ public final class ClosePhase {
     @FunctionalInterface
     private interface Answer {
         Long get() throws Throwable;
+    }
+
+    /** A callback's outcome as an Answer. */
+    private static Answer outcome(Long v, Throwable e) {
+        return () -> {
+            if (e != null) throw e;
+            return v;
+        };
     }
 
     private void answer(long token, Answer a) {
