@@ -174,7 +174,7 @@ public final class MappedPage {
 
     /**
      * Forgets a stream whose stores all ran (for example before destroying it): returns {@code true}
-     * if it was settled and is no longer tracked, {@code false} if it still has work queued (it
+     * if it was settled and has left the tracked set, {@code false} if it still has work queued (it
      * stays tracked). Throws the driver's coded error for a failed stream.
      */
     public boolean retire(long stream) {

@@ -130,7 +130,7 @@ final class CarrierWatch implements Runnable {
         }
     }
 
-    /** One look at the carriers: compensate the blocked ones, give back what is no longer needed. Watch thread only. */
+    /** One look at the carriers: compensate the blocked ones, give back what the carriers do not need now. Watch thread only. */
     void tick() {
         long now = System.nanoTime(), sinceLook = now - lookedAt, look = ++looks;
         lookedAt = now;

@@ -97,7 +97,8 @@ class JavaCppStreamTest {
         } catch (RuntimeException | LinkageError e) {
             why = "no CUDA driver: " + e.getMessage();
         }
-        assumeTrue(why.isEmpty(), "skipped: " + why + " (this test runs on a machine with an NVIDIA GPU)");
+        assumeTrue(why.isEmpty(), "skipped: " + why + " (this test runs on a machine with an NVIDIA GPU; the same hand-over of a raw stream"
+                + " through CuStream.ofRaw runs on the stand-in driver in CudaFaultTest)");
         return cuda;
     }
 

@@ -296,7 +296,9 @@ class BlockingCarriersTest {
     /** The same through reactors, many at once, as a user who forgets a consumer in each: no watch thread stays. */
     @Test
     void five_closed_reactors_with_a_parked_thread_each_leave_no_watch_thread() throws Exception {
-        assumeTrue(VirtualThreads.capability().missing().isEmpty(), "no carrier pool here");
+        assumeTrue(VirtualThreads.capability().missing().isEmpty(),
+                "no carrier pool here (java.lang not opened): the reactors would run on the JDK's scheduler, which has no"
+                + " watch to leave; the pool-level case above tests the same on a pool made directly");
         long before = watchThreads(); // other tests' open reactors, if any
         List<Thread> consumers = new ArrayList<>();
         for (int i = 0; i < 5; i++) { // each close waits its grace for the parked thread
