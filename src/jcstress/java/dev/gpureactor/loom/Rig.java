@@ -49,7 +49,7 @@ final class Rig {
 
     /** As {@link #parker(CompletionLine)}, with {@code hooks}: a negative control's one changed line. */
     static LineParker parker(CompletionLine line, ParkerHooks hooks) {
-        return new LineParker(line, (watches, bound, spin) -> { }, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
+        return new LineParker(line, (watches, bound, spin) -> 0L, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
                 new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null, false, hooks);
     }
 

@@ -360,6 +360,14 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public boolean backlogged() { return admitted() > carriers.size(); }
 
     /**
+     * Whether a carrier is idle now: fewer tasks admitted than there are carriers, so a task handed
+     * over now wakes a carrier (an OS wake) rather than joining a busy one's queue. A parker hosts a
+     * woken virtual thread only then: it saves that wake, and it takes no core a busy carrier needs.
+     * One volatile read.
+     */
+    boolean hasIdleCarrier() { return admitted() < carriers.size(); }
+
+    /**
      * Whether {@link #close} was called: new threads are refused, resumes still run.
      *
      * @return whether the pool is closed

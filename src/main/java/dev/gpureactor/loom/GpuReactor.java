@@ -44,7 +44,7 @@ import java.util.function.Supplier;
  * </pre>
  *
  * <p>A virtual thread a parker wakes runs on that parker's thread itself ({@link Builder#hosting}, on
- * by default; not under a carrier backlog), so the wake costs no carrier wake-up; while the lines
+ * by default; only while a carrier is idle), so the wake costs no carrier wake-up; while the lines
  * have other waits the loop first goes to the parker's thread standing by (leader/follower).
  *
  * <p>Settings are resolved once, at build: the {@link ExecutorKind} (declared chain io-uring →
@@ -232,7 +232,7 @@ public final class GpuReactor implements AutoCloseable {
 
     private <T> GpuFuture<T> start(MemoryDescriptor d, CompletionPort port, Supplier<? extends T> readback, Object pointKey) {
         long now = clock.nanos();
-        long sleep = 0, resume = 0, spread = 0;
+        long sleep = 0, resume = 0, spread = LineWait.NO_PREDICTION;
         if (plan.predict().isPresent()) {
             PointEstimate e = points.estimate(pointKey);
             sleep = e.sleepNanos(plan.predict().get()).orElse(0);
@@ -240,7 +240,7 @@ public final class GpuReactor implements AutoCloseable {
             resume = Math.max(sleep, e.resumeSleepNanos(plan.predict().get()).orElse(0));
             // The point's recent spread, uncapped: the turn spins past the wake only for a sharp point
             // (LineWatch.decide, "when speed pays").
-            spread = e.spreadNanos();
+            if (e.sampleCount() > 0) spread = e.spreadNanos();
         }
         GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, now + resume,
                 spread, pointKey, planLabel, inline);
@@ -666,8 +666,8 @@ public final class GpuReactor implements AutoCloseable {
 
         /**
          * Whether a parker runs a virtual thread it wakes itself, on the thread that saw the store,
-         * instead of handing it to a carrier (the locality-first wake; carrier pool only; never under
-         * a carrier backlog). While its lines have other waits the parker first hands its loop to
+         * instead of handing it to a carrier (the locality-first wake; carrier pool only; only while a
+         * carrier is idle, whose wake it saves: with every carrier busy it would take a core from them). While its lines have other waits the parker first hands its loop to
          * the thread standing by (leader/follower); when they have none it keeps the loop, and a
          * registration or close that arrives while the guest runs hands it over then. So no wait goes
          * unwatched. On by default (docs/BENCHMARKS.md and docs/SERVICE.md measure both); off, every

@@ -67,6 +67,8 @@ final class LineGroup {
      * since (appended by {@link #add}). Never more than the watches: a drop before it lowers it.
      */
     private int snapped;
+    /** What the last {@link #next} completed (loop's owner only). */
+    private int completedLastTurn;
 
     /**
      * Whether dropping a closed line's watch fails its waits, the one line that reaches a registration
@@ -127,9 +129,18 @@ final class LineGroup {
         Turn next = Turn.IDLE;
         long now = clock.nanos();
         int old = snapped;
-        for (int i = 0; i < old; i++) next = either(next, watches.get(i).next(afterSleep, backlogged), now);
+        int done = 0;
+        for (int i = 0; i < old; i++) {
+            LineWatch w = watches.get(i);
+            next = either(next, w.next(afterSleep, backlogged), now);
+            done += w.takeCompleted();
+        }
+        completedLastTurn = done;
         return old < watches.size() ? Turn.AGAIN : next;
     }
+
+    /** Waits the last {@link #next} completed, over every line (0: the turn was empty). */
+    int completedLastTurn() { return completedLastTurn; }
 
     /**
      * Two lines' answers as one: {@code Again} beats {@code Park} beats {@code Sleep} beats

@@ -44,8 +44,10 @@ final class LineParker implements Runnable {
      * (GuardedSink).
      *
      * With a carrier backlog (CarrierPool.backlogged; on the JDK's scheduler never) a thread woken
-     * early would only queue, so the turn neither wakes early nor spins (LineWatch.decide) and this
-     * thread does not host. Its CPU time is booked per parker (cpuNanos), whatever its lines.
+     * early would only queue, so the turn neither wakes early nor spins (LineWatch.decide). This
+     * thread hosts only while a carrier is idle (CarrierPool.hasIdleCarrier): then hosting saves the
+     * OS wake of that carrier; with every carrier busy it would compete with them for a core. Its CPU
+     * time is booked per parker (cpuNanos), whatever its lines; its phases (turn, spin, host) with it.
      */
 
     /** The line the parker was made for: it names the parker and its threads. */
@@ -73,6 +75,11 @@ final class LineParker implements Runnable {
     private final LongAdder cpuNanos = new LongAdder();
     /** Set before the first thread starts; relief threads do not count as parkers started. */
     private boolean started;
+    /**
+     * The phases since the last booking (RunStats.ParkerPhases), wall time on the loop's thread: the
+     * loop's owner's alone, booked by it with its CPU samples; ownership moves with the loop.
+     */
+    private long turns, emptyTurns, turnNanos, spinNanos, hostNanos, phasesBookedAt;
 
     LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
@@ -172,6 +179,7 @@ final class LineParker implements Runnable {
         while (true) {
             ReactorException c = inbox.closing();
             if (c != null) {
+                bookPhases(System.nanoTime());
                 inbox.failAll(c);
                 return c;
             }
@@ -185,7 +193,10 @@ final class LineParker implements Runnable {
                 boolean backlogged = carriers != null && carriers.backlogged();
                 if (backlogged && !wasBacklogged) BacklogEvent.emit(name, carriers); // sampled at the flip
                 wasBacklogged = backlogged;
-                if (hostPool != null && !backlogged) me.openCapture(hostPool);
+                long turnStart = System.nanoTime();
+                // Host only where the hand-off would wake an idle carrier: with every carrier busy, a
+                // hosted thread competes with them for a core (the tail of an overloaded server).
+                if (hostPool != null && hostPool.hasIdleCarrier()) me.openCapture(hostPool);
                 Turn next;
                 try {
                     next = step(afterSleep, backlogged);
@@ -195,15 +206,25 @@ final class LineParker implements Runnable {
                     throw t;
                 }
                 Runnable guest = me.closeCapture();
-                if (guest != null && !hosting.host(me, guest)) return null;
+                long turnEnd = System.nanoTime();
+                turns++;
+                if (group.completedLastTurn() == 0) emptyTurns++;
+                turnNanos += turnEnd - turnStart;
+                if (guest != null) {
+                    if (!hosting.host(me, guest)) return null; // relieved: the loop, and these phases, are another thread's
+                    hostNanos += System.nanoTime() - turnEnd;
+                }
                 afterSleep = switch (next) {
                     case Turn.Idle _ -> sleepUntil(me, Long.MAX_VALUE);
                     case Turn.Sleep s -> sleepUntil(me, s.at());
                     case Turn.Park p -> {
                         counters.parked();
-                        bookCpu(me.cpuSinceLastSample(CPU_SAMPLE_GAP_NANOS)); // a parker that never sleeps still shows
+                        if (turnEnd - phasesBookedAt >= CPU_SAMPLE_GAP_NANOS) { // a parker that never sleeps still shows
+                            bookCpu(me.cpuSinceLastSample());
+                            bookPhases(turnEnd);
+                        }
                         List<LineWatch> on = group.armFor();
-                        if (inbox.announcePark(on)) park.park(on, p.bound(), p.spin());
+                        if (inbox.announcePark(on)) spinNanos += park.park(on, p.bound(), p.spin());
                         inbox.parked(); // the park is over: a registrar need not end it
                         yield false;
                     }
@@ -263,6 +284,7 @@ final class LineParker implements Runnable {
         if (!inbox.announceSleep()) return timed;
         counters.slept();
         sampleCpu(me);
+        bookPhases(System.nanoTime());
         if (at == Long.MAX_VALUE) {
             LockSupport.park(this);
         } else if (deadlineSleeper != null) {
@@ -288,6 +310,13 @@ final class LineParker implements Runnable {
 
     /** Books {@code me}'s CPU since its last sample to this parker and the reactor's counters (at a sleep, standing by, leaving). */
     void sampleCpu(ParkerThread me) { bookCpu(me.cpuSinceLastSample()); }
+
+    /** Books the phases since the last booking to the reactor's counters (loop's owner only). */
+    private void bookPhases(long now) {
+        counters.parkerPhases(turns, emptyTurns, turnNanos, spinNanos, hostNanos);
+        turns = emptyTurns = turnNanos = spinNanos = hostNanos = 0;
+        phasesBookedAt = now;
+    }
 
     private void bookCpu(long d) {
         if (d == 0) return;

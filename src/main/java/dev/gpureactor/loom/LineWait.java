@@ -54,8 +54,14 @@ abstract class LineWait {
      * else equal to {@link #wakeAtNanos} (watch on from the wake).
      */
     final long resumeAtNanos;
-    /** The point's recent spread (largest − smallest kept sample; 0 when cold): says whether a spin past the wake pays. */
+    /**
+     * The point's recent spread (largest − smallest kept exact sample; 0 with one), or
+     * {@link #NO_PREDICTION} when nothing predicts the store (a cold point, a plan without a deadline
+     * estimate): says whether a spin past the wake pays.
+     */
     final long spreadNanos;
+    /** {@link #spreadNanos} of a wait that nothing predicts: it never spins (LineWatch.decide). */
+    static final long NO_PREDICTION = -1;
     /** The estimator's readback point; null for waits made outside a reactor (nothing is observed). */
     final Object pointKey;
     /** The reactor's plan label, for the JFR wait event; null for waits made outside a reactor. */

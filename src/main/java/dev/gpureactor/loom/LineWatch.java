@@ -68,6 +68,8 @@ final class LineWatch {
     /** Whether the last {@link Turn.Sleep} decided ends at a backstop, before the earliest wake. */
     private boolean sleepToBackstop;
     private int waiting;
+    /** Waits this watch completed since {@link #takeCompleted} last ran (the parker's empty turns are those with none). */
+    private int completed;
 
     LineWatch(CompletionLine line, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
               Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos) {
@@ -144,14 +146,16 @@ final class LineWatch {
      * carrier and none is idle) it would only wait in the queue, and the spinning takes a core from
      * the carriers: so sleep to the wake itself and park without spinning.
      *
-     * <p>A spin pays only where the store is likely to land inside it, so it covers the point's whole
-     * recent spread (PointEstimate.spreadNanos: its exact samples' range) or nothing: a <b>sharp</b> point, whose
-     * spread is within the spin window or a tenth of the wait's sleep ({@code sleptNanos}, so a
-     * jittery long wait spins at most ~10 % of it), spins past its wake for the larger of window and
-     * spread, as does a cold one (no spread yet). A <b>diffuse</b> point (spread past both: 0.5–5 ms
-     * work of one shape) would burn the spin after nearly every wake and rarely catch the store, and
-     * with several such waits on a line some wait is always near its prediction, so the parker would
-     * spin almost all the time: it parks in slices from its wake instead.
+     * <p>A spin pays only where a prediction says the store lands inside it, so it covers the point's
+     * whole recent spread (PointEstimate.spreadNanos: its exact samples' range) or nothing: a
+     * <b>sharp</b> point, whose spread is within the spin window or a tenth of the wait's sleep
+     * ({@code sleptNanos}, so a jittery long wait spins at most ~10 % of it), spins past its wake for
+     * the larger of window and spread. A <b>diffuse</b> point (spread past both: 0.5–5 ms work of one
+     * shape) would burn the spin after nearly every wake and rarely catch the store, and with several
+     * such waits on a line some wait is always near its prediction, so the parker would spin almost
+     * all the time: it parks in slices from its wake instead. So does a wait nothing predicts
+     * ({@code spreadNanos < 0}: a cold point, a plan without an estimate), and every wait when the
+     * window is 0 (the user's {@code parkSpin(0)}: no spin at all).
      *
      * <p><b>A second look.</b> Past {@code wakeAt} with nothing (a prediction a late wake halved),
      * the wait sleeps again to {@code resumeAt}, the work's exact floor, and spins and parks from
@@ -168,8 +172,9 @@ final class LineWatch {
         long resumeTo = resumeAt - early;
         if (resumeTo - now > 0) return new Turn.Sleep(Math.min(resumeTo, nextBackstop));
         long bound = Math.min(parkNanos, Math.max(1, nextBackstop - now));
-        boolean sharp = spreadNanos <= Math.max(spinWindowNanos, sleptNanos / 10); // cold (0) counts as sharp
-        long spin = backlogged || !sharp ? 0 : Math.max(0, Math.min(bound, resumeAt + Math.max(spinWindowNanos, spreadNanos) - now));
+        boolean sharp = spreadNanos >= 0 && spreadNanos <= Math.max(spinWindowNanos, sleptNanos / 10);
+        long spin = backlogged || !sharp || spinWindowNanos == 0 ? 0
+                : Math.max(0, Math.min(bound, resumeAt + Math.max(spinWindowNanos, spreadNanos) - now));
         return new Turn.Park(bound, spin);
     }
 
@@ -208,6 +213,7 @@ final class LineWatch {
                 reached.set(i, null);
                 if (w.signal()) {
                     counters.woke();
+                    completed++;
                     observe(w, now, afterSleep);
                 }
             }
@@ -274,6 +280,7 @@ final class LineWatch {
                 boolean neverWritten = !head.descriptor().isComplete();
                 if (head.signal()) {
                     counters.woke();
+                    completed++;
                     // Only the one who completed the wait warns (a platform joiner may race us to it).
                     if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, head.descriptor()));
                 }
@@ -344,6 +351,13 @@ final class LineWatch {
     long parkedOn(Slot slot) { return snapshot[slot.index()]; }
 
     int waiting() { return waiting; }
+
+    /** Waits completed since the last call, and starts counting again. */
+    int takeCompleted() {
+        int n = completed;
+        completed = 0;
+        return n;
+    }
 
     long oversleepAllowanceNanos() { return oversleep.allowanceNanos(); }
 

@@ -15,6 +15,8 @@ final class ReactorCounters {
     private final LongAdder hosted = new LongAdder();
     private final LongAdder relieved = new LongAdder();
     private final LongAdder parkerCpuNanos = new LongAdder();
+    private final LongAdder turns = new LongAdder(), emptyTurns = new LongAdder(), turnNanos = new LongAdder(),
+            spinNanos = new LongAdder(), hostNanos = new LongAdder();
 
     void registered() { registrations.incrementAndGet(); }
 
@@ -40,11 +42,21 @@ final class ReactorCounters {
 
     void parkerCpu(long nanos) { parkerCpuNanos.add(nanos); }
 
+    /** Books a parker's phases since its last booking (see {@link RunStats.ParkerPhases}). */
+    void parkerPhases(long turns, long emptyTurns, long turnNanos, long spinNanos, long hostNanos) {
+        this.turns.add(turns);
+        this.emptyTurns.add(emptyTurns);
+        this.turnNanos.add(turnNanos);
+        this.spinNanos.add(spinNanos);
+        this.hostNanos.add(hostNanos);
+    }
+
     RunStats snapshot(CarrierPool pool) {
         return new RunStats(pool == null ? 0 : pool.tasksRun(), woke.sum(), slept.sum(), parked.sum(), queried.sum(),
                 pool == null ? 0 : pool.idleNanos(), pool == null ? 0 : pool.busyNanos(), registrations.get(),
                 parkersStarted.sum(), parkersDied.sum(), hosted.sum(), relieved.sum(),
                 pool == null ? 0 : pool.queueDepth(), pool == null ? 0 : pool.liveThreads(), pool == null ? 0 : pool.size(),
-                parkerCpuNanos.sum(), pool == null ? 0 : pool.compensations());
+                parkerCpuNanos.sum(), pool == null ? 0 : pool.compensations(),
+                new RunStats.ParkerPhases(turns.sum(), emptyTurns.sum(), turnNanos.sum(), spinNanos.sum(), hostNanos.sum()));
     }
 }

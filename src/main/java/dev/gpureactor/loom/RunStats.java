@@ -40,11 +40,46 @@ package dev.gpureactor.loom;
  * @param compensations  extra carriers started to stand in for carriers a pinned virtual thread blocked,
  *                       or one blocked in the OS (a read of a pipe, a blocking downcall) ({@link CarrierWatch});
  *                       0 in a pool whose threads never block while pinned or in the OS
+ * @param parkerPhases   where the parkers' time went between their sleeps, by phase, booked with their CPU samples
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
                        long registrations, long parkersStarted, long parkersDied, long hosted, long relieved,
                        long queueDepth, long liveThreads, int carriers, long parkerCpuNanos,
-                       long compensations) {
+                       long compensations, ParkerPhases parkerPhases) {
+    /**
+     * Where the parker threads' time went, by phase: wall time (System.nanoTime) measured on the
+     * parker threads while they run, booked with their CPU samples, so that {@code parkerCpuNanos} less
+     * these phases is what the OS's sleeps and wakes, and the loop around them, cost
+     * ({@link #restNanos}). A phase of a thread preempted mid-way counts the time it was off its core.
+     *
+     * @param turns      turns of the parkers' loops (snapshot every line, take in registrations, scan, decide)
+     * @param emptyTurns turns that completed no wait: a slice, park or sleep that ended with nothing reached
+     * @param turnNanos  time in the turns
+     * @param spinNanos  time spinning in a park before its OS sleep (none on a hardware park)
+     * @param hostNanos  time running hosted virtual threads on a parker (the handlers' own work, not waiting)
+     */
+    public record ParkerPhases(long turns, long emptyTurns, long turnNanos, long spinNanos, long hostNanos) {
+        /**
+         * The part of {@code cpuNanos} (the parkers' CPU time, {@link RunStats#parkerCpuNanos}) no phase
+         * accounts for: the OS's sleeps and wakes and the loop's bookkeeping around them.
+         *
+         * @param cpuNanos the parkers' CPU time over the same span
+         * @return {@code cpuNanos} less every phase, at least 0
+         */
+        public long restNanos(long cpuNanos) { return Math.max(0, cpuNanos - turnNanos - spinNanos - hostNanos); }
+
+        /**
+         * These phases less {@code earlier}'s: what was booked between two snapshots.
+         *
+         * @param earlier an earlier snapshot of the same reactor
+         * @return the difference, phase by phase
+         */
+        public ParkerPhases since(ParkerPhases earlier) {
+            return new ParkerPhases(turns - earlier.turns, emptyTurns - earlier.emptyTurns, turnNanos - earlier.turnNanos,
+                    spinNanos - earlier.spinNanos, hostNanos - earlier.hostNanos);
+        }
+    }
+
     /**
      * Share of carrier time spent running tasks.
      *

@@ -27,8 +27,13 @@ import java.util.Optional;
  */
 @FunctionalInterface
 interface SnapshotPark {
-    /** Parks on {@code watches} (at least one), each against its own snapshot. */
-    void park(List<LineWatch> watches, long boundNanos, long spinNanos);
+    /**
+     * Parks on {@code watches} (at least one), each against its own snapshot.
+     *
+     * @return the wall time it spent spinning (at most {@code spinNanos}; 0 for a hardware park): the
+     *         parker books it as its spin phase
+     */
+    long park(List<LineWatch> watches, long boundNanos, long spinNanos);
 
     /** Whether this park arms one line only when given one (a hardware monitor); false: it polls all it is given. */
     default boolean oneLine() { return false; }
@@ -36,20 +41,25 @@ interface SnapshotPark {
     /** The probed hardware word wait where there is one (for one line), else {@link FallbackPark} slices of {@code sliceNanos}. */
     static SnapshotPark of(Optional<WordWait> hardware, long sliceNanos) {
         FallbackPark sleepOnly = new FallbackPark(0, sliceNanos);
-        SnapshotPark fallback = (watches, bound, spin) ->
-                (spin > 0 ? new FallbackPark(spin, sliceNanos) : sleepOnly).park(watches.getFirst().line(), l -> differs(watches), bound);
+        SnapshotPark fallback = (watches, bound, spin) -> {
+            if (spin <= 0) {
+                sleepOnly.park(watches.getFirst().line(), l -> differs(watches), bound);
+                return 0;
+            }
+            long start = System.nanoTime();
+            new FallbackPark(spin, sliceNanos).park(watches.getFirst().line(), l -> differs(watches), bound);
+            return Math.min(spin, System.nanoTime() - start); // the spin comes first: past it, the park slept
+        };
         if (hardware.isEmpty()) return fallback;
         WordWait w = hardware.get();
         return new SnapshotPark() {
             @Override
-            public void park(List<LineWatch> watches, long bound, long spin) {
-                if (watches.size() != 1) {
-                    fallback.park(watches, bound, spin); // a monitor arms one line
-                    return;
-                }
+            public long park(List<LineWatch> watches, long bound, long spin) {
+                if (watches.size() != 1) return fallback.park(watches, bound, spin); // a monitor arms one line
                 LineWatch only = watches.getFirst();
                 long[] snapshot = only.snapshotWords();
                 w.park(only.line(), l -> differs(l, snapshot), bound);
+                return 0;
             }
 
             @Override

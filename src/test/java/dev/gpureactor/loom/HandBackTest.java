@@ -24,7 +24,7 @@ class HandBackTest {
         CarrierPool closed = CarrierPool.withoutCarriers();
         closed.close(); // it now refuses every task
         ReactorCounters counters = new ReactorCounters();
-        LineParker p = new LineParker(line, (watches, bound, spin) -> { }, LineWatchTest.PLAN, new PointTable<>(),
+        LineParker p = new LineParker(line, (watches, bound, spin) -> 0L, LineWatchTest.PLAN, new PointTable<>(),
                 new ManualClock(), w -> { }, counters, 0, null, closed, true);
         ParkerThread me = new ParkerThread(p, "t-host");
         GpuFuture<Void> registered = new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1),
@@ -45,7 +45,7 @@ class HandBackTest {
         CompletionLine line = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "t", () -> { });
         CarrierPool closed = CarrierPool.withoutCarriers();
         closed.close();
-        LineParker p = new LineParker(line, (watches, bound, spin) -> { }, LineWatchTest.PLAN, new PointTable<>(),
+        LineParker p = new LineParker(line, (watches, bound, spin) -> 0L, LineWatchTest.PLAN, new PointTable<>(),
                 new ManualClock(), w -> { }, new ReactorCounters(), 0, null, closed, true);
         ParkerThread me = new ParkerThread(p, "t-host");
         p.inbox.offer(new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1), LineWatchTest.neverDone(), null,

@@ -208,6 +208,43 @@ class HostingTest {
     }
 
     /** Waits (hang-guarded) until {@code vt} is parked, so the next store's wake goes through the parker's unpark. */
+    @Test
+    void with_every_carrier_busy_the_parker_hands_the_woken_thread_to_the_carriers_instead_of_hosting_it() throws Exception {
+        // Hosting saves an idle carrier's wake; with the one carrier busy it would only add a thread
+        // that competes with it for a core, so the woken thread queues for the carrier instead.
+        try (GpuReactor r = hostingReactor(); SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            CountDownLatch go = new CountDownLatch(1);
+            SimStream.Signal sig = s.hold(go).signal();
+            GpuFuture<Void> f = r.await(sig.descriptor(), sig.port());
+            AtomicReference<String> after = new AtomicReference<>();
+            Thread joiner = r.startVirtualThread(() -> {
+                f.join();
+                after.set(carrierOf(Thread.currentThread()));
+            });
+            parked(joiner);
+            standingBy(r, s.line());
+            AtomicBoolean running = new AtomicBoolean(), release = new AtomicBoolean();
+            Thread busy = r.startVirtualThread(() -> {
+                running.set(true);
+                while (!release.get()) Thread.onSpinWait(); // keeps the one carrier, never yields
+            });
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
+            while (!running.get() && System.nanoTime() < end) Thread.sleep(1);
+            assertTrue(running.get(), "the busy thread never ran");
+            go.countDown(); // the store: the parker completes f and unparks the joiner
+            while (!f.isDone() && System.nanoTime() < end) Thread.sleep(1);
+            assertTrue(f.isDone());
+            Thread.sleep(50); // a hosted joiner would have run by now, beside the busy carrier
+            assertNull(after.get(), "the joiner ran while the only carrier was busy: it was hosted");
+            assertEquals(0, r.stats().hosted());
+            release.set(true);
+            assertTrue(busy.join(Duration.ofSeconds(GUARD_S)));
+            assertTrue(joiner.join(Duration.ofSeconds(GUARD_S)));
+            assertNotEquals("gar-parker-" + s.line().name(), after.get(), "it ran on the carrier, once free");
+        }
+    }
+
     static void parked(Thread vt) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
         while (vt.getState() != Thread.State.WAITING && System.nanoTime() < end) Thread.sleep(1);

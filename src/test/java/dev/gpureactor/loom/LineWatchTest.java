@@ -245,9 +245,11 @@ class LineWatchTest {
     }
 
     @Test
-    void only_a_sharp_or_cold_point_spins_past_its_wake_a_diffuse_one_parks_in_slices() {
+    void only_a_predicted_sharp_point_spins_past_its_wake_a_diffuse_or_unpredicted_one_parks_in_slices() {
         // now, wakeAt, resumeAt, spread, nextBackstop, allowance, margin, spinWindow (200), parkNanos (1 000), backlogged, sleptNanos
-        assertEquals(new Turn.Park(1_000, 200), LineWatch.decide(5_000, 5_000, 5_000, 0, 100_000, 0, 100, 200, 1_000, false, 0), "cold: no spread yet, spins its window");
+        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(5_000, 5_000, 5_000, LineWait.NO_PREDICTION, 100_000, 0, 100, 200, 1_000, false, 0),
+                "nothing predicts the store (cold, or a plan without an estimate): no spin");
+        assertEquals(new Turn.Park(1_000, 200), LineWatch.decide(5_000, 5_000, 5_000, 0, 100_000, 0, 100, 200, 1_000, false, 0), "one sample, no spread yet: spins its window");
         assertEquals(new Turn.Park(1_000, 200), LineWatch.decide(5_000, 5_000, 5_000, 200, 100_000, 0, 100, 200, 1_000, false, 0), "sharp: spread within the window");
         assertEquals(new Turn.Park(1_000, 150), LineWatch.decide(5_050, 5_000, 5_000, 120, 100_000, 0, 100, 200, 1_000, false, 0), "sharp, part-way: the rest of the window");
         assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(5_000, 5_000, 5_000, 201, 100_000, 0, 100, 200, 1_000, false, 0), "diffuse: just past the window");
@@ -257,6 +259,8 @@ class LineWatchTest {
         // sleptNanos 10 000: a tenth of the sleep (1 000) widens what counts as sharp; the spin covers the spread
         assertEquals(new Turn.Park(1_000, 900), LineWatch.decide(10_000, 10_000, 10_000, 900, 100_000, 0, 100, 200, 1_000, false, 10_000), "sharp for its length: spins its spread");
         assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(10_000, 10_000, 10_000, 1_100, 100_000, 0, 100, 200, 1_000, false, 10_000), "past a tenth of the sleep: diffuse");
+        assertEquals(new Turn.Park(1_000, 0), LineWatch.decide(10_000, 10_000, 10_000, 900, 100_000, 0, 100, 0, 1_000, false, 10_000),
+                "a window of 0 (parkSpin 0): no spin, however sharp the point");
     }
 
     @Test

@@ -55,7 +55,7 @@ class OversleepTest {
         CompletionLine line = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "t", () -> { });
         ManualClock clock = new ManualClock();
         PointTable<Object> points = new PointTable<>();
-        LineParker p = new LineParker(line, (watches, bound, spin) -> { }, PLAN, points, clock, w -> { },
+        LineParker p = new LineParker(line, (watches, bound, spin) -> 0L, PLAN, points, clock, w -> { },
                 new ReactorCounters(), 0, null, null, false);
         GpuFuture<Void> f = new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(0), 1), Ports.NEVER_DONE, null,
                 Runnable::run, 0, 0, 0, "k");

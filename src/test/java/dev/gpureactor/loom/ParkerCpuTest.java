@@ -27,6 +27,37 @@ class ParkerCpuTest {
         }
     }
 
+    @Test
+    void a_parker_books_its_turns_the_empty_ones_and_its_spin_by_phase_and_spins_only_when_allowed() throws Exception {
+        for (Duration spin : new Duration[] {Duration.ofMillis(2), Duration.ZERO}) {
+            // Hosting off for the run without spin: then no phase but the turns and the rest may book time.
+            try (GpuReactor r = GpuReactor.builder().parkSpin(spin).hosting(!spin.isZero()).build(); SimDevice dev = SimDevice.open()) {
+                SimStream s = dev.stream();
+                Thread t = r.startVirtualThread(() -> { // a virtual joiner: the parker completes its waits
+                    for (int i = 0; i < 50; i++) {
+                        SimStream.Signal sig = s.compute(Duration.ofMillis(1)).signal();
+                        r.await(sig.descriptor(), sig.port()).join();
+                    }
+                });
+                assertTrue(t.join(Duration.ofSeconds(60)));
+                until(() -> r.parkerOf(s.line()).cpuNanos() > 0); // booked at its next sleep, as the CPU is
+                RunStats.ParkerPhases p = r.stats().parkerPhases();
+                assertTrue(p.turns() >= 50, "a turn completes each of the 50 waits: " + p);
+                assertTrue(p.emptyTurns() < p.turns(), "some turns completed a wait: " + p);
+                assertTrue(p.turnNanos() > 0, "turns take time: " + p);
+                if (spin.isZero()) {
+                    assertEquals(0, p.spinNanos(), "parkSpin 0: the parker never spins: " + p);
+                    assertEquals(0, p.hostNanos(), "hosting off: the parker ran no virtual thread: " + p);
+                } else {
+                    // A cold point counts as sharp: the first waits spin past their (unknown) wake.
+                    assertTrue(p.spinNanos() > 0, "parkSpin 2 ms: the cold waits spun: " + p);
+                }
+                assertTrue(p.restNanos(r.stats().parkerCpuNanos()) >= 0);
+                assertEquals(p, p.since(new RunStats.ParkerPhases(0, 0, 0, 0, 0)));
+            }
+        }
+    }
+
     private static void until(BooleanSupplier c) throws InterruptedException {
         long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!c.getAsBoolean()) {

@@ -196,7 +196,7 @@ class ParkerGroupTest {
         CompletionLine b = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "b", () -> { });
         CompletionLine c = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "c", () -> { });
         SnapshotPark monitor = new SnapshotPark() {
-            @Override public void park(List<LineWatch> watches, long bound, long spin) { }
+            @Override public long park(List<LineWatch> watches, long bound, long spin) { return 0; }
             @Override public boolean oneLine() { return true; }
         };
         LineParker p = new LineParker(a, monitor, LineWatchTest.PLAN, new PointTable<>(), new ManualClock(), w -> { },

@@ -1,5 +1,8 @@
 package dev.gpureactor.bench.service;
 
+import dev.gpureactor.loom.RunStats;
+
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +17,8 @@ import java.util.Map;
  *                            NaN when the clients could not run on carriers of their own
  * @param groupCores          CPU by thread group over the window, in cores
  * @param threadCores         the same by thread name less its trailing number (what the groups are made of), in cores
+ * @param parkerPhases        a reactor mode's parkers over the window (see {@link #phases}): cores by phase, turns per
+ *                            second and the share of empty turns; empty for the other modes
  * @param counts              the correctness counts of the whole cell (warm-up included)
  * @param fates               the fates played in the whole cell (warm-up included), all 0 with fates off
  * @param registrationsAfter  the mode's unsettled registrations once every client had stopped (must be 0)
@@ -23,9 +28,28 @@ import java.util.Map;
  */
 public record Cell(String mode, int clients, int round, double seconds, long requests, double rps, double[] clientMicros,
                    double[] wakeMicros, double processCpuUsPerReq, double serverCpuUsPerReq, Map<String, Double> groupCores,
-                   Map<String, Double> threadCores,
+                   Map<String, Double> threadCores, Map<String, Double> parkerPhases,
                    Ledger.Counts counts, Fates.Counts fates, long registrationsAfter, List<Double> wakeP50PerSecond,
                    double warmupRatio) {
     /** Whether every request was answered once, with the right payload, and the registrations went back to 0. */
     public boolean correct() { return counts.clean() && registrationsAfter == 0; }
+
+    /**
+     * The parkers' CPU by phase between two snapshots of one reactor, over {@code seconds}: the cores
+     * each phase took ({@code turn}, {@code spin}, {@code host}, and {@code rest}, the OS's sleeps and
+     * wakes: their CPU less the phases), the turns per second, and the share of turns that completed
+     * nothing.
+     */
+    public static Map<String, Double> phases(RunStats before, RunStats after, double seconds) {
+        RunStats.ParkerPhases p = after.parkerPhases().since(before.parkerPhases());
+        long cpu = after.parkerCpuNanos() - before.parkerCpuNanos();
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("turn_cores", p.turnNanos() / 1e9 / seconds);
+        m.put("spin_cores", p.spinNanos() / 1e9 / seconds);
+        m.put("host_cores", p.hostNanos() / 1e9 / seconds);
+        m.put("rest_cores", p.restNanos(cpu) / 1e9 / seconds);
+        m.put("turns_per_s", p.turns() / seconds);
+        m.put("empty_turn_share", p.turns() == 0 ? 0.0 : (double) p.emptyTurns() / p.turns());
+        return m;
+    }
 }

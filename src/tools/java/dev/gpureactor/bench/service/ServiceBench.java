@@ -1,5 +1,6 @@
 package dev.gpureactor.bench.service;
 
+import dev.gpureactor.loom.RunStats;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.HdrHistogram.Histogram;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -279,6 +281,7 @@ public final class ServiceBench {
         Ledger.Counts counts;
         Fates.Counts fateCounts;
         CpuSnapshot before, after;
+        Optional<RunStats> statsBefore, statsAfter;
         long answeredBefore, answeredAfter;
         Histogram wakeWindow = new Histogram(3), latencyWindow = new Histogram(3);
         List<Histogram> perSecond = new ArrayList<>();
@@ -299,11 +302,13 @@ public final class ServiceBench {
                 wake.getIntervalHistogram();
                 latency.getIntervalHistogram();
                 before = CpuSnapshot.take();
+                statsBefore = waiting.stats();
                 answeredBefore = ledger.answered.sum();
                 long t1 = System.nanoTime();
                 tick(t1, window.toNanos(), progress, index, total, what + ": measuring", ledger, wake, latency, wakeWindow, latencyWindow,
                         profile ? perSecond : null);
                 after = CpuSnapshot.take();
+                statsAfter = waiting.stats();
                 answeredAfter = ledger.answered.sum();
                 on.set(false);
                 progress.at(index, total, what + ": stopping", false);
@@ -344,7 +349,8 @@ public final class ServiceBench {
         double warmupRatio = perSecond.size() < 8 ? Double.NaN
                 : micros(merged(perSecond.subList(0, 3)), 50)[0] / micros(merged(perSecond.subList(perSecond.size() - 5, perSecond.size())), 50)[0];
         Cell c = new Cell(mode.label(), clients, round, seconds, requests, requests / seconds,
-                micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, threadCores, counts,
+                micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, threadCores,
+                statsBefore.isPresent() && statsAfter.isPresent() ? Cell.phases(statsBefore.get(), statsAfter.get(), seconds) : Map.of(), counts,
                 fateCounts, registrationsAfter, p50s, warmupRatio);
         progress.at(index + 1, total, String.format(Locale.ROOT, "%s: %.0f rps, wake p50 %.0f us, lost %d, doubled %d, wrong %d",
                 what, c.rps(), c.wakeMicros()[0], counts.lost(), counts.doubled(), counts.wrong()), true);

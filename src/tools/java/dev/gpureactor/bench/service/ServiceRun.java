@@ -43,7 +43,8 @@ public final class ServiceRun {
     /** One mode at one level, over its rounds: medians of the measures, sums of the correctness counts. */
     public record Summary(String mode, int clients, int rounds, double rps, double clientP50, double clientP99, double clientP999,
                           double wakeP50, double wakeP90, double wakeP99, double serverCpuUsPerReq, double processCpuUsPerReq,
-                          Map<String, Double> groupCores, Ledger.Counts counts, Fates.Counts fates, long registrationsAfter) {
+                          Map<String, Double> groupCores, Map<String, Double> parkerPhases, Ledger.Counts counts, Fates.Counts fates,
+                          long registrationsAfter) {
         /** CPU per request to judge on: the server's where it could be separated, else the process's. */
         public double cpuUsPerReq() { return Double.isNaN(serverCpuUsPerReq) ? processCpuUsPerReq : serverCpuUsPerReq; }
 
@@ -73,12 +74,14 @@ public final class ServiceRun {
         if (cs.isEmpty()) return Optional.empty();
         Map<String, Double> groups = new LinkedHashMap<>();
         for (String g : cs.getFirst().groupCores().keySet()) groups.put(g, median(cs, c -> c.groupCores().getOrDefault(g, 0.0)));
+        Map<String, Double> phases = new LinkedHashMap<>();
+        for (String k : cs.getFirst().parkerPhases().keySet()) phases.put(k, median(cs, c -> c.parkerPhases().getOrDefault(k, 0.0)));
         Ledger.Counts counts = cs.stream().map(Cell::counts).reduce(Ledger.Counts::plus).orElseThrow();
         Fates.Counts fates = cs.stream().map(Cell::fates).reduce(Fates.Counts::plus).orElseThrow();
         return Optional.of(new Summary(mode, clients, cs.size(), median(cs, Cell::rps), median(cs, c -> c.clientMicros()[0]),
                 median(cs, c -> c.clientMicros()[1]), median(cs, c -> c.clientMicros()[2]), median(cs, c -> c.wakeMicros()[0]),
                 median(cs, c -> c.wakeMicros()[1]), median(cs, c -> c.wakeMicros()[2]), median(cs, Cell::serverCpuUsPerReq),
-                median(cs, Cell::processCpuUsPerReq), groups, counts, fates,
+                median(cs, Cell::processCpuUsPerReq), groups, phases, counts, fates,
                 cs.stream().mapToLong(Cell::registrationsAfter).max().orElse(0)));
     }
 
@@ -139,6 +142,16 @@ public final class ServiceRun {
             b.append(f("%-24s %7d", s.mode(), s.clients()));
             for (String g : groupNames) b.append(f(" %14.3f", s.groupCores().get(g)));
             b.append('\n');
+        }
+        if (summaries().stream().anyMatch(s -> !s.parkerPhases().isEmpty())) {
+            b.append(f("%nThe parkers' CPU by phase (cores, median over rounds; rest: their CPU less the phases, the OS's sleeps and wakes):%n"));
+            b.append(f("%-24s %7s %8s %8s %8s %8s %9s %7s%n", "mode", "clients", "turn", "spin", "host", "rest", "turns/s", "empty"));
+            for (Summary s : summaries()) {
+                Map<String, Double> p = s.parkerPhases();
+                if (p.isEmpty()) continue;
+                b.append(f("%-24s %7d %8.3f %8.3f %8.3f %8.3f %9.0f %6.0f%%%n", s.mode(), s.clients(), p.get("turn_cores"), p.get("spin_cores"),
+                        p.get("host_cores"), p.get("rest_cores"), p.get("turns_per_s"), 100 * p.get("empty_turn_share")));
+            }
         }
         if (settings.fates()) {
             b.append(f("%nFates (1 request in %d timed out at %d us, cancelled or interrupted %d us into its wait; all cells, warm-up included):%n",
@@ -230,6 +243,7 @@ public final class ServiceRun {
             m.put("server_cpu_us_per_request", s.serverCpuUsPerReq());
             m.put("process_cpu_us_per_request", s.processCpuUsPerReq());
             m.put("cpu_cores_by_group", s.groupCores());
+            if (!s.parkerPhases().isEmpty()) m.put("parker_phases", s.parkerPhases());
             m.put("counts", counts(s.counts()));
             m.put("fates", fates(s.fates()));
             m.put("registrations_after", s.registrationsAfter());
@@ -251,6 +265,7 @@ public final class ServiceRun {
             m.put("process_cpu_us_per_request", c.processCpuUsPerReq());
             m.put("cpu_cores_by_group", c.groupCores());
             m.put("cpu_cores_by_thread_name", c.threadCores());
+            if (!c.parkerPhases().isEmpty()) m.put("parker_phases", c.parkerPhases());
             m.put("counts", counts(c.counts()));
             m.put("fates", fates(c.fates()));
             m.put("registrations_after", c.registrationsAfter());

@@ -1,5 +1,7 @@
 package dev.gpureactor.bench.service;
 
+import dev.gpureactor.loom.RunStats;
+import java.util.Optional;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.loom.GpuReactor;
 
@@ -37,6 +39,9 @@ sealed interface Waiting extends AutoCloseable {
     /** Waits registered and not settled (0 when quiet). */
     long registrations();
 
+    /** The reactor's statistics now, for its parkers' CPU by phase; empty for a mode without a reactor. */
+    default Optional<RunStats> stats() { return Optional.empty(); }
+
     /** A cell of this mode begins (its server is about to start). */
     default void cellStarts() {}
 
@@ -70,6 +75,9 @@ sealed interface Waiting extends AutoCloseable {
 
         @Override
         public long registrations() { return reactor.registrations(); }
+
+        @Override
+        public Optional<RunStats> stats() { return Optional.of(reactor.stats()); }
 
         @Override
         public void close() {
