@@ -23,6 +23,8 @@ import java.util.Map;
  * @param fates               the fates played in the whole cell (warm-up included), all 0 with fates off
  * @param registrationsAfter  the mode's unsettled registrations once every client had stopped (must be 0)
  * @param wakeP50PerSecond    with a warm-up profile: wake p50 (µs) in each second from the start; else empty
+ * @param wakesPerSecond      with a warm-up profile: handlers woken in each second from the start (the served rate);
+ *                            else empty
  * @param warmupRatio         with a warm-up profile: wake p50 over its first 3 s over that of its last 5 s (the
  *                            warm-up goal wants at most 1.5); else NaN
  */
@@ -30,9 +32,23 @@ public record Cell(String mode, int clients, int round, double seconds, long req
                    double[] wakeMicros, double processCpuUsPerReq, double serverCpuUsPerReq, Map<String, Double> groupCores,
                    Map<String, Double> threadCores, Map<String, Double> parkerPhases,
                    Ledger.Counts counts, Fates.Counts fates, long registrationsAfter, List<Double> wakeP50PerSecond,
-                   double warmupRatio) {
+                   List<Long> wakesPerSecond, double warmupRatio) {
     /** Whether every request was answered once, with the right payload, and the registrations went back to 0. */
     public boolean correct() { return counts.clean() && registrationsAfter == 0; }
+
+    /**
+     * With a warm-up profile: the seconds from the start until the served rate first reaches 90 % of
+     * the median rate of the last 5 seconds (its steady rate); -1 without a profile of at least 8 s.
+     */
+    public int secondsToSteadyRate() {
+        if (wakesPerSecond.size() < 8) return -1;
+        List<Long> last = wakesPerSecond.subList(wakesPerSecond.size() - 5, wakesPerSecond.size()).stream().sorted().toList();
+        double steady = last.get(2);
+        for (int i = 0; i < wakesPerSecond.size(); i++) {
+            if (wakesPerSecond.get(i) >= 0.9 * steady) return i + 1;
+        }
+        return wakesPerSecond.size();
+    }
 
     /**
      * The parkers' CPU by phase between two snapshots of one reactor, over {@code seconds}: the cores

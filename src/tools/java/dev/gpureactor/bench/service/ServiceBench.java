@@ -351,7 +351,7 @@ public final class ServiceBench {
         Cell c = new Cell(mode.label(), clients, round, seconds, requests, requests / seconds,
                 micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, threadCores,
                 statsBefore.isPresent() && statsAfter.isPresent() ? Cell.phases(statsBefore.get(), statsAfter.get(), seconds) : Map.of(), counts,
-                fateCounts, registrationsAfter, p50s, warmupRatio);
+                fateCounts, registrationsAfter, p50s, perSecond.stream().map(Histogram::getTotalCount).toList(), warmupRatio);
         progress.at(index + 1, total, String.format(Locale.ROOT, "%s: %.0f rps, wake p50 %.0f us, lost %d, doubled %d, wrong %d",
                 what, c.rps(), c.wakeMicros()[0], counts.lost(), counts.doubled(), counts.wrong()), true);
         return c;

@@ -201,6 +201,9 @@ public final class ServiceRun {
                 for (double v : ps) b.append(f(" %6.0f", v));
                 double ratio = c.get().warmupRatio();
                 b.append(f("  %s%n", Double.isNaN(ratio) ? "n/a" : f("%.2fx (%s <= 1.5)", ratio, ratio <= 1.5 ? "PASS" : "MISS")));
+                b.append(f("%-24s", "  handlers woken/s"));
+                for (long v : c.get().wakesPerSecond()) b.append(f(" %6d", v));
+                b.append(f("  steady (90%% of the last 5 s) after %d s%n", c.get().secondsToSteadyRate()));
             }
         }
         return b.toString();
@@ -272,6 +275,8 @@ public final class ServiceRun {
             if (!c.wakeP50PerSecond().isEmpty()) {
                 m.put("wake_p50_us_per_second", c.wakeP50PerSecond());
                 m.put("warmup_first3s_over_last5s", c.warmupRatio());
+                m.put("wakes_per_second", c.wakesPerSecond());
+                m.put("seconds_to_steady_rate", c.secondsToSteadyRate());
             }
             cs.add(m);
         }
