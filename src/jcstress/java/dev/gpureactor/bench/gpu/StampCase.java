@@ -9,6 +9,12 @@ import org.openjdk.jcstress.infra.results.J_Result;
 final class StampCase {
     private final Stamp stamp;
 
+    /** The test's case: as the library builds it. */
+    StampCase() {
+        this(new Stamp(0));
+    }
+
+    /** A negative control's case: {@code stamp} changes its one line. */
     StampCase(Stamp stamp) {
         this.stamp = stamp;
     }

@@ -23,9 +23,6 @@ import org.openjdk.jcstress.infra.results.J_Result;
 public class StampNegativeControl {
     final StampCase c = new StampCase(Stamp.unordered(0));
 
-    @Actor
-    public void observer() { c.observer(); }
-
-    @Actor
-    public void harness(J_Result r) { c.harness(r); }
+    @Actor public void observer() { c.observer(); }
+    @Actor public void harness(J_Result r) { c.harness(r); }
 }
