@@ -5,8 +5,8 @@ import dev.gpureactor.backend.sim.SimStream;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
+import static dev.gpureactor.loom.Poll.until;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The parkers' CPU time is booked per parker (all its lines) and shows in {@link RunStats#parkerCpuNanos}. */
@@ -22,16 +22,8 @@ class ParkerCpuTest {
             }
             LineParker p = r.parkerOf(s.line());
             // Booked at the parker's next sleep; with nothing left to watch it goes idle, which is one.
-            until(() -> p.cpuNanos() > 0);
+            until("the parker booked its CPU time", () -> p.cpuNanos() > 0);
             assertTrue(r.stats().parkerCpuNanos() >= p.cpuNanos(), "the run stats sum every parker");
-        }
-    }
-
-    private static void until(BooleanSupplier c) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!c.getAsBoolean()) {
-            assertTrue(System.nanoTime() < end, "the parker never booked its CPU time");
-            Thread.sleep(5);
         }
     }
 }

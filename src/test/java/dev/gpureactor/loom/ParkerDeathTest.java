@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.gpureactor.loom.Poll.until;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -36,14 +37,6 @@ class ParkerDeathTest {
         private static final long serialVersionUID = 1L;
 
         InjectedDeath() { super("injected parker death", null, false, false); }
-    }
-
-    private static void until(String what, java.util.function.BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + HANG_GUARD.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() - end > 0) fail("gave up waiting until " + what);
-            Thread.sleep(2);
-        }
     }
 
     @Test

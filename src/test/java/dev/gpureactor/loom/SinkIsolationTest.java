@@ -17,8 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
+import static dev.gpureactor.loom.Poll.until;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -38,14 +38,6 @@ class SinkIsolationTest {
         private static final long serialVersionUID = 1L;
 
         SinkDown(Warning w) { super("appender down: " + w.code(), null, false, false); }
-    }
-
-    private static void until(String what, BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + HANG_GUARD.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() - end > 0) fail("gave up waiting until " + what);
-            Thread.sleep(2);
-        }
     }
 
     @Test
