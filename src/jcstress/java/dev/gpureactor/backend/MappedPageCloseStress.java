@@ -1,17 +1,13 @@
 package dev.gpureactor.backend;
 
 import dev.gpureactor.core.CompletionLine;
-import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.core.Slot;
+
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.JJ_Result;
-
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -33,39 +29,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "A read of the freed page (57005: use after free).")
 @State
 public class MappedPageCloseStress {
-    final MappedPage page = MappedPage.create(new HeapDriver(), "stress", LineOptions.defaults());
+    final MappedPageCloseCase c = new MappedPageCloseCase();
 
-    public MappedPageCloseStress() {
-        page.line().store(Slot.of(0), 42);
-    }
-
-    @Actor
-    public void reader(JJ_Result r) {
-        MemorySegment held;
-        try {
-            held = page.line().segment();
-        } catch (ReactorException closed) {
-            r.r1 = r.r2 = -1;
-            return;
-        }
-        r.r1 = read(page.line());
-        try {
-            r.r2 = held.get(ValueLayout.JAVA_LONG, 0);
-        } catch (IllegalStateException closed) {
-            r.r2 = -1;
-        }
-    }
-
-    @Actor
-    public void closer() {
-        page.line().close();
-    }
-
-    static long read(CompletionLine line) {
-        try {
-            return line.word(Slot.of(0));
-        } catch (ReactorException closed) {
-            return -1;
-        }
-    }
+    @Actor public void reader(JJ_Result r) { c.reader(r); }
+    @Actor public void closer() { c.closer(); }
 }

@@ -3,44 +3,25 @@ package dev.gpureactor.core;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressMeta;
 import org.openjdk.jcstress.annotations.JCStressTest;
-import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
 
-import java.lang.foreign.Arena;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
-import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
-
 /**
- * Negative control for {@link OnCloseStress}, never run in CI: the real line with {@link
- * CompletionLine.Controls} that remove {@code onClose}'s re-check of {@code closed}. A
- * listener added after close ran its listeners then never runs.
+ * Negative control for {@link OnCloseStress}, never run in CI: the same test ({@link OnCloseCase})
+ * and its outcomes ({@link JCStressMeta}), on the real line with {@link CompletionLine.Controls}
+ * that remove {@code onClose}'s re-check of {@code closed}. A listener added after close ran its
+ * listeners then never runs.
  */
 @JCStressTest
+@JCStressMeta(OnCloseStress.class)
 @Description("Negative control: CompletionLine.onClose without its closed re-check vs. close.")
-@Outcome(id = "1", expect = ACCEPTABLE, desc = "Run once.")
-@Outcome(id = {"0", "2"}, expect = FORBIDDEN, desc = "The re-check removed: a listener added after close's pass never runs.")
 @State
 public class OnCloseNegativeControl {
-    private final CompletionLine line = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES),
-            "jcstress", () -> { }, new CompletionLine.Controls(true)); // the one line removed
-    private final AtomicInteger runs = new AtomicInteger();
+    final OnCloseCase c = new OnCloseCase(new CompletionLine.Controls(true)); // the one line removed
 
-    @Actor
-    public void listen() {
-        line.onClose(runs::incrementAndGet);
-    }
-
-    @Actor
-    public void close() {
-        line.close();
-    }
-
-    @Arbiter
-    public void arbiter(I_Result r) {
-        r.r1 = runs.get();
-    }
+    @Actor public void listen() { c.listen(); }
+    @Actor public void close() { c.close(); }
+    @Arbiter public void arbiter(I_Result r) { c.arbiter(r); }
 }

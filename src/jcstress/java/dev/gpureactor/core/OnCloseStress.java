@@ -8,9 +8,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
 
-import java.lang.foreign.Arena;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -29,25 +26,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = {"0", "2"}, expect = FORBIDDEN, desc = "Bug prevented: the listener never ran (each side missed the other), or ran twice.")
 @State
 public class OnCloseStress {
-    static CompletionLine line() {
-        return CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "jcstress", () -> { });
-    }
+    final OnCloseCase c = new OnCloseCase();
 
-    private final CompletionLine line = line();
-    private final AtomicInteger runs = new AtomicInteger();
-
-    @Actor
-    public void listen() {
-        line.onClose(runs::incrementAndGet);
-    }
-
-    @Actor
-    public void close() {
-        line.close();
-    }
-
-    @Arbiter
-    public void arbiter(I_Result r) {
-        r.r1 = runs.get();
-    }
+    @Actor public void listen() { c.listen(); }
+    @Actor public void close() { c.close(); }
+    @Arbiter public void arbiter(I_Result r) { c.arbiter(r); }
 }

@@ -1,9 +1,5 @@
 package dev.gpureactor.host;
 
-import dev.gpureactor.core.CompletionLine;
-import dev.gpureactor.core.CompletionPort;
-import dev.gpureactor.core.MemoryDescriptor;
-import dev.gpureactor.core.Slot;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -11,10 +7,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
-
-import java.lang.foreign.Arena;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -33,34 +25,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "0", expect = FORBIDDEN, desc = "Bug prevented: the registration landed after the drain; the future never completes (19 of 2,000 before).")
 @State
 public class WatchCloseStress {
-    static final CompletionPort NEVER = new CompletionPort() {
-        @Override public boolean query() { return false; }
-        @Override public void block() { }
-        @Override public void arm() { }
-        @Override public boolean park(long boundNanos) { return false; }
-    };
+    final WatchCloseCase c = new WatchCloseCase();
 
-    static MemoryDescriptor descriptor() {
-        CompletionLine line = CompletionLine.wrap(Arena.ofAuto().allocate(CompletionLine.BYTES, CompletionLine.BYTES), "jcstress", () -> { });
-        return new MemoryDescriptor(line, Slot.of(0), 1);
-    }
-
-    private final Watcher w = new Watcher(Duration.ofMillis(1), Duration.ofMillis(1), x -> { });
-    private final MemoryDescriptor d = descriptor();
-    private CompletableFuture<Void> f;
-
-    @Actor
-    public void watch() {
-        f = w.watch(d, NEVER);
-    }
-
-    @Actor
-    public void close() {
-        w.close();
-    }
-
-    @Arbiter
-    public void arbiter(I_Result r) {
-        r.r1 = f.isDone() ? 1 : 0;
-    }
+    @Actor public void watch() { c.watch(); }
+    @Actor public void close() { c.close(); }
+    @Arbiter public void arbiter(I_Result r) { c.arbiter(r); }
 }

@@ -1,12 +1,5 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.core.CompletionLine;
-import dev.gpureactor.core.ErrorCode;
-import dev.gpureactor.core.ExecutorKind;
-import dev.gpureactor.core.HostCaps;
-import dev.gpureactor.core.MemoryDescriptor;
-import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.core.Slot;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -36,43 +29,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
         desc = "Bug prevented: the future stays PENDING for ever, its parker made after close took its snapshot and stopped by nobody.")
 @State
 public class AwaitCloseStress {
-    /** Probed once: a reactor per sample must not re-probe the host. */
-    static final HostCaps CAPS = GpuReactor.probe();
+    final AwaitCloseCase c = new AwaitCloseCase();
 
-    final CompletionLine line = Rig.line();
-    final GpuReactor reactor = reactor();
-    GpuFuture<Long> waiter;
-
-    static GpuReactor reactor() {
-        return reactor(ReactorControls.NONE);
-    }
-
-    /** As {@link #reactor()}, with {@code controls}: a negative control's one removed line. */
-    static GpuReactor reactor(ReactorControls controls) {
-        return GpuReactor.builder().scheduler(Scheduler.JDK_DEFAULT).kind(ExecutorKind.GPU_REACTOR)
-                .plan("flag:park_us=100,backstop_us=1000").caps(CAPS).warnings(w -> { }).controls(controls).build();
-    }
-
-    @Actor
-    public void registrar() {
-        waiter = reactor.await(new MemoryDescriptor(line, Slot.of(0), 1), Rig.NEVER, () -> 1L);
-    }
-
-    @Actor
-    public void closer() {
-        reactor.close();
-    }
-
-    @Arbiter
-    public void arbiter(II_Result r) {
-        r.r1 = outcome(waiter);
-        LineParker p = reactor.parkerOf(line);
-        r.r2 = p != null && p.isLive() ? 1 : 0;
-    }
-
-    static int outcome(GpuFuture<?> f) {
-        int s = Rig.settled(f);
-        if (s != 2) return s;
-        return f.exceptionNow() instanceof ReactorException re && re.code() == ErrorCode.ShutDown ? 2 : 3;
-    }
+    @Actor public void registrar() { c.registrar(); }
+    @Actor public void closer() { c.closer(); }
+    @Arbiter public void arbiter(II_Result r) { c.arbiter(r); }
 }

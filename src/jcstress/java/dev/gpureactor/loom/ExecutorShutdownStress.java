@@ -8,8 +8,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
-import java.util.concurrent.RejectedExecutionException;
-
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -29,58 +27,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "Bug prevented: a task accepted but termination reported before it ran, a task never run nor rejected, or no termination.")
 @State
 public class ExecutorShutdownStress {
-    /** A task thread that does not run at start: the arbiter runs it. */
-    static final class LaterThread extends Thread {
-        volatile boolean started;
+    final ExecutorShutdownCase c = new ExecutorShutdownCase();
 
-        LaterThread(Runnable task) { super(task); }
-
-        @Override
-        public void start() { started = true; }
-
-        /** Runs it now, as itself (the task's exit from the executor names the current thread). */
-        void runNow() {
-            super.start();
-            try {
-                join();
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-        }
-    }
-
-    volatile LaterThread thread;
-    volatile int accepted;
-    final GpuExecutorService exec;
-
-    public ExecutorShutdownStress() { this(true); }
-
-    ExecutorShutdownStress(boolean recheck) {
-        exec = new GpuExecutorService(task -> thread = new LaterThread(task), e -> { }, recheck);
-    }
-
-    @Actor
-    public void submitter() {
-        try {
-            exec.execute(() -> { });
-            accepted = 1;
-        } catch (RejectedExecutionException e) {
-            accepted = 0;
-        }
-    }
-
-    @Actor
-    public void shutter() {
-        exec.shutdown();
-    }
-
-    @Arbiter
-    public void arbiter(III_Result r) {
-        LaterThread t = thread;
-        boolean started = t != null && t.started;
-        r.r1 = accepted == 0 ? 0 : started ? 1 : 2;
-        r.r2 = exec.isTerminated() ? 1 : 0;
-        if (started) t.runNow(); // the task thread runs now: the task, then its exit from the executor
-        r.r3 = exec.isTerminated() ? 1 : 0;
-    }
+    @Actor public void submitter() { c.submitter(); }
+    @Actor public void shutter() { c.shutter(); }
+    @Arbiter public void arbiter(III_Result r) { c.arbiter(r); }
 }

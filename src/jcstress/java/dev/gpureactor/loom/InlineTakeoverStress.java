@@ -1,8 +1,5 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.core.CompletionLine;
-import dev.gpureactor.core.ErrorCode;
-import dev.gpureactor.core.ReactorException;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -38,33 +35,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
                 + "reported the failure, so the joiner's failure lost to it (or the joiner saw another outcome).")
 @State
 public class InlineTakeoverStress {
-    private final CompletionLine line = Rig.line();
-    private final LineParker parker = Rig.parker(line);
-    private final GpuFuture<Integer> waiter = Rig.future(line, 0, 1, Rig.failingThenStoring(line, 0, 1), Rig.stdHost(), () -> 42);
-    private int joined;
+    final InlineTakeoverCase c = new InlineTakeoverCase();
 
-    public InlineTakeoverStress() {
-        Rig.registerAsReactorDoes(parker, waiter);
-        parker.step(false); // the parker holds the registration
-    }
-
-    @Actor
-    public void platformJoiner() {
-        try {
-            joined = waiter.join() == 42 ? 1 : 3;
-        } catch (ReactorException e) {
-            joined = e.code() == ErrorCode.Backend ? 2 : 3;
-        }
-    }
-
-    @Actor
-    public void parker() {
-        parker.step(false);
-    }
-
-    @Arbiter
-    public void arbiter(II_Result r) {
-        r.r1 = Rig.settled(waiter);
-        r.r2 = joined;
-    }
+    @Actor public void platformJoiner() { c.platformJoiner(); }
+    @Actor public void parker() { c.parker(); }
+    @Arbiter public void arbiter(II_Result r) { c.arbiter(r); }
 }

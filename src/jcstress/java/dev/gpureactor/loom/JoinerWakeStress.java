@@ -1,6 +1,5 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.core.CompletionLine;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -27,23 +26,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "Bug prevented: lost wakeup — the joiner parks after the settle popped the stack; nobody wakes it.")
 @State
 public class JoinerWakeStress {
-    private final CompletionLine line = Rig.line();
-    private final GpuFuture<Void> f = Rig.future(line, 0, 1, null);
-    private GpuFuture.Joiner node;
+    final JoinerWakeCase c = new JoinerWakeCase();
 
-    @Actor
-    public void joiner() {
-        node = Rig.joinStep(f);
-    }
-
-    @Actor
-    public void settler() {
-        f.signal();
-    }
-
-    @Arbiter
-    public void arbiter(II_Result r) {
-        r.r1 = node == null ? 0 : 1;
-        r.r2 = node != null && !Rig.woken(node) ? 1 : 0;
-    }
+    @Actor public void joiner() { c.joiner(); }
+    @Actor public void settler() { c.settler(); }
+    @Arbiter public void arbiter(II_Result r) { c.arbiter(r); }
 }

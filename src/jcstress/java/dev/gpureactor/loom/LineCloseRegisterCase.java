@@ -17,8 +17,14 @@ final class LineCloseRegisterCase {
     final GpuFuture<Void> onA = Rig.future(a, 0, 1, null);
     final GpuFuture<Void> onB = Rig.future(b, 0, 1, null);
 
-    LineCloseRegisterCase(boolean control) {
-        parker = Rig.parker(a, control ? Rig.KEEPS_CLOSED_LINE_WAITS : ParkerHooks.NONE); // the control: dropping a closed line's watch leaves its waits unfailed
+    /** The test's case: as the library builds it. */
+    LineCloseRegisterCase() {
+        this(ParkerHooks.NONE);
+    }
+
+    /** A negative control's case: {@code hooks} changes its one line. */
+    LineCloseRegisterCase(ParkerHooks hooks) {
+        parker = Rig.parker(a, hooks);
         b.onClose(() -> parker.inbox.closeLine(b, new ReactorException(ErrorCode.LineClosed, b.name(), "wait")));
         parker.inbox.register(onA.lineWait);
         parker.step(false);

@@ -36,14 +36,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
                 + "or A's waits failed by B's close.")
 @State
 public class LineCloseRegisterStress {
-    final LineCloseRegisterCase c = new LineCloseRegisterCase(false);
+    final LineCloseRegisterCase c = new LineCloseRegisterCase();
 
-    @Actor
-    public void registrar() { c.registrar(); }
-
-    @Actor
-    public void closerThenParker() { c.closerThenParker(); }
-
-    @Arbiter
-    public void arbiter(III_Result r) { c.arbiter(r); }
+    @Actor public void registrar() { c.registrar(); }
+    @Actor public void closerThenParker() { c.closerThenParker(); }
+    @Arbiter public void arbiter(III_Result r) { c.arbiter(r); }
 }

@@ -12,8 +12,14 @@ final class LoopHandOverCase {
     final LineParker parker;
     final ParkerThread standing;
 
-    LoopHandOverCase(boolean control) {
-        parker = Rig.parker(line, control ? Rig.HANDS_FIRST : ParkerHooks.NONE); // the control: handed is written before thread
+    /** The test's case: as the library builds it. */
+    LoopHandOverCase() {
+        this(ParkerHooks.NONE);
+    }
+
+    /** A negative control's case: {@code hooks} changes its one line. */
+    LoopHandOverCase(ParkerHooks hooks) {
+        parker = Rig.parker(line, hooks);
         standing = new ParkerThread(parker, "jcstress-standby");
         parker.step(false); // the line is watched; its group holds no wait yet
         parker.inbox.register(Rig.future(line, 0, 1, null).lineWait); // offered, drained by the owner's turn below

@@ -29,11 +29,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
         desc = "Bug prevented: handed, but the new owner sees a stale loop (the group without the drained wait, or thread not itself): it runs the loop on a stale group, or wakers unpark the old owner.")
 @State
 public class LoopHandOverStress {
-    final LoopHandOverCase c = new LoopHandOverCase(false);
+    final LoopHandOverCase c = new LoopHandOverCase();
 
-    @Actor
-    public void owner() { c.owner(); }
-
-    @Actor
-    public void standingBy(III_Result r) { c.standingBy(r); }
+    @Actor public void owner() { c.owner(); }
+    @Actor public void standingBy(III_Result r) { c.standingBy(r); }
 }

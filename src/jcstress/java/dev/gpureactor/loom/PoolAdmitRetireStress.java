@@ -8,9 +8,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
-import java.time.Duration;
-import java.util.concurrent.RejectedExecutionException;
-
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -30,41 +27,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "Bug prevented: a task admitted after the carriers left (stranded), a refusal while they stay, or carriers that never leave.")
 @State
 public class PoolAdmitRetireStress {
-    final CarrierPool pool;
-    private volatile int admitted, ran;
+    final PoolAdmitRetireCase c = new PoolAdmitRetireCase();
 
-    public PoolAdmitRetireStress() { this(true); }
-
-    PoolAdmitRetireStress(boolean retiresByCas) {
-        pool = CarrierPool.withoutCarriers(true, retiresByCas);
-        pool.resumes().execute(() -> { }); // queued, not run: it keeps the carriers
-        pool.close(Duration.ZERO);
-        if (pool.isRetired()) throw new AssertionError("setup");
-    }
-
-    @Actor
-    public void carrier() {
-        pool.runQueued(); // the last task: the word becomes CLOSED, and the carrier tries to retire
-    }
-
-    @Actor
-    public void submitter() {
-        try {
-            pool.resumes().execute(() -> ran = 1);
-            admitted = 1;
-        } catch (RejectedExecutionException e) {
-            admitted = 0;
-        }
-    }
-
-    @Arbiter
-    public void arbiter(IIII_Result r) {
-        r.r1 = admitted;
-        r.r2 = pool.isRetired() ? 1 : 0;
-        while (pool.runQueued()) {
-            // the carrier runs what was admitted
-        }
-        r.r3 = ran;
-        r.r4 = pool.isRetired() ? 1 : 0;
-    }
+    @Actor public void carrier() { c.carrier(); }
+    @Actor public void submitter() { c.submitter(); }
+    @Arbiter public void arbiter(IIII_Result r) { c.arbiter(r); }
 }

@@ -8,9 +8,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
-import java.time.Duration;
-import java.util.concurrent.RejectedExecutionException;
-
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -30,41 +27,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "Bug prevented: a live thread's resume rejected after close, or the carriers never leave.")
 @State
 public class PoolResumeCloseStress {
-    final CarrierPool pool;
-    private volatile int admitted;
-    /** The thread's entry in the live set, from its first part (the setup; the actors start after it). */
-    private LiveThreads.Entry thread;
+    final PoolResumeCloseCase c = new PoolResumeCloseCase();
 
-    public PoolResumeCloseStress() { this(true); }
-
-    PoolResumeCloseStress(boolean tellsResumes) {
-        pool = CarrierPool.withoutCarriers(tellsResumes, true);
-        pool.execute(() -> thread = pool.began()); // the thread starts, counts itself live, and parks
-        if (!pool.runQueued() || pool.liveThreads() != 1) throw new AssertionError("setup");
-    }
-
-    @Actor
-    public void resumer() {
-        try {
-            pool.execute(() -> pool.ended(thread)); // the thread continues and ends
-            admitted = 1;
-        } catch (RejectedExecutionException e) {
-            admitted = 0;
-            pool.ended(thread); // stands for the stranded thread, so the arbiter's count stays meaningful
-        }
-    }
-
-    @Actor
-    public void closer() {
-        pool.close(Duration.ZERO);
-    }
-
-    @Arbiter
-    public void arbiter(II_Result r) {
-        while (pool.runQueued()) {
-            // the carrier runs what was admitted
-        }
-        r.r1 = admitted;
-        r.r2 = pool.isRetired() ? 1 : 0;
-    }
+    @Actor public void resumer() { c.resumer(); }
+    @Actor public void closer() { c.closer(); }
+    @Arbiter public void arbiter(II_Result r) { c.arbiter(r); }
 }

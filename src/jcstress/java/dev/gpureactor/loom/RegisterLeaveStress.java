@@ -1,8 +1,5 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.core.CompletionLine;
-import dev.gpureactor.core.ErrorCode;
-import dev.gpureactor.core.ReactorException;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -36,24 +33,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
         desc = "Bug prevented: a stranded registration: still pending, in the inbox of a parker that left; its joiner waits for ever.")
 @State
 public class RegisterLeaveStress {
-    private final CompletionLine line = Rig.line();
-    private final LineParker parker = Rig.parker(line);
-    private final GpuFuture<Void> waiter = Rig.future(line, 0, 1, null);
-    private final ReactorException why = new ReactorException(ErrorCode.ShutDown, "jcstress");
+    final RegisterLeaveCase c = new RegisterLeaveCase();
 
-    @Actor
-    public void registrar() {
-        parker.inbox.register(waiter.lineWait);
-    }
-
-    @Actor
-    public void leaving() {
-        parker.inbox.leave(why);
-    }
-
-    @Arbiter
-    public void arbiter(II_Result r) {
-        r.r1 = Rig.settled(waiter);
-        r.r2 = parker.inbox.inboxSize();
-    }
+    @Actor public void registrar() { c.registrar(); }
+    @Actor public void leaving() { c.leaving(); }
+    @Arbiter public void arbiter(II_Result r) { c.arbiter(r); }
 }

@@ -3,15 +3,10 @@ package dev.gpureactor.loom;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressMeta;
 import org.openjdk.jcstress.annotations.JCStressTest;
-import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
-
-import java.util.concurrent.CompletableFuture;
-
-import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
-import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * Negative control for {@link StageSettleStress}, never run in CI: the same real future with the
@@ -24,28 +19,17 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * field). A Dekker pair: one of the two must see the other and complete the stage.
  *
  * <p>Result: r1 1 when the stage is complete after both actors.
+ *
+ * <p>It runs {@link StageSettleCase} and takes {@link StageSettleStress}'s outcomes ({@link JCStressMeta}).
  */
 @JCStressTest
+@JCStressMeta(StageSettleStress.class)
 @Description("Negative control: toCompletableFuture without its state re-check vs. settle.")
-@Outcome(id = "1", expect = ACCEPTABLE, desc = "The stage completed (by the settle, or by toCompletableFuture seeing the state).")
-@Outcome(id = "0", expect = FORBIDDEN, desc = "Bug prevented: each side missed the other; the stage never completes.")
 @State
 public class StageSettleNegativeControl {
-    private final GpuFuture<Void> f = Rig.future(new FutureControls(false, true, false, false), null); // the one line removed: toCompletableFuture's state re-check
-    private CompletableFuture<Void> stage;
+    final StageSettleCase c = new StageSettleCase(new FutureControls(false, true, false, false)); // the one line removed: toCompletableFuture's state re-check
 
-    @Actor
-    public void asker() {
-        stage = f.toCompletableFuture();
-    }
-
-    @Actor
-    public void settler() {
-        f.signal();
-    }
-
-    @Arbiter
-    public void arbiter(I_Result r) {
-        r.r1 = stage.isDone() ? 1 : 0;
-    }
+    @Actor public void asker() { c.asker(); }
+    @Actor public void settler() { c.settler(); }
+    @Arbiter public void arbiter(I_Result r) { c.arbiter(r); }
 }

@@ -8,8 +8,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
 
-import java.util.concurrent.CompletableFuture;
-
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -27,21 +25,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "0", expect = FORBIDDEN, desc = "Bug prevented: each side missed the other; the stage never completes.")
 @State
 public class StageSettleStress {
-    private final GpuFuture<Void> f = Rig.future(Rig.line(), 0, 1, null);
-    private CompletableFuture<Void> stage;
+    final StageSettleCase c = new StageSettleCase();
 
-    @Actor
-    public void asker() {
-        stage = f.toCompletableFuture();
-    }
-
-    @Actor
-    public void settler() {
-        f.signal();
-    }
-
-    @Arbiter
-    public void arbiter(I_Result r) {
-        r.r1 = stage.isDone() ? 1 : 0;
-    }
+    @Actor public void asker() { c.asker(); }
+    @Actor public void settler() { c.settler(); }
+    @Arbiter public void arbiter(I_Result r) { c.arbiter(r); }
 }

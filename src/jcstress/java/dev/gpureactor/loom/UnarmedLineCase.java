@@ -14,8 +14,14 @@ final class UnarmedLineCase {
     final LineParker parker;
     final GpuFuture<Void> waiter = Rig.future(b, 0, 1, null);
 
-    UnarmedLineCase(boolean control) {
-        parker = Rig.parker(a, control ? Rig.SKIPS_PARKING : ParkerHooks.NONE); // the control: the registrar skips reading parking after its offer
+    /** The test's case: as the library builds it. */
+    UnarmedLineCase() {
+        this(ParkerHooks.NONE);
+    }
+
+    /** A negative control's case: {@code hooks} changes its one line. */
+    UnarmedLineCase(ParkerHooks hooks) {
+        parker = Rig.parker(a, hooks);
         parker.inbox.register(Rig.future(a, 1, 1, null).lineWait); // a bystander on A keeps the parker parking on A
         parker.step(false);
     }

@@ -39,14 +39,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
                 + "inbox and B's store ends nothing (until the park's bound, or for ever under an unbounded wait).")
 @State
 public class UnarmedLineStress {
-    final UnarmedLineCase c = new UnarmedLineCase(false);
+    final UnarmedLineCase c = new UnarmedLineCase();
 
-    @Actor
-    public void waiterThenDevice() { c.waiterThenDevice(); }
-
-    @Actor
-    public void parker(IIII_Result r) { c.parker(r); }
-
-    @Arbiter
-    public void arbiter(IIII_Result r) { c.arbiter(r); }
+    @Actor public void waiterThenDevice() { c.waiterThenDevice(); }
+    @Actor public void parker(IIII_Result r) { c.parker(r); }
+    @Arbiter public void arbiter(IIII_Result r) { c.arbiter(r); }
 }

@@ -81,6 +81,11 @@ class SharedOptionsTest {
         assertEquals("Measured window per cell (default: 10s).", help("service", "--window"));
         assertEquals("Unmeasured time before each many-lines window (default: 1s).", help("scale", "--warmup"));
         assertEquals("Each many-lines window (default: 3s).", help("scale", "--window"));
+        assertEquals("Rounds in which the strategies of a wait length take turns, so that the host's changing load falls on all"
+                + " of them alike (default: 3).", help("bench", "--rounds"));
+        assertEquals("Rounds; in each the modes of a level take turns in a rotated order; medians are reported (default: 2).",
+                help("service", "--rounds"));
+        assertEquals("Rounds; the heap trend needs at least 10 (default: 10).", help("soak", "--rounds"));
         assertTrue(help("service", "--quick").startsWith("A smoke-sized run: 8 clients"), help("service", "--quick"));
         assertTrue(help("scale", "--quick").startsWith("A smoke-sized run: lines 1,2"), help("scale", "--quick"));
     }
@@ -95,6 +100,10 @@ class SharedOptionsTest {
         assertEquals(Duration.ofSeconds(7), scale.warmup.value(Duration.ofSeconds(7)), "scale's default is its Settings'");
         assertEquals(Duration.ofMillis(250), ((ScaleCommand) parsed("scale", "--window", "250ms")).window.value(Duration.ofSeconds(7)));
         assertTrue(((ScaleCommand) parsed("scale", "--quick")).quick.quick);
+        assertEquals(3, ((BenchCommand) parsed("bench")).rounds.rounds);
+        assertEquals(2, ((ServiceCommand) parsed("service")).rounds.rounds);
+        assertEquals(10, ((SoakCommand) parsed("soak")).rounds.rounds);
+        assertEquals(5, ((SoakCommand) parsed("soak", "--rounds", "5")).rounds.rounds);
     }
 
     @Test

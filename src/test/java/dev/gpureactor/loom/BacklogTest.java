@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.gpureactor.loom.Poll.until;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -31,8 +31,8 @@ class BacklogTest {
                 f.join();
                 ranOn.set(HostingTest.carrierOf(Thread.currentThread()));
             });
-            until(() -> vt.getState() == Thread.State.WAITING);
-            until(() -> r.parkerOf(s.line()) != null && r.parkerOf(s.line()).hosting.hasStandby()); // it could host now
+            until("the joiner parks", () -> vt.getState() == Thread.State.WAITING);
+            until("its parker has a thread standing by", () -> r.parkerOf(s.line()) != null && r.parkerOf(s.line()).hosting.hasStandby()); // it could host now
             CountDownLatch busy = new CountDownLatch(1), release = new CountDownLatch(1);
             pool.execute(() -> { // the only carrier is busy ...
                 busy.countDown();
@@ -46,21 +46,13 @@ class BacklogTest {
             pool.execute(() -> { }); // ... and a task waits behind it: a backlog
             assertTrue(pool.backlogged());
             go.countDown(); // the store: the parker wakes the joiner while the carriers are behind
-            until(f::isDone);
+            until("the wait completed", f::isDone);
             Thread.sleep(20); // give a (wrong) hosting parker the time to run it
             assertNull(ranOn.get(), "the woken thread ran on the parker while the carriers were backlogged");
             release.countDown();
             assertTrue(vt.join(Duration.ofSeconds(GUARD_S)));
             assertEquals("gar-carrier-0", ranOn.get());
             assertEquals(0, r.stats().hosted());
-        }
-    }
-
-    private static void until(java.util.function.BooleanSupplier c) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
-        while (!c.getAsBoolean()) {
-            assertTrue(System.nanoTime() < end, "timed out");
-            Thread.sleep(1);
         }
     }
 }

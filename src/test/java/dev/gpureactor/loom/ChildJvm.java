@@ -30,16 +30,30 @@ public record ChildJvm(boolean exited, int exitValue, String output, Map<String,
 
     /** As {@link #run(Class, long, String...)}, with {@code jvmFlags} added to the child's java command. */
     public static ChildJvm run(Class<?> main, long guardSeconds, List<String> jvmFlags, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String flags = System.getProperty("gar.test.classpath.jvmFlags", "--enable-native-access=ALL-UNNAMED").trim();
-        if (!flags.isEmpty()) cmd.addAll(Arrays.asList(flags.split("\\s+")));
+        List<String> cmd = java();
         cmd.addAll(jvmFlags);
         cmd.addAll(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Xshare:auto", "-cp",
                 System.getProperty("java.class.path"), main.getName()));
         cmd.addAll(Arrays.asList(args));
+        return exec(cmd, guardSeconds, "JAVA_TOOL_OPTIONS");
+    }
+
+    /** The start of a child's command, to add to: this JVM's java launcher and the pom's child flags ({@code gar.test.classpath.jvmFlags}). */
+    static List<String> java() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String flags = System.getProperty("gar.test.classpath.jvmFlags", "--enable-native-access=ALL-UNNAMED").trim();
+        if (!flags.isEmpty()) cmd.addAll(Arrays.asList(flags.split("\\s+")));
+        return cmd;
+    }
+
+    /**
+     * Runs {@code cmd} (a {@link #java()} command) with the environment variables {@code unset} taken
+     * out of the child's environment; kills it after {@code guardSeconds} (a hang guard, not a timing).
+     */
+    static ChildJvm exec(List<String> cmd, long guardSeconds, String... unset) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        for (String name : unset) pb.environment().remove(name);
         Process p = pb.start();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
             try (InputStream in = p.getInputStream()) {

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -18,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
+import static dev.gpureactor.loom.Poll.until;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -34,16 +33,7 @@ import static org.junit.jupiter.api.Assertions.*;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class CloseEndsEveryWaitTest {
     private static final long ANSWER_S = 3;
-    private static final Duration GUARD = Duration.ofSeconds(60);
     private static final String FLAG = "flag:park_us=100,backstop_us=1000";
-
-    private static void until(String what, BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + GUARD.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() - end > 0) fail("gave up waiting until " + what);
-            Thread.sleep(2);
-        }
-    }
 
     /** A thread's answer: the coded failure it got, or what else it got. */
     private static final class Answer {

@@ -14,8 +14,6 @@ import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import java.nio.file.Path;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.List;
@@ -26,8 +24,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
+import static dev.gpureactor.loom.Poll.until;
 import static dev.gpureactor.loom.HostingTest.carrierOf;
 import static dev.gpureactor.loom.HostingTest.parked;
 import static dev.gpureactor.loom.HostingTest.standingBy;
@@ -103,14 +101,6 @@ class HostingEdgesTest {
 
     private static long parkerThreads(CompletionLine line) {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("gar-parker-" + line.name())).count();
-    }
-
-    private static void until(String what, BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + GUARD.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() - end > 0) fail("gave up waiting until " + what);
-            Thread.sleep(2);
-        }
     }
 
     /** Whether {@code boom} is {@code e} or in its cause chain. */

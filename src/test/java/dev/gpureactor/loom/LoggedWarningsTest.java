@@ -63,61 +63,62 @@ class LoggedWarningsTest {
 
     @Test
     void by_default_a_reactor_logs_its_fallback_once_through_the_dev_gpureactor_logger_and_each_reactor_its_own() {
-        Logger jul = Logger.getLogger(LoggedWarnings.LOGGER);
-        List<LogRecord> records = new ArrayList<>();
-        Handler h = new Handler() {
-            @Override public void publish(LogRecord r) { synchronized (records) { records.add(r); } }
-            @Override public void flush() {}
-            @Override public void close() {}
-        };
-        jul.addHandler(h);
-        try {
+        try (JulRecords log = new JulRecords(null)) {
             // No scheduler hook: the reactor falls back to the JDK's scheduler with ExecutorFallback.
-            HostCaps noHook = new HostCaps(Capability.present(), Capability.missing("test: no hook"),
-                    Capability.missing("test: no word wait"), Capability.missing("test: no io_uring"));
-            try (GpuReactor one = GpuReactor.builder().name("logged-one").caps(noHook).jmx(false).build();
-                 GpuReactor two = GpuReactor.builder().name("logged-two").caps(noHook).jmx(false).build()) {
+            try (GpuReactor one = GpuReactor.builder().name("logged-one").caps(noHook()).jmx(false).build();
+                 GpuReactor two = GpuReactor.builder().name("logged-two").caps(noHook()).jmx(false).build()) {
                 assertTrue(one.warnings().stream().anyMatch(w -> w.code() == ErrorCode.ExecutorFallback), one.warnings()::toString);
-                List<String> fallbacks;
-                synchronized (records) {
-                    fallbacks = records.stream().filter(r -> r.getMessage().contains("GAR-0003 ExecutorFallback"))
-                            .map(r -> r.getLevel() + " " + r.getMessage()).toList();
-                }
+                List<String> fallbacks = log.records().stream().filter(r -> r.getMessage().contains("GAR-0003 ExecutorFallback"))
+                        .map(r -> r.getLevel() + " " + r.getMessage()).toList();
                 assertEquals(2, fallbacks.size(), fallbacks::toString);
                 assertTrue(fallbacks.get(0).startsWith("WARNING GpuReactor logged-one: GAR-0003 ExecutorFallback: "), fallbacks::toString);
                 assertTrue(fallbacks.get(1).startsWith("WARNING GpuReactor logged-two: GAR-0003 ExecutorFallback: "), fallbacks::toString);
                 assertTrue(fallbacks.get(0).contains("test: no hook"), fallbacks::toString);
             }
-        } finally {
-            jul.removeHandler(h);
         }
     }
 
     @Test
     void a_sink_given_to_the_builder_replaces_the_log() {
-        Logger jul = Logger.getLogger(LoggedWarnings.LOGGER);
-        List<LogRecord> records = new ArrayList<>();
-        Handler h = new Handler() {
-            @Override public void publish(LogRecord r) { synchronized (records) { records.add(r); } }
-            @Override public void flush() {}
-            @Override public void close() {}
-        };
-        jul.addHandler(h);
-        jul.setLevel(Level.ALL); // DEBUG records too: the given sink must take every one
-        try {
-            HostCaps noHook = new HostCaps(Capability.present(), Capability.missing("test: no hook"),
-                    Capability.missing("test: no word wait"), Capability.missing("test: no io_uring"));
+        try (JulRecords log = new JulRecords(Level.ALL)) { // DEBUG records too: the given sink must take every one
             List<Warning> mine = new ArrayList<>();
-            try (GpuReactor r = GpuReactor.builder().caps(noHook).jmx(false).warnings(mine::add).build()) {
+            try (GpuReactor r = GpuReactor.builder().caps(noHook()).jmx(false).warnings(mine::add).build()) {
                 assertTrue(mine.stream().anyMatch(w -> w.code() == ErrorCode.ExecutorFallback), mine::toString);
                 assertEquals(r.warnings(), mine);
             }
-            synchronized (records) {
-                assertEquals(List.of(), records.stream().map(LogRecord::getMessage).toList());
-            }
-        } finally {
-            jul.setLevel(null);
-            jul.removeHandler(h);
+            assertEquals(List.of(), log.records().stream().map(LogRecord::getMessage).toList());
+        }
+    }
+
+    /** A host without the scheduler hook: a reactor built on it falls back, with ExecutorFallback. */
+    private static HostCaps noHook() {
+        return new HostCaps(Capability.present(), Capability.missing("test: no hook"),
+                Capability.missing("test: no word wait"), Capability.missing("test: no io_uring"));
+    }
+
+    /**
+     * The records of the {@code dev.gpureactor} logger while open: a handler added (and the logger's
+     * level set, unless null) at the start; at close the handler removed and the level put back.
+     */
+    private static final class JulRecords extends Handler implements AutoCloseable {
+        private final Logger jul = Logger.getLogger(LoggedWarnings.LOGGER);
+        private final Level before = jul.getLevel();
+        private final List<LogRecord> records = new ArrayList<>();
+
+        JulRecords(Level level) {
+            jul.addHandler(this);
+            if (level != null) jul.setLevel(level);
+        }
+
+        synchronized List<LogRecord> records() { return List.copyOf(records); }
+
+        @Override public synchronized void publish(LogRecord r) { records.add(r); }
+        @Override public void flush() {}
+
+        @Override
+        public void close() {
+            jul.setLevel(before);
+            jul.removeHandler(this);
         }
     }
 

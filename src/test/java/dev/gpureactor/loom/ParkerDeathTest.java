@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.gpureactor.loom.Poll.until;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -38,31 +39,18 @@ class ParkerDeathTest {
         InjectedDeath() { super("injected parker death", null, false, false); }
     }
 
-    private static void until(String what, java.util.function.BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + HANG_GUARD.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() - end > 0) fail("gave up waiting until " + what);
-            Thread.sleep(2);
-        }
-    }
-
     @Test
     void a_dead_parker_fails_its_waiters_with_parker_died_and_the_next_registration_gets_a_new_parker() throws Exception {
         List<Warning> warnings = new CopyOnWriteArrayList<>();
         ParkerFaults faults = new ParkerFaults();
         try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).warnings(warnings::add).parkerHooks(faults).build();
              SimDevice dev = SimDevice.open()) {
-            SimStream s = dev.stream();
-            CountDownLatch gate = new CountDownLatch(1);
-            s.hold(gate);
-            SimStream.Signal first = s.signal();
-            GpuFuture<Integer> f = r.await(first.descriptor(), first.port(), () -> 1);
-            LineParker p = r.parkerOf(s.line());
-            assertNotNull(p);
-            until("the parker holds the wait", () -> p.slotSizes().get(s.slot().index()) == 1);
+            HeldWait held = HeldWait.on(r, dev);
+            SimStream s = held.stream();
+            LineParker p = held.parker();
 
             faults.pass.put(p, () -> { throw new InjectedDeath(); });
-            ReactorException e = assertThrows(ReactorException.class, () -> f.join(HANG_GUARD));
+            ReactorException e = assertThrows(ReactorException.class, () -> held.future().join(HANG_GUARD));
             assertEquals(ErrorCode.ParkerDied, e.code());
             ReactorException shared = assertInstanceOf(ReactorException.class, e.getCause(), "each joiner's own exception, the shared one its cause");
             assertEquals(ErrorCode.ParkerDied, shared.code());
@@ -78,7 +66,7 @@ class ParkerDeathTest {
             LineParker q = r.parkerOf(s.line());
             assertNotSame(p, q, "a new parker serves the line");
             assertTrue(q.isLive());
-            gate.countDown();
+            held.gate().countDown();
             assertEquals(2, g.join(HANG_GUARD));
             // g may finish before the new parker thread runs its first line (a platform-thread join
             // runs the plan inline), so wait for the count rather than read it at once.

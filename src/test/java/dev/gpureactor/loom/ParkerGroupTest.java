@@ -11,15 +11,14 @@ import dev.gpureactor.core.Slot;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 
+import static dev.gpureactor.loom.Poll.until;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -30,7 +29,6 @@ import static org.junit.jupiter.api.Assertions.*;
  * not joined (a platform joiner would run the plan itself): the parker alone completes them.
  */
 class ParkerGroupTest {
-    private static final Duration HANG_GUARD = Duration.ofSeconds(60);
 
     /** Never done, never failed: only a store completes a wait on it. */
     private static final CompletionPort NEVER = new CompletionPort() {
@@ -248,13 +246,5 @@ class ParkerGroupTest {
         Set<LineParker> s = Collections.newSetFromMap(new IdentityHashMap<>());
         for (CompletionLine line : lines) s.add(r.parkerOf(line));
         return s;
-    }
-
-    private static void until(String what, BooleanSupplier c) throws InterruptedException {
-        long end = System.nanoTime() + HANG_GUARD.toNanos();
-        while (!c.getAsBoolean()) {
-            assertTrue(System.nanoTime() < end, what);
-            Thread.sleep(1);
-        }
     }
 }

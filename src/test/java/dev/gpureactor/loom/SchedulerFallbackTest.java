@@ -4,16 +4,10 @@ import dev.gpureactor.core.Strictness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -99,35 +93,13 @@ class SchedulerFallbackTest {
     }
 
     /** Runs {@code main} in a fresh JVM with this JVM's class path and the pom's child flags, never {@code --add-opens}. */
-    static Child runWithoutAddOpens(Class<?> main) throws IOException, InterruptedException {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java.toString());
-        String flags = System.getProperty("gar.test.classpath.jvmFlags", "--enable-native-access=ALL-UNNAMED").trim();
-        if (!flags.isEmpty()) cmd.addAll(Arrays.asList(flags.split("\\s+")));
-        cmd.add("-Xshare:auto");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(main.getName());
+    static Child runWithoutAddOpens(Class<?> main) throws Exception {
+        List<String> cmd = ChildJvm.java();
+        cmd.addAll(List.of("-Xshare:auto", "-cp", System.getProperty("java.class.path"), main.getName()));
         for (String arg : cmd) assertFalse(arg.contains("add-opens"), "the child must not get --add-opens: " + cmd);
-
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         // Options could also arrive through the environment: the child gets none of them.
-        pb.environment().remove("JAVA_TOOL_OPTIONS");
-        pb.environment().remove("JDK_JAVA_OPTIONS");
-        pb.environment().remove("_JAVA_OPTIONS");
-        Process p = pb.start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
-            try (InputStream in = p.getInputStream()) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "(output unreadable: " + e + ")";
-            }
-        });
-        if (!p.waitFor(90, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("the child JVM hung: " + cmd);
-        }
-        return new Child(p.exitValue(), out.join());
+        ChildJvm c = ChildJvm.exec(cmd, 90, "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
+        if (!c.exited()) fail("the child JVM hung: " + cmd);
+        return new Child(c.exitValue(), c.output());
     }
 }

@@ -17,8 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
+import static dev.gpureactor.loom.Poll.until;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -38,14 +38,6 @@ class SinkIsolationTest {
         private static final long serialVersionUID = 1L;
 
         SinkDown(Warning w) { super("appender down: " + w.code(), null, false, false); }
-    }
-
-    private static void until(String what, BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + HANG_GUARD.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() - end > 0) fail("gave up waiting until " + what);
-            Thread.sleep(2);
-        }
     }
 
     @Test
@@ -142,18 +134,14 @@ class SinkIsolationTest {
         ParkerFaults faults = new ParkerFaults();
         try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).warnings(seen::add).parkerHooks(faults).build();
              SimDevice dev = SimDevice.open()) {
-            SimStream s = dev.stream();
-            CountDownLatch gate = new CountDownLatch(1);
-            s.hold(gate);
-            SimStream.Signal first = s.signal();
-            GpuFuture<Integer> f = r.await(first.descriptor(), first.port(), () -> 1);
-            LineParker p = r.parkerOf(s.line());
-            until("the parker holds the wait", () -> p.slotSizes().get(s.slot().index()) == 1);
+            HeldWait held = HeldWait.on(r, dev);
+            SimStream s = held.stream();
+            LineParker p = held.parker();
             AtomicInteger once = new AtomicInteger(1);
             faults.pass.put(p, () -> {
                 if (once.getAndDecrement() == 1) throw new IllegalStateException("injected, once");
             });
-            ReactorException e = assertThrows(ReactorException.class, () -> f.join(HANG_GUARD));
+            ReactorException e = assertThrows(ReactorException.class, () -> held.future().join(HANG_GUARD));
             assertEquals(ErrorCode.ParkerDied, e.code());
             assertEquals(1, r.stats().parkersDied(), "the death of its waits is counted, though its thread goes on");
             assertEquals(1, seen.stream().filter(w -> w.code() == ErrorCode.ParkerDied).count(), seen.toString());
@@ -162,7 +150,7 @@ class SinkIsolationTest {
             SimStream.Signal second = s.signal();
             GpuFuture<Integer> g = r.await(second.descriptor(), second.port(), () -> 2);
             assertSame(p, r.parkerOf(s.line()));
-            gate.countDown();
+            held.gate().countDown();
             assertEquals(2, g.join(HANG_GUARD));
             assertEquals(1, r.stats().parkersDied());
         }

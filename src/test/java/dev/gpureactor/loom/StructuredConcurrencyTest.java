@@ -3,15 +3,9 @@ package dev.gpureactor.loom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -30,27 +24,13 @@ class StructuredConcurrencyTest {
     @Test
     void a_cancelled_scope_cancels_its_subtasks_pending_waits() throws Exception {
         assertTrue(Files.isRegularFile(SOURCE), "run from the project root: " + SOURCE.toAbsolutePath());
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String flags = System.getProperty("gar.test.classpath.jvmFlags", "--enable-native-access=ALL-UNNAMED").trim();
-        if (!flags.isEmpty()) cmd.addAll(Arrays.asList(flags.split("\\s+")));
+        List<String> cmd = ChildJvm.java();
         cmd.addAll(List.of("--enable-preview", "--source", "25", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), SOURCE.toString()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().remove("JAVA_TOOL_OPTIONS");
-        Process p = pb.start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
-            try (InputStream in = p.getInputStream()) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "(output unreadable: " + e + ")";
-            }
-        });
-        boolean exited = p.waitFor(150, TimeUnit.SECONDS);
-        if (!exited) p.destroyForcibly();
-        String output = out.get(30, TimeUnit.SECONDS);
-        assertTrue(exited, "the child JVM did not exit:\n" + output);
-        assertEquals(0, p.exitValue(), output);
+        ChildJvm child = ChildJvm.exec(cmd, 150, "JAVA_TOOL_OPTIONS");
+        String output = child.output();
+        assertTrue(child.exited(), "the child JVM did not exit:\n" + output);
+        assertEquals(0, child.exitValue(), output);
         assertTrue(output.contains("ok: two subtasks on the reactor's thread factory joined their waits: 1, 2"), output);
         assertTrue(output.contains("ok: a failing subtask cancelled the scope and both pending waits"), output);
         assertTrue(output.contains("ok: an interrupted owner cancelled the scope and both pending waits"), output);

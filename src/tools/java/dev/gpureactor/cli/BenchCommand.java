@@ -12,8 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.Console;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.Callable;
 
 /**
  * {@code gar bench}: the wake-latency and waiting-CPU comparison in a quick form (about a minute
@@ -33,7 +31,7 @@ import java.util.concurrent.Callable;
         description = {"Wake latency (store -> waiter running again) and waiting CPU of gpu-reactor against the usual ways to wait,"
                 + " on the simulated device; goals judged on this run's own ratios.",
                 "Strategies: reactor, reactor-flag, reactor-poll, reactor-jdk, busy-spin, park-poll, sleep-poll, cf-watcher, cpu-notify."})
-final class BenchCommand implements Callable<Integer> {
+final class BenchCommand extends RunCommand<WakeBench.Settings> {
     @Option(names = "--waits", split = ",", defaultValue = "100us,1ms,10ms",
             description = "Wait lengths, from the wait's start to the device's store (default: ${DEFAULT-VALUE}).")
     List<String> waits;
@@ -48,10 +46,8 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     RunOptions.Warmup warmup;
 
-    @Option(names = "--rounds", defaultValue = "3",
-            description = "Rounds in which the strategies of a wait length take turns, so that the host's changing load falls on all"
-                    + " of them alike (default: ${DEFAULT-VALUE}).")
-    int rounds;
+    @Mixin
+    RunOptions.Rounds rounds;
 
     @Option(names = "--min-waits", defaultValue = "20",
             description = "At least this many measured waits per cell; the window stretches to reach it (default: ${DEFAULT-VALUE}).")
@@ -87,36 +83,29 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     OutputOptions.Report report;
 
-    /** The bench's warm-up before a strategy's first slice. */
+    /** The bench's warm-up before a strategy's first slice, and its rounds. */
     static final class Defaults extends OptionDefaults {
-        Defaults() { super(Map.of("--warmup", "0.4s")); }
+        Defaults() { super(Map.of("--warmup", "0.4s", "--rounds", "3")); }
     }
 
     @Override
-    public Integer call() throws Exception {
-        WakeBench.Settings settings;
-        try {
-            settings = settings();
-        } catch (IllegalArgumentException e) {
-            System.err.println("gar bench: " + e.getMessage());
-            return 2;
-        }
-        PrintStream err = System.err;
+    int run(WakeBench.Settings settings, PrintWriter err) throws Exception {
         boolean quiet = report.quiet;
         if (!quiet) {
             err.printf(Locale.ROOT, "gar bench: %d strategies x %d wait lengths, %.0f s of waiting%s; knobs: %s%n",
                     settings.strategies().size(), settings.waits().size(), settings.estimatedSeconds(),
                     settings.futures() > 0 ? " + " + settings.futures() + " futures" : "", settings.knobs().describe());
         }
-        ProgressBar bar = new ProgressBar(err, quiet);
+        ProgressBar bar = new ProgressBar(new StatusLine(err, quiet));
         BenchRun run = WakeBench.run(settings, bar::at);
-        bar.finish();
+        bar.line.finish();
         report.write(run.table(), run::json);
         if (plot.write(() -> SvgPlot.render(run)) && !quiet) err.println("gar bench: plot written to " + plot.plot);
         return 0;
     }
 
-    private WakeBench.Settings settings() {
+    @Override
+    WakeBench.Settings settings() {
         List<Strategy> chosen = strategies == null ? Arrays.asList(Strategy.values())
                 : strategies.stream().map(Strategy::of).distinct().toList();
         List<Duration> lengths = new ArrayList<>();
@@ -126,7 +115,7 @@ final class BenchCommand implements Callable<Integer> {
             lengths.add(d);
         }
         if (minWaits < 1) throw new IllegalArgumentException("--min-waits must be >= 1, got " + minWaits);
-        if (rounds < 1 || rounds > 100) throw new IllegalArgumentException("--rounds must be 1..100, got " + rounds);
+        if (rounds.rounds < 1 || rounds.rounds > 100) throw new IllegalArgumentException("--rounds must be 1..100, got " + rounds.rounds);
         if (futures < 0 || futures > 1_000_000) throw new IllegalArgumentException("--futures must be 0..1000000, got " + futures);
         Knobs knobs = new Knobs(
                 parkSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(parkSpin, "--park-spin").toNanos()),
@@ -144,7 +133,7 @@ final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--device: \"" + device + "\" is not one of random, exact, timer");
         }
-        return new WakeBench.Settings(chosen, lengths, warmup.value(Duration.ZERO), duration(duration, "--duration"), rounds,
+        return new WakeBench.Settings(chosen, lengths, warmup.value(Duration.ZERO), duration(duration, "--duration"), rounds.rounds,
                 minWaits, futures, knobs, j, timing);
     }
 
@@ -153,46 +142,27 @@ final class BenchCommand implements Callable<Integer> {
         return Durations.parse(text, option);
     }
 
-    /**
-     * Progress on stderr: a one-line bar redrawn in place on a terminal; elsewhere (a log, a pipe)
-     * one line per step, so the log stays readable.
-     */
+    /** The progress bar: the share done, the time and the step; off a terminal, one line per step. */
     private static final class ProgressBar {
-        private final PrintStream out;
-        private final boolean quiet;
-        private final boolean terminal;
-        private final long t0 = System.nanoTime();
-        private int lastLength;
+        final StatusLine line;
         private String lastStep = "";
 
-        ProgressBar(PrintStream out, boolean quiet) {
-            this.out = out;
-            this.quiet = quiet;
-            Console c = System.console();
-            this.terminal = c != null && c.isTerminal();
+        ProgressBar(StatusLine line) {
+            this.line = line;
         }
 
         synchronized void at(int index, int total, String what, double fraction) {
-            if (quiet) return;
+            if (line.quiet()) return;
             double done = total == 0 ? 1 : Math.min(1, (index + fraction) / total);
             String step = String.format(Locale.ROOT, "%d/%d %s", Math.min(index + 1, total), total, what);
-            if (!terminal) {
-                if (!step.equals(lastStep)) out.printf(Locale.ROOT, "gar bench: %3.0fs %s%n", (System.nanoTime() - t0) / 1e9, step);
+            if (!line.terminal()) {
+                if (!step.equals(lastStep)) line.printf("gar bench: %3.0fs %s", line.seconds(), step);
                 lastStep = step;
                 return;
             }
             int width = 30, filled = (int) Math.round(done * width);
-            String line = String.format(Locale.ROOT, "\r[%s%s] %3.0f%% %3.0fs  %s", "#".repeat(filled), ".".repeat(width - filled),
-                    done * 100, (System.nanoTime() - t0) / 1e9, step);
-            out.print(line + " ".repeat(Math.max(0, lastLength - line.length())));
-            lastLength = line.length();
-            out.flush();
-        }
-
-        synchronized void finish() {
-            if (quiet || !terminal) return;
-            out.print("\r" + " ".repeat(lastLength) + "\r");
-            out.flush();
+            line.redraw(String.format(Locale.ROOT, "[%s%s] %3.0f%% %3.0fs  %s", "#".repeat(filled), ".".repeat(width - filled),
+                    done * 100, line.seconds(), step), false);
         }
     }
 }

@@ -37,6 +37,12 @@ final class RunOptions {
         }
     }
 
+    /** {@code --rounds}: bench, service, soak; the command's {@link OptionDefaults} give its default. */
+    static final class Rounds {
+        @Option(names = "--rounds", descriptionKey = "rounds", description = "Rounds (default: ${DEFAULT-VALUE}).")
+        int rounds;
+    }
+
     /** {@code --quick}: service, scale; each command's preset says what it shrinks. */
     static final class Quick {
         @Option(names = "--quick", descriptionKey = "quick", description = "A smoke-sized run (options given explicitly win).")

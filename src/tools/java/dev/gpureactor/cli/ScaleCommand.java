@@ -7,15 +7,12 @@ import dev.gpureactor.bench.service.Durations;
 import dev.gpureactor.json.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /**
  * {@code gar scale}: the scale benchmark ({@link ScaleBench}, docs/SCALE.md). This class parses options
@@ -24,10 +21,7 @@ import java.util.concurrent.Callable;
 @Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"The scale benchmark (issue 19) on the simulated device: many lines x 8 busy slots, idle lines, one store"
                 + " fanning out to many waiters, many waiters over 8 lines, and JFR pinning events; goals judged in the same run."})
-final class ScaleCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class ScaleCommand extends RunCommand<ScaleBench.Settings> {
     @Option(names = "--lines", split = ",", description = "Line counts of the many-lines measure (default: 1,2,4,8).")
     List<Integer> lines;
 
@@ -69,16 +63,8 @@ final class ScaleCommand implements Callable<Integer> {
     OutputOptions.Report report;
 
     @Override
-    public Integer call() throws Exception {
-        PrintWriter err = spec.commandLine().getErr();
+    int run(ScaleBench.Settings s, PrintWriter err) throws Exception {
         boolean quiet = report.quiet;
-        ScaleBench.Settings s;
-        try {
-            s = settings();
-        } catch (IllegalArgumentException e) {
-            err.println("gar scale: " + e.getMessage());
-            return 2;
-        }
         long t0 = System.nanoTime();
         if (!quiet) err.printf(Locale.ROOT, "gar scale: about %.0f s plus set-up%n", s.estimatedSeconds());
         ScaleRun run = ScaleBench.run(s, what -> {
@@ -91,7 +77,8 @@ final class ScaleCommand implements Callable<Integer> {
         return run.correct() ? 0 : 1;
     }
 
-    private ScaleBench.Settings settings() {
+    @Override
+    ScaleBench.Settings settings() {
         ScaleBench.Settings d = quick.quick ? ScaleBench.Settings.quick() : ScaleBench.Settings.defaults();
         List<Duration> w = waits == null ? d.waits() : waits.stream().map(t -> Durations.parse(t, "--waits")).toList();
         return new ScaleBench.Settings(lines != null ? lines : d.lineCounts(), w,

@@ -9,11 +9,8 @@ import dev.gpureactor.bench.service.ServiceRun;
 import dev.gpureactor.bench.WakeBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
-import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -23,7 +20,6 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.Callable;
 
 /**
  * {@code gar service}: the service benchmark ({@link ServiceBench}, docs/SERVICE.md): a JDK HttpServer
@@ -36,10 +32,7 @@ import java.util.concurrent.Callable;
                 + " (16 streams, 2 lines), closed-loop keep-alive clients, each mode in turn; goals judged on ratios against the watcher.",
                 "Modes: reactor[:key=value,...] (keys: carriers, hosting, linesPerParker, parkSpin, parkSlice, scheduler, plan), reactor-jdk,"
                         + " watcher[:interval=D] (D: 100us unless given; the 100 us watcher is the baseline), sleep1."})
-final class ServiceCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class ServiceCommand extends RunCommand<ServiceBench.Settings> {
     @Option(names = "--clients", split = ",", defaultValue = "16,64,512,4096",
             description = "Client levels (default: ${DEFAULT-VALUE}).")
     List<Integer> clients;
@@ -55,9 +48,8 @@ final class ServiceCommand implements Callable<Integer> {
                     + " each outcome is checked against the contract; --no-fates: every request waits for its answer (default: on).")
     boolean fates;
 
-    @Option(names = "--rounds", defaultValue = "2",
-            description = "Rounds; in each the modes of a level take turns in a rotated order; medians are reported (default: ${DEFAULT-VALUE}).")
-    int rounds;
+    @Mixin
+    RunOptions.Rounds rounds;
 
     @Option(names = "--prewarm", defaultValue = "3s",
             description = "Before the first round, each mode serves the first level this long, unrecorded, so that no mode pays for"
@@ -98,22 +90,14 @@ final class ServiceCommand implements Callable<Integer> {
     static final String DEFAULT_MODES = "reactor,reactor:parkSlice=100us,reactor:hosting=false,reactor-jdk,"
             + "watcher:interval=25us,watcher:interval=50us,watcher";
 
-    /** The service's warm-up and window per cell. */
+    /** The service's warm-up and window per cell, and its rounds. */
     static final class Defaults extends OptionDefaults {
-        Defaults() { super(Map.of("--warmup", "3s", "--window", "10s")); }
+        Defaults() { super(Map.of("--warmup", "3s", "--window", "10s", "--rounds", "2")); }
     }
 
     @Override
-    public Integer call() throws Exception {
-        PrintWriter err = spec.commandLine().getErr();
+    int run(ServiceBench.Settings settings, PrintWriter err) throws Exception {
         boolean quiet = report.quiet;
-        ServiceBench.Settings settings;
-        try {
-            settings = settings();
-        } catch (IllegalArgumentException e) {
-            err.println("gar service: " + e.getMessage());
-            return 2;
-        }
         OptionalLong limit = openFileLimit();
         long need = settings.socketsNeeded() + 1000L;
         if (limit.isPresent() && limit.getAsLong() < need) {
@@ -126,26 +110,27 @@ final class ServiceCommand implements Callable<Integer> {
             err.printf(Locale.ROOT, "gar service: %d modes x %d levels x %d rounds, about %.0f s plus set-up%n", settings.modes().size(),
                     settings.levels().size(), settings.rounds(), settings.estimatedSeconds());
         }
-        ProgressLine line = new ProgressLine(err, quiet);
-        ServiceRun run = ServiceBench.run(settings, line::at,
+        ProgressLine progress = new ProgressLine(new StatusLine(err, quiet));
+        ServiceRun run = ServiceBench.run(settings, progress::at,
                 new ServiceBench.Host(WakeBench.machine(), WakeBench.jdk(), WakeBench::loadAverage));
-        line.finish();
+        progress.line.finish();
         report.write(run.table(), () -> Json.write(run.json()));
         if (plot.write(() -> ServicePlot.render(run)) && !quiet) err.println("gar service: plot written to " + plot.plot);
         return run.correct() ? 0 : 1;
     }
 
-    private ServiceBench.Settings settings() {
+    @Override
+    ServiceBench.Settings settings() {
         var parsed = spec.commandLine().getParseResult();
         if (quick.quick) {
             if (!parsed.hasMatchedOption("--clients")) clients = List.of(8);
-            if (!parsed.hasMatchedOption("--rounds")) rounds = 1;
+            if (!parsed.hasMatchedOption("--rounds")) rounds.rounds = 1;
             if (!parsed.hasMatchedOption("--warmup")) warmup.warmup = "0.5s";
             if (!parsed.hasMatchedOption("--window")) window.window = "1.5s";
             if (!parsed.hasMatchedOption("--prewarm")) prewarm = "0";
         }
         int load = loadCarriers != null ? loadCarriers : Runtime.getRuntime().availableProcessors();
-        return new ServiceBench.Settings(Mode.parseList(modes), clients, rounds, Durations.parse(prewarm, "--prewarm"),
+        return new ServiceBench.Settings(Mode.parseList(modes), clients, rounds.rounds, Durations.parse(prewarm, "--prewarm"),
                 warmup.value(Duration.ZERO), window.value(Duration.ZERO), maxRequests, load, warmupProfile ? PROFILE_SECONDS : 0, profileClients,
                 fates, Mode.BuilderHook.NONE);
     }
@@ -164,49 +149,17 @@ final class ServiceCommand implements Callable<Integer> {
         return OptionalLong.empty();
     }
 
-    /**
-     * Progress on stderr: one line redrawn in place on a terminal; elsewhere (a log, a pipe) only
-     * each cell's result line, so the log stays short.
-     */
-    private static final class ProgressLine {
-        private final PrintWriter out;
-        private final boolean quiet;
-        private final boolean terminal;
-        private final long t0 = System.nanoTime();
-        private int lastLength;
-
-        ProgressLine(PrintWriter out, boolean quiet) {
-            this.out = out;
-            this.quiet = quiet;
-            Console c = System.console();
-            this.terminal = c != null && c.isTerminal();
-        }
-
+    /** The progress line: time, cell and mode; off a terminal, only each cell's result line. */
+    private record ProgressLine(StatusLine line) {
         synchronized void at(int index, int total, String what, boolean done) {
-            if (quiet) return;
-            String text = String.format(Locale.ROOT, "gar service: %4.0fs [%d/%d] %s", (System.nanoTime() - t0) / 1e9,
+            if (line.quiet()) return;
+            String text = String.format(Locale.ROOT, "gar service: %4.0fs [%d/%d] %s", line.seconds(),
                     Math.min(done ? index : index + 1, total), total, what);
-            if (!terminal) {
-                if (done) {
-                    out.println(text);
-                    out.flush();
-                }
+            if (!line.terminal()) {
+                if (done) line.println(text);
                 return;
             }
-            out.print("\r" + text + " ".repeat(Math.max(0, lastLength - text.length())));
-            if (done) {
-                out.println();
-                lastLength = 0;
-            } else {
-                lastLength = text.length();
-            }
-            out.flush();
-        }
-
-        synchronized void finish() {
-            if (quiet || !terminal) return;
-            out.print("\r" + " ".repeat(lastLength) + "\r");
-            out.flush();
+            line.redraw(text, done);
         }
     }
 }

@@ -9,10 +9,11 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code gar soak}: the fault-injecting soak of {@link Soak}; exits 0 when every invariant held, 1 when one did not. */
-@Command(name = "soak", mixinStandardHelpOptions = true,
+@Command(name = "soak", mixinStandardHelpOptions = true, defaultValueProvider = SoakCommand.Defaults.class,
         description = {"Soak the reactor with faults on the simulated device: futures across several lines and all 8 slots,"
                 + " random fates (cancel, timeout, interrupt, failed stream, lost word, store into failure), random waits;"
                 + " then check and print the invariants (one terminal state each, the expected one; no lost, duplicated or"
@@ -27,8 +28,8 @@ final class SoakCommand implements Callable<Integer> {
             defaultValue = "30")
     long seconds;
 
-    @Option(names = "--rounds", description = "Rounds; the heap trend needs at least 10 (default: ${DEFAULT-VALUE}).", defaultValue = "10")
-    int rounds;
+    @Mixin
+    RunOptions.Rounds rounds;
 
     @Option(names = "--lines", description = "Completion lines, 8 slots each (default: ${DEFAULT-VALUE}).", defaultValue = "4")
     int lines;
@@ -53,10 +54,15 @@ final class SoakCommand implements Callable<Integer> {
     @Mixin
     OutputOptions.JsonFlag json;
 
+    /** The soak's rounds. */
+    static final class Defaults extends OptionDefaults {
+        Defaults() { super(Map.of("--rounds", "10")); }
+    }
+
     @Override
     public Integer call() {
         SoakConfig c = SoakConfig.defaults(seed != null ? seed : System.nanoTime())
-                .withFutures(futures).withSeconds(seconds).withRounds(rounds).withLines(lines)
+                .withFutures(futures).withSeconds(seconds).withRounds(rounds.rounds).withLines(lines)
                 .withSettle(Duration.ofMillis(settleMs)).withCloseWaits(closeWaits);
         if (carriers.value().isPresent()) c = c.withCarriers(carriers.value().getAsInt());
         if (plan.value().isPresent()) c = c.withPlan(plan.value().get());

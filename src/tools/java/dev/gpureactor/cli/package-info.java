@@ -3,7 +3,9 @@
  * {@code probe}, {@code bench} and {@code soak} over the engines beside it ({@code dev.gpureactor.demo},
  * {@code dev.gpureactor.bench}, {@code dev.gpureactor.soak}), the option mixins they share
  * ({@code ReactorOptions}, {@code OutputOptions}, {@code RunOptions}, with per-command wording in
- * {@code Options.properties} and defaults in {@code OptionDefaults}), and the backend probes
+ * {@code Options.properties} and defaults in {@code OptionDefaults}), the benchmark commands' shared
+ * frame ({@code RunCommand}: options to settings, a bad setting exits 2) and progress line
+ * ({@code StatusLine}), and the backend probes
  * aggregated for {@code gar probe}. The io_uring host comes from
  * {@code dev.gpureactor.host.uring.UringHost}. A tool, not part of the library: it builds from
  * {@code src/tools} into the tools artifact and {@code gar.jar}.

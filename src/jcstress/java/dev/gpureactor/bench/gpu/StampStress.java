@@ -25,15 +25,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "0", expect = FORBIDDEN, desc = "Bug prevented: sequence number 1 seen with the time from before it (a stale stamp).")
 @State
 public class StampStress {
-    private final Stamp stamp = new Stamp(0);
+    final StampCase c = new StampCase();
 
-    @Actor
-    public void observer() {
-        stamp.publish(1, 42);
-    }
-
-    @Actor
-    public void harness(J_Result r) {
-        r.r1 = stamp.atIfReached(1);
-    }
+    @Actor public void observer() { c.observer(); }
+    @Actor public void harness(J_Result r) { c.harness(r); }
 }

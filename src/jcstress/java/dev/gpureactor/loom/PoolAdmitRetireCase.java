@@ -1,0 +1,52 @@
+package dev.gpureactor.loom;
+
+import org.openjdk.jcstress.infra.results.IIII_Result;
+
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The body of {@link PoolAdmitRetireStress} and of {@link PoolAdmitRetireNegativeControl}, written
+ * once: the control differs only by the pool's {@code retiresByCas} (false: the carriers retire on
+ * any update that leaves the word {@code CLOSED}, and the retired bit is never set).
+ */
+final class PoolAdmitRetireCase {
+    private final CarrierPool pool;
+    private volatile int admitted, ran;
+
+    /** The test's case: as the library builds it. */
+    PoolAdmitRetireCase() {
+        this(true);
+    }
+
+    /** A negative control's case: {@code retiresByCas} changes its one line. */
+    PoolAdmitRetireCase(boolean retiresByCas) {
+        pool = CarrierPool.withoutCarriers(true, retiresByCas);
+        pool.resumes().execute(() -> { }); // queued, not run: it keeps the carriers
+        pool.close(Duration.ZERO);
+        if (pool.isRetired()) throw new AssertionError("setup");
+    }
+
+    void carrier() {
+        pool.runQueued(); // the last task: the word becomes CLOSED, and the carrier tries to retire
+    }
+
+    void submitter() {
+        try {
+            pool.resumes().execute(() -> ran = 1);
+            admitted = 1;
+        } catch (RejectedExecutionException e) {
+            admitted = 0;
+        }
+    }
+
+    void arbiter(IIII_Result r) {
+        r.r1 = admitted;
+        r.r2 = pool.isRetired() ? 1 : 0;
+        while (pool.runQueued()) {
+            // the carrier runs what was admitted
+        }
+        r.r3 = ran;
+        r.r4 = pool.isRetired() ? 1 : 0;
+    }
+}
