@@ -10,9 +10,8 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
- * One Linux io_uring, driven by hand through FFM: {@code io_uring_setup}, three {@code mmap}ed
- * regions (SQ ring, CQ ring, SQE array; the rings share one mapping where the kernel offers
- * {@code IORING_FEAT_SINGLE_MMAP}), and {@code io_uring_enter}. No liburing.
+ * One Linux io_uring, driven by hand through FFM: {@code io_uring_setup} and three {@code mmap}ed
+ * regions ({@link RingMaps}), and {@code io_uring_enter}. No liburing.
  *
  * <p>It offers the one wait the host needs, synchronous: {@link #timeout(long)} submits one
  * {@code IORING_OP_TIMEOUT} with a relative nanosecond {@code __kernel_timespec}, then waits in
@@ -48,7 +47,6 @@ import java.lang.invoke.VarHandle;
  * leave an op submitted or queued, the ring is marked broken and every later call fails with
  * {@link ErrorCode#Backend}; a broken ring is only good for {@link #close()}.
  */
-@SuppressWarnings("restricted")
 public final class Ring implements AutoCloseable {
     /** Entries of a ring made by {@link #open()}: 8. */
     public static final int DEFAULT_ENTRIES = 8;
@@ -62,12 +60,12 @@ public final class Ring implements AutoCloseable {
     private final Arena arena;
     private final MemorySegment capture;
     private final MemorySegment ts;
+    /** The descriptor and the kernel's mappings, unmade by {@link #close()}. */
+    private final RingMaps maps;
     private final int fd;
     private final int features;
     private final int sqEntries;
     private final int cqEntries;
-    /** The mappings; with a single mmap the CQ ring is the SQ mapping and cqMapLen is 0 (nothing of its own to unmap). */
-    private final long sqMapAddr, sqMapLen, cqMapAddr, cqMapLen, sqesMapAddr, sqesMapLen;
     private final MemorySegment sq, cq, sqes;
     private final long sqHead, sqTail, sqArray, cqHead, cqTail, cqCqes;
     private final int sqMask, cqMask;
@@ -85,27 +83,21 @@ public final class Ring implements AutoCloseable {
     private int res;
     private boolean got;
 
-    private Ring(Thread owner, Arena arena, MemorySegment capture, int fd, MemorySegment params,
-                 long sqMapAddr, long sqMapLen, long cqMapAddr, long cqMapLen, long sqesMapAddr, long sqesMapLen) {
+    private Ring(Thread owner, Arena arena, MemorySegment capture, MemorySegment params, RingMaps maps) {
         this.owner = owner;
         this.arena = arena;
         this.capture = capture;
         this.ts = arena.allocate(KERNEL_TIMESPEC);
-        this.fd = fd;
+        this.maps = maps;
+        this.fd = maps.fd();
         this.features = params.get(ValueLayout.JAVA_INT, P_FEATURES);
         this.sqEntries = params.get(ValueLayout.JAVA_INT, P_SQ_ENTRIES);
         this.cqEntries = params.get(ValueLayout.JAVA_INT, P_CQ_ENTRIES);
-        this.sqMapAddr = sqMapAddr;
-        this.sqMapLen = sqMapLen;
-        this.cqMapAddr = cqMapAddr;
-        this.cqMapLen = cqMapLen;
-        this.sqesMapAddr = sqesMapAddr;
-        this.sqesMapLen = sqesMapLen;
         // Views of the kernel's mappings, bound to the confined arena: after close() an access
         // fails with IllegalStateException instead of touching unmapped memory.
-        this.sq = MemorySegment.ofAddress(sqMapAddr).reinterpret(sqMapLen, arena, null);
-        this.cq = MemorySegment.ofAddress(cqMapAddr).reinterpret(cqMapAddr == sqMapAddr ? sqMapLen : cqMapLen, arena, null);
-        this.sqes = MemorySegment.ofAddress(sqesMapAddr).reinterpret(sqesMapLen, arena, null);
+        this.sq = maps.sq(arena);
+        this.cq = maps.cq(arena);
+        this.sqes = maps.sqes(arena);
         long so = P_SQ_OFF, co = P_CQ_OFF;
         this.sqHead = u32(params, so + SO_HEAD);
         this.sqTail = u32(params, so + SO_TAIL);
@@ -160,69 +152,22 @@ public final class Ring implements AutoCloseable {
         var un = Sys.unavailable();
         if (un.isPresent()) return new Opened(null, "ffm", 0, un.get());
         Arena arena = Arena.ofConfined();
-        int fd = -1;
-        long sqAddr = -1, cqAddr = -1, sqesAddr = -1, sqLen = 0, cqLen = 0, sqesLen = 0;
-        String step = "io_uring_setup";
-        MemorySegment capture = Sys.captureBuffer(arena);
+        RingMaps maps = null;
         try {
+            MemorySegment capture = Sys.captureBuffer(arena);
             MemorySegment params = arena.allocate(PARAMS); // zeroed: no flags, no SQPOLL
-            long r = Sys.syscall(capture, Sys.NR.ioUringSetup(), entries, params.address(), 0, 0, 0, 0);
-            if (r < 0) return failed(arena, step, Sys.errno(capture));
-            fd = (int) r;
-            int feat = params.get(ValueLayout.JAVA_INT, P_FEATURES);
-            int sqN = params.get(ValueLayout.JAVA_INT, P_SQ_ENTRIES);
-            int cqN = params.get(ValueLayout.JAVA_INT, P_CQ_ENTRIES);
-            sqLen = u32(params, P_SQ_OFF + SO_ARRAY) + (long) sqN * Integer.BYTES;
-            cqLen = u32(params, P_CQ_OFF + CO_CQES) + (long) cqN * CQE_SIZE;
-            boolean single = (feat & IORING_FEAT_SINGLE_MMAP) != 0 && !separateMaps;
-            if (single) sqLen = cqLen = Math.max(sqLen, cqLen);
-            step = "mmap of the SQ ring";
-            sqAddr = Sys.mmapShared(capture, sqLen, fd, IORING_OFF_SQ_RING);
-            if (sqAddr == -1) return failedAfterSetup(arena, capture, step, fd, -1, 0, -1, 0, -1, 0);
-            if (single) {
-                cqAddr = sqAddr;
-            } else {
-                step = "mmap of the CQ ring";
-                cqAddr = Sys.mmapShared(capture, cqLen, fd, IORING_OFF_CQ_RING);
-                if (cqAddr == -1) return failedAfterSetup(arena, capture, step, fd, sqAddr, sqLen, -1, 0, -1, 0);
+            RingMaps.Made made = RingMaps.map(capture, params, entries, separateMaps);
+            if (made.maps() == null) {
+                arena.close();
+                return new Opened(null, made.step(), made.errno(), made.step() + " failed: " + UringProbe.reason(made.errno()));
             }
-            step = "mmap of the SQEs";
-            sqesLen = (long) sqN * SQE_SIZE;
-            sqesAddr = Sys.mmapShared(capture, sqesLen, fd, IORING_OFF_SQES);
-            if (sqesAddr == -1) {
-                return failedAfterSetup(arena, capture, step, fd, sqAddr, sqLen,
-                        single ? -1 : cqAddr, cqLen, -1, 0);
-            }
-            Ring ring = new Ring(Thread.currentThread(), arena, capture, fd, params,
-                    sqAddr, sqLen, single ? sqAddr : cqAddr, single ? 0 : cqLen, sqesAddr, sqesLen);
-            return new Opened(ring, null, 0, null);
+            maps = made.maps();
+            return new Opened(new Ring(Thread.currentThread(), arena, capture, params, maps), null, 0, null);
         } catch (RuntimeException | Error e) {
             // Nothing above throws once FFM is bound; if something does, leak nothing.
-            unmapAndClose(fd, sqAddr, sqLen, cqAddr == sqAddr ? -1 : cqAddr, cqLen, sqesAddr, sqesLen);
+            if (maps != null) maps.unmapAndClose();
             if (arena.scope().isAlive()) arena.close();
             throw e;
-        }
-    }
-
-    private static Opened failed(Arena arena, String step, int errno) {
-        arena.close();
-        return new Opened(null, step, errno, step + " failed: " + UringProbe.reason(errno));
-    }
-
-    private static Opened failedAfterSetup(Arena arena, MemorySegment capture, String step, int fd,
-                                           long sqAddr, long sqLen, long cqAddr, long cqLen, long sqesAddr, long sqesLen) {
-        int errno = Sys.errno(capture);
-        unmapAndClose(fd, sqAddr, sqLen, cqAddr, cqLen, sqesAddr, sqesLen);
-        return failed(arena, step, errno);
-    }
-
-    private static void unmapAndClose(int fd, long sqAddr, long sqLen, long cqAddr, long cqLen, long sqesAddr, long sqesLen) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment c = Sys.captureBuffer(a);
-            if (sqesAddr != -1 && sqesLen > 0) Sys.munmap(c, sqesAddr, sqesLen);
-            if (cqAddr != -1 && cqLen > 0) Sys.munmap(c, cqAddr, cqLen);
-            if (sqAddr != -1 && sqLen > 0) Sys.munmap(c, sqAddr, sqLen);
-            if (fd >= 0) Sys.close(c, fd);
         }
     }
 
@@ -236,7 +181,7 @@ public final class Ring implements AutoCloseable {
     public int features() { return features; }
 
     /** Whether the SQ and CQ rings share one mapping (the kernel offers {@code IORING_FEAT_SINGLE_MMAP}, and it was used). */
-    public boolean singleMmap() { return cqMapAddr == sqMapAddr; }
+    public boolean singleMmap() { return maps.single(); }
 
     /** The thread this ring belongs to. */
     public Thread owner() { return owner; }
@@ -283,7 +228,7 @@ public final class Ring implements AutoCloseable {
         checkOwner();
         closed = true;
         arena.close(); // the views die first, then the memory under them
-        unmapAndClose(fd, sqMapAddr, sqMapLen, cqMapAddr == sqMapAddr ? -1 : cqMapAddr, cqMapLen, sqesMapAddr, sqesMapLen);
+        maps.unmapAndClose();
     }
 
     @Override
