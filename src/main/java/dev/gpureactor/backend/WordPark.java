@@ -16,9 +16,21 @@ import dev.gpureactor.core.SpinSlice;
  */
 @FunctionalInterface
 public interface WordPark {
+    /**
+     * Parks until {@code word} is reached or {@code boundNanos} passed.
+     *
+     * @param word the descriptor to wait on
+     * @param boundNanos the longest park, in nanoseconds
+     * @return {@code true} once the word reached its target
+     * @throws InterruptedException if interrupted
+     */
     boolean park(MemoryDescriptor word, long boundNanos) throws InterruptedException;
 
-    /** Spins about 2 µs, then parks in steps of at most 50 µs until the word or the bound. */
+    /**
+     * Spins about 2 µs, then parks in steps of at most 50 µs until the word or the bound.
+     *
+     * @return the park
+     */
     static WordPark spinThenPark() {
         return spinThenPark(2_000, 50_000);
     }

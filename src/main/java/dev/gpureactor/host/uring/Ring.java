@@ -115,15 +115,16 @@ public final class Ring implements AutoCloseable {
         return Integer.toUnsignedLong(s.get(ValueLayout.JAVA_INT, off));
     }
 
-    /** A ring of {@link #DEFAULT_ENTRIES} entries, owned by the calling thread. */
+    /** {@return a ring of {@link #DEFAULT_ENTRIES} entries, owned by the calling thread} */
     public static Ring open() {
         return open(DEFAULT_ENTRIES);
     }
 
     /**
-     * A ring of {@code entries} SQ entries (the kernel rounds up to a power of two), owned by the
-     * calling thread.
+     * {@return a ring of {@code entries} SQ entries (the kernel rounds up to a power of two), owned by the calling
+     * thread}
      *
+     * @param entries the entries
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} ("io_uring", why) when the
      *     kernel refuses the ring (see {@link UringProbe#reason(int)}) or FFM cannot bind libc
      */
@@ -180,10 +181,13 @@ public final class Ring implements AutoCloseable {
     /** {@code io_uring_params.features} as the kernel reported them. */
     public int features() { return features; }
 
-    /** Whether the SQ and CQ rings share one mapping (the kernel offers {@code IORING_FEAT_SINGLE_MMAP}, and it was used). */
+    /**
+     * {@return whether the SQ and CQ rings share one mapping (the kernel offers {@code IORING_FEAT_SINGLE_MMAP},
+     * and it was used)}
+     */
     public boolean singleMmap() { return maps.single(); }
 
-    /** The thread this ring belongs to. */
+    /** {@return the thread this ring belongs to} */
     public Thread owner() { return owner; }
 
     public boolean isClosed() { return closed; }
@@ -193,6 +197,7 @@ public final class Ring implements AutoCloseable {
      * returns its completion result: {@link #TIMEOUT_EXPIRED} ({@code -ETIME}) when it expired,
      * which is the only expected result; anything else is a refusal (a negative errno).
      *
+     * @param nanos the time in nanoseconds
      * @throws ReactorException {@link ErrorCode#InvalidArgument} for a negative duration, a closed
      *     ring or a call from another thread; {@link ErrorCode#Backend} when
      *     {@code io_uring_enter} fails or the ring is broken
