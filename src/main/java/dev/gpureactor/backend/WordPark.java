@@ -1,9 +1,10 @@
 package dev.gpureactor.backend;
 
 import dev.gpureactor.core.Clock;
+import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
-
-import java.util.concurrent.locks.LockSupport;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.SpinSlice;
 
 /**
  * How a port parks on its completion word: {@link dev.gpureactor.core.CompletionPort#park}
@@ -15,40 +16,43 @@ import java.util.concurrent.locks.LockSupport;
  */
 @FunctionalInterface
 public interface WordPark {
+    /**
+     * Parks until {@code word} is reached or {@code boundNanos} passed.
+     *
+     * @param word the descriptor to wait on
+     * @param boundNanos the longest park, in nanoseconds
+     * @return {@code true} once the word reached its target
+     * @throws InterruptedException if interrupted
+     */
     boolean park(MemoryDescriptor word, long boundNanos) throws InterruptedException;
 
-    /** Spins about 2 µs, then parks in steps of at most 50 µs until the word or the bound. */
+    /**
+     * Spins about 2 µs, then parks in steps of at most 50 µs until the word or the bound.
+     *
+     * @return the park
+     */
     static WordPark spinThenPark() {
-        return SpinThenPark.DEFAULT;
+        return spinThenPark(2_000, 50_000);
     }
 
-    /** Spins {@code spinNanos}, then parks in steps of at most {@code stepNanos}. */
+    /**
+     * Spins {@code spinNanos}, then parks in steps of at most {@code stepNanos} until the word or the
+     * bound: {@link SpinSlice} slices, the first with the spin (the word is often about to land).
+     *
+     * @param spinNanos how long to spin first; 0 for none
+     * @param stepNanos the longest OS park of one step, at least 1
+     * @return the park
+     */
     static WordPark spinThenPark(long spinNanos, long stepNanos) {
-        if (spinNanos < 0 || stepNanos <= 0) throw new IllegalArgumentException("spin >= 0 and step > 0 required");
-        return new SpinThenPark(spinNanos, stepNanos);
-    }
-
-    /** The default park: a short spin (the word is often about to land), then bounded OS parks. */
-    record SpinThenPark(long spinNanos, long stepNanos) implements WordPark {
-        static final SpinThenPark DEFAULT = new SpinThenPark(2_000, 50_000);
-
-        @Override
-        public boolean park(MemoryDescriptor word, long boundNanos) throws InterruptedException {
-            if (word.isComplete()) return true;
-            long start = System.nanoTime();
-            long end = Clock.after(start, Math.max(0, boundNanos));
-            long spinEnd = Clock.after(start, Math.min(spinNanos, Math.max(0, boundNanos)));
-            while (System.nanoTime() - spinEnd < 0) {
-                Thread.onSpinWait();
-                if (word.isComplete()) return true;
-            }
-            while (true) {
-                long left = end - System.nanoTime();
-                if (left <= 0) return word.isComplete();
-                LockSupport.parkNanos(Math.min(left, stepNanos));
+        if (spinNanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "spinNanos", spinNanos, ">= 0");
+        if (stepNanos < 1) throw new ReactorException(ErrorCode.InvalidArgument, "stepNanos", stepNanos, ">= 1");
+        return (word, boundNanos) -> {
+            long end = Clock.after(System.nanoTime(), Math.max(0, boundNanos));
+            for (long spin = spinNanos; ; spin = 0) {
+                if (SpinSlice.park(spin, stepNanos, end - System.nanoTime(), word::isComplete, null)) return true;
                 if (Thread.interrupted()) throw new InterruptedException();
-                if (word.isComplete()) return true;
+                if (end - System.nanoTime() <= 0) return word.isComplete();
             }
-        }
+        };
     }
 }

@@ -33,7 +33,7 @@ final class FirstUse {
     private FirstUse() {}
 
     /** The classes an await and a join reach that a reactor's construction does not already initialise. */
-    static final List<Class<?>> AWAIT_PATH = List.of(GpuFuture.class, FutureControls.class, FutureStage.class, NaiveWait.class,
+    static final List<Class<?>> AWAIT_PATH = List.of(GpuFuture.class, JoinerStack.class, FutureNode.class, FutureReports.class, FutureControls.class, FutureStage.class, NaiveWait.class,
             NaiveRunner.class, LineParker.class, ParkerInbox.class, ParkerHosting.class, ParkerThread.class, LineWait.class, Inline.class, LineGroup.class, LineWatch.class, Oversleep.class, WaitEvent.class, ParkerLateEvent.class,
             PortFailureEvent.class, ReliefEvent.class, BacklogEvent.class, CompletionLine.class, PointEstimate.class,
             PointTable.class, LiveThreads.class, java.util.OptionalLong.class);
@@ -51,7 +51,7 @@ final class FirstUse {
         try {
             for (Class<?> c : AWAIT_PATH) {
                 Class.forName(c.getName(), true, c.getClassLoader());
-                // Their nested classes (GpuFuture's joiner node, CompletionLine's listener) too, so that one added later is not forgotten.
+                // Their nested classes (JoinerStack's joiner node, CompletionLine's listener) too, so that one added later is not forgotten.
                 for (Class<?> nested : c.getDeclaredClasses()) Class.forName(nested.getName(), true, nested.getClassLoader());
             }
         } catch (ClassNotFoundException e) {

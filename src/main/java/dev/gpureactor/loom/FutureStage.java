@@ -1,16 +1,82 @@
 package dev.gpureactor.loom;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
+import static dev.gpureactor.loom.GpuFuture.CANCELLED;
+import static dev.gpureactor.loom.GpuFuture.COMPLETED;
+import static dev.gpureactor.loom.GpuFuture.PENDING;
+import static dev.gpureactor.loom.GpuFuture.READY;
+
 /**
- * The stage adapter of a {@link GpuFuture}: how its internal stage (made and completed by the future,
- * docs/DESIGN.md §5 "stage vs settle") is completed, copied for each caller, and kept off the parker.
+ * The stage adapter of a {@link GpuFuture}: its internal stage, made on the first ask, completed only
+ * by the future, never handed out (each caller gets a copy, so no caller can change what another
+ * sees), and completed off the parker. A superclass rather than a field, so a future nobody asks a
+ * stage of pays one null field. Its Dekker pair with the settle: docs/DESIGN.md §5 "stage vs settle".
+ *
+ * @param <T> the readback's result
  */
-final class FutureStage {
-    private FutureStage() { }
+abstract class FutureStage<T> extends JoinerStack {
+    private static final VarHandle STAGE;
+
+    static {
+        try {
+            STAGE = MethodHandles.lookup().findVarHandle(FutureStage.class, "stage", CompletableFuture.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Where a stage's readback and a parker's completions run. */
+    final Executor callbacks;
+    /** The lines a jcstress negative control removes; {@link FutureControls#NONE} in the library. */
+    final FutureControls controls;
+    /** The internal stage: CAS from null, then read by the settle after its state store (§5 "stage vs settle"). */
+    private volatile CompletableFuture<T> stage;
+
+    FutureStage(Executor callbacks, FutureControls controls) {
+        this.callbacks = callbacks;
+        this.controls = controls;
+    }
+
+    /** The future's state, read volatile: the re-check half of a Dekker pair. */
+    abstract int volatileState();
+
+    /** Completes {@code s} with the future's terminal outcome. */
+    abstract void completeStage(CompletableFuture<T> s);
+
+    /** Nobody joins and nobody watches: runs the wait's plan, if the policy says a stage does. */
+    abstract void runInlineForStage();
+
+    /** The internal stage, made on the first ask (one CAS: one stage). */
+    final CompletableFuture<T> stage() {
+        CompletableFuture<T> s = stage; // volatile: a stage another thread made is complete-able as made
+        if (s != null) return s;
+        CompletableFuture<T> fresh = new CompletableFuture<>();
+        if (!STAGE.compareAndSet(this, null, fresh)) return stage; // volatile CAS: one stage; the Dekker write against settle
+        if (controls.skipsStageRecheck()) return fresh; // negative control: the re-check below, removed
+        // Dekker with settle (§5): a state before its store means its read of `stage` sees `fresh`.
+        int st = volatileState();
+        if (st == READY) dispatch(callbacks, this::resolve);
+        else if (st >= COMPLETED) completeStage(fresh);
+        else if (st == PENDING) runInlineForStage();
+        return fresh;
+    }
+
+    /** Whether a stage was asked for: read after the state CAS, so a stage CASed before it is seen. */
+    final boolean hasStage() { return stage != null; }
+
+    /** After a terminal state store: completes the stage, if one was asked for, never on a parker. */
+    final void publishToStage() {
+        CompletableFuture<T> s = stage; // volatile: the settle's Dekker read, after its volatile state store
+        if (s == null) return;
+        if (Thread.currentThread() instanceof ParkerThread) dispatch(callbacks, () -> completeStage(s));
+        else completeStage(s);
+    }
 
     /**
      * A new stage completed with {@code internal}'s outcome, the same value or the same exception (a
@@ -30,9 +96,9 @@ final class FutureStage {
      * saw it); a cancelled wait's stage is cancelled, as the wait: {@code isCancelled()}, {@code state()} CANCELLED.
      */
     static <T> void complete(CompletableFuture<T> s, int state, T value, Throwable failure) {
-        if (state == GpuFuture.COMPLETED) s.complete(value);
-        else if (state == GpuFuture.CANCELLED) s.completeExceptionally(cancellation(failure));
-        else if (state > GpuFuture.COMPLETED) s.completeExceptionally(failure);
+        if (state == COMPLETED) s.complete(value);
+        else if (state == CANCELLED) s.completeExceptionally(cancellation(failure));
+        else if (state > COMPLETED) s.completeExceptionally(failure);
     }
 
     /** How a cancelled wait is reported as the JDK reports one: a {@link CancellationException} whose cause is the coded {@code Cancelled}. */

@@ -3,6 +3,7 @@ package dev.gpureactor.park;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.SpinSlice;
 
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
@@ -10,7 +11,8 @@ import java.util.function.Predicate;
 
 /**
  * The park that runs everywhere: a short spin with {@link Thread#onSpinWait()}, then one
- * {@link LockSupport#parkNanos} slice, within the bound. It is a plain value, in the manner of an Agrona
+ * {@link LockSupport#parkNanos} slice, within the bound ({@link SpinSlice}, the code the backend's
+ * word park runs too). It is a plain value, in the manner of an Agrona
  * idle strategy, so the parker chooses how long to spin and how finely to sleep.
  *
  * <p><b>One slice per call.</b> A call spins for up to {@code spinNanos}, sleeps once for up to
@@ -55,17 +57,7 @@ public record FallbackPark(long spinNanos, long sliceNanos) implements LinePark 
         Objects.requireNonNull(line, "line");
         Objects.requireNonNull(ready, "ready");
         line.segment(); // a closed line fails here, as it does for the hardware park
-        if (ready.test(line)) return true;
-        if (boundNanos <= 0) return false;
-        final long start = System.nanoTime();
-        final long spin = Math.min(spinNanos, boundNanos);
-        while (System.nanoTime() - start < spin) {
-            Thread.onSpinWait();
-            if (ready.test(line)) return true;
-        }
-        long left = boundNanos - (System.nanoTime() - start);
-        if (left > 0) LockSupport.parkNanos(this, Math.min(sliceNanos, left));
-        return ready.test(line);
+        return SpinSlice.park(spinNanos, sliceNanos, boundNanos, () -> ready.test(line), this);
     }
 
     @Override

@@ -138,7 +138,7 @@ class ErrorCodeTest {
     void every_thrower_in_the_core_fills_its_form() {
         Map<ErrorCode, List<Executable>> throwers = new LinkedHashMap<>();
         throwers.put(ErrorCode.InvalidPlan, List.of(
-                () -> WaitPlan.parse("nope"), () -> WaitBands.parse("poll;x"), () -> WaitBands.parse("poll;rows>=1:nope")));
+                () -> WaitPlan.parse("nope")));
         throwers.put(ErrorCode.ExecutorRefused, List.of(() -> ExecutorKind.resolve(ExecutorKind.IO_URING, Strictness.STRICT,
                 new HostCaps(Capability.present(), Capability.present(), Capability.present(), Capability.missing("off")))));
         throwers.put(ErrorCode.InvalidExecutor, List.of(() -> ExecutorKind.parse("fill")));
@@ -159,9 +159,7 @@ class ErrorCodeTest {
         throwers.put(ErrorCode.InvalidArgument, List.of(
                 () -> new DeadlinePlan(-1000, 0, 0, 1), () -> new DeadlinePlan(0, 0, 0, 0), () -> new DeadlinePlan(0, 2000, 1000, 1),
                 () -> new WaitPlan.FlagWait(0, 1000, Optional.empty()), () -> new WaitPlan.FlagWait(1000, 0, Optional.empty()),
-                () -> new WaitBands(List.of()), () -> new WaitBands.Band(-1, new WaitPlan.Block()),
-                () -> new WaitBands(List.of(new WaitBands.Band(3, new WaitPlan.Block()))),
-                () -> new StepRows().publish(-1), () -> new ManualClock().advance(-1), () -> new ManualClock(10).set(9),
+                () -> new ManualClock().advance(-1), () -> new ManualClock(10).set(9),
                 () -> ErrorCode.ofNumber(-3)));
         throwers.forEach((code, list) -> list.forEach(t -> assertCoded(code, t)));
 

@@ -125,21 +125,4 @@ class WaitPlanPropertiesTest {
         }
         assertEquals(text, plan.label());
     }
-
-    /** The same for band texts: parse, and be your own label, or InvalidPlan. */
-    @Property(tries = 3000, edgeCases = EdgeCasesMode.NONE)
-    void any_band_text_parses_to_its_label_or_fails_with_invalid_plan(@ForAll("texts") String a, @ForAll("texts") String b,
-                                                                      @ForAll @IntRange(min = 0, max = 70) int edge) {
-        String text = a + ";rows>=" + edge + ":" + b;
-        WaitBands bands;
-        try {
-            bands = WaitBands.parse(text);
-        } catch (ReactorException e) {
-            assertEquals(ErrorCode.InvalidPlan, e.code(), e.getMessage());
-            assertEquals(List.of("wait bands", text), e.args().subList(0, 2));
-            Coded.assertArity(e.code(), e.args());
-            return;
-        }
-        assertEquals(text, bands.label());
-    }
 }

@@ -9,7 +9,6 @@ import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
-import dev.gpureactor.core.WaitBands;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.loom.GpuExecutorService;
 import dev.gpureactor.loom.GpuFuture;
@@ -255,7 +254,6 @@ class MisuseTest {
                 new Case("new MemoryDescriptor(null, slot, t)", "line", () -> new MemoryDescriptor(null, Slot.of(0), 1)),
                 new Case("new MemoryDescriptor(line, null, t)", "slot", () -> new MemoryDescriptor(line, null, 1)),
                 new Case("WaitPlan.parse(null)", "text", () -> WaitPlan.parse(null)),
-                new Case("WaitBands.parse(null)", "text", () -> WaitBands.parse(null)),
                 new Case("ExecutorKind.parse(null)", "name", () -> ExecutorKind.parse(null)));
         return Stream.concat(cases.stream().map(c -> DynamicTest.dynamicTest(c.call(), () -> {
             NullPointerException e = assertThrows(NullPointerException.class, c.run(), c.call());

@@ -59,16 +59,16 @@ final class Sys {
     static final int MAP_POPULATE = 0x8000;
 
     /** Syscall numbers for this architecture, or null where none are known. */
-    record Numbers(long ioUringSetup, long ioUringEnter, long futex) {}
+    record Numbers(long ioUringSetup, long ioUringEnter) {}
 
     static final Numbers NR = numbers(System.getProperty("os.arch", ""));
 
     static Numbers numbers(String arch) {
         return switch (arch.toLowerCase(Locale.ROOT)) {
             // arch/x86/entry/syscalls/syscall_64.tbl
-            case "amd64", "x86_64" -> new Numbers(425, 426, 202);
+            case "amd64", "x86_64" -> new Numbers(425, 426);
             // include/uapi/asm-generic/unistd.h (aarch64 uses the generic table)
-            case "aarch64", "arm64" -> new Numbers(425, 426, 98);
+            case "aarch64", "arm64" -> new Numbers(425, 426);
             default -> null;
         };
     }

@@ -10,16 +10,13 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 
 /**
- * The kernel's io_uring and futex ABI, written by hand from {@code linux/io_uring.h} and
- * {@code linux/futex.h}: the structs as {@link MemoryLayout}s with the header's field names, and
- * the constants this host uses.
+ * The kernel's io_uring ABI, written by hand from {@code linux/io_uring.h}: the structs as
+ * {@link MemoryLayout}s with the header's field names, and the constants this host uses.
  *
  * <p>The layouts were checked against {@code offsetof}/{@code sizeof} of the machine's header
  * (linux-libc-dev 6.1); {@code UapiTest} pins every offset so a typo cannot pass. Unions are
  * modelled as the member this host uses, named after the header's first member, with the other
- * member's name in a comment. Opcodes newer than that header (the futex ops, Linux 6.7) come from
- * the kernel's {@code include/uapi/linux/io_uring.h} enum order: {@code ..., SENDMSG_ZC = 48,
- * READ_MULTISHOT = 49, WAITID = 50, FUTEX_WAIT = 51, FUTEX_WAKE = 52, FUTEX_WAITV = 53}.
+ * member's name in a comment.
  *
  * <p>Every field is little-endian-native as the kernel writes it; the layouts use the platform's
  * byte order ({@code JAVA_INT} etc.), which is what the kernel uses on x86-64 and aarch64.
@@ -129,16 +126,12 @@ final class Uapi {
     static final long CO_CQES = off(CQRING_OFFSETS, "cqes");
 
     static final long SQE_OPCODE = off(SQE, "opcode");
-    static final long SQE_FLAGS = off(SQE, "flags");
     static final long SQE_FD = off(SQE, "fd");
     static final long SQE_OFF = SQE.byteOffset(groupElement("u_off"), groupElement("off"));
-    static final long SQE_ADDR2 = SQE.byteOffset(groupElement("u_off"), groupElement("addr2"));
     static final long SQE_ADDR = SQE.byteOffset(groupElement("u_addr"), groupElement("addr"));
     static final long SQE_LEN = off(SQE, "len");
     static final long SQE_TIMEOUT_FLAGS = SQE.byteOffset(groupElement("u_op_flags"), groupElement("timeout_flags"));
-    static final long SQE_FUTEX_FLAGS = SQE.byteOffset(groupElement("u_op_flags"), groupElement("futex_flags"));
     static final long SQE_USER_DATA = off(SQE, "user_data");
-    static final long SQE_ADDR3 = off(SQE, "addr3");
 
     static final long CQE_USER_DATA = off(CQE, "user_data");
     static final long CQE_RES = off(CQE, "res");
@@ -159,24 +152,9 @@ final class Uapi {
     /** io_uring_enter flags. */
     static final int IORING_ENTER_GETEVENTS = 1;
 
-    /** sqe.flags: the next SQE runs only after this one, and a LINK_TIMEOUT after it bounds it. */
-    static final byte IOSQE_IO_LINK = 1 << 2;
-
     /** Opcodes (enum io_uring_op). */
     static final byte IORING_OP_NOP = 0;
     static final byte IORING_OP_TIMEOUT = 11;
-    static final byte IORING_OP_LINK_TIMEOUT = 15;
-    static final byte IORING_OP_FUTEX_WAIT = 51;
-    static final byte IORING_OP_FUTEX_WAKE = 52;
-
-    /** futex2 flags (linux/futex.h): a 32-bit word, private to this process's address space. */
-    static final int FUTEX2_SIZE_U32 = 0x02;
-    static final int FUTEX2_PRIVATE = 128; // == FUTEX_PRIVATE_FLAG
-    /** futex(2) ops for the plain wake. */
-    static final int FUTEX_WAKE = 1;
-    static final int FUTEX_PRIVATE_FLAG = 128;
-    /** Wait/wake mask matching every bit (FUTEX_BITSET_MATCH_ANY). */
-    static final long FUTEX_BITSET_MATCH_ANY = 0xffffffffL;
 
     static final int SQE_SIZE = (int) SQE.byteSize();
     static final int CQE_SIZE = (int) CQE.byteSize();

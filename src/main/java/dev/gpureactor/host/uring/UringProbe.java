@@ -5,9 +5,6 @@ import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
 import dev.gpureactor.core.ReactorException;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -107,25 +104,6 @@ public final class UringProbe {
             return OptionalInt.of(Integer.parseInt(Files.readString(IO_URING_DISABLED).trim()));
         } catch (IOException | NumberFormatException | SecurityException e) {
             return OptionalInt.empty();
-        }
-    }
-
-    /**
-     * Whether the ring also runs {@code IORING_OP_FUTEX_WAIT} (Linux 6.7+): a wait on a word that
-     * does not hold the expected value must come back {@code VALUE_CHANGED} at once. The io-uring
-     * executor does not need it (its line park is the word wait); CPU-agent tests and demos do.
-     */
-    public static Capability futexOps() {
-        Capability ring = probe();
-        if (!ring.isPresent()) return ring;
-        try (Ring r = Ring.open(2); Arena a = Arena.ofConfined()) {
-            MemorySegment w = a.allocate(ValueLayout.JAVA_INT);
-            w.set(ValueLayout.JAVA_INT, 0, 1);
-            Ring.FutexOutcome o = r.futexWait(w, 0, 1_000_000_000L);
-            return o == Ring.FutexOutcome.VALUE_CHANGED ? Capability.present()
-                    : Capability.missing("IORING_OP_FUTEX_WAIT on a changed word returned " + o + ", not VALUE_CHANGED");
-        } catch (ReactorException e) {
-            return Capability.missing(e.getMessage());
         }
     }
 

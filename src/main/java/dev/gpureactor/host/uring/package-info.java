@@ -7,8 +7,7 @@
  * {@code ioUring} capability that {@link dev.gpureactor.core.ExecutorKind#resolve} reads.
  *
  * <p>The line park of this executor is the parker's word wait: not a futex,
- * not polling through the ring. The ring's futex wait is offered for CPU agents only; a GPU's
- * store into host memory wakes no futex.
+ * not polling through the ring.
  *
  * {@link dev.gpureactor.host.uring.UringHost} composes them with a reactor: one call gives a
  * {@code GpuReactor.Builder} with the probed capabilities and the ring sleeper.

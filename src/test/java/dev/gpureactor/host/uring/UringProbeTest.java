@@ -112,15 +112,6 @@ class UringProbeTest {
         assertEquals("io-uring", r.label());
     }
 
-    @Test
-    void futexOpsProbe() {
-        UringTestSupport.requireUring();
-        Capability f = UringProbe.futexOps();
-        System.out.println("[uring] futex ops: " + f);
-        if (UringTestSupport.kernelAtLeast(6, 7)) assertEquals(Capability.present(), f);
-        else assertFalse(f.isPresent());
-    }
-
     private static HostCaps withIoUring(Capability ioUring) {
         HostCaps all = HostCaps.everything();
         return new HostCaps(all.parkers(), all.carriers(), all.wordWait(), ioUring);

@@ -1,6 +1,5 @@
 package dev.gpureactor.host.uring;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,33 +55,6 @@ final class UringTestSupport {
             assertFalse(why.isBlank(), "a missing io_uring must say why");
             System.out.println("[uring] skipping: io_uring " + c);
             Assumptions.abort("io_uring " + c);
-        }
-    }
-
-    /**
-     * As {@link #requireUring()}, and the futex ops (Linux 6.7+) must run; skips with the reason where
-     * they cannot. Why a skip: an older kernel has no IORING_OP_FUTEX_WAIT. Where it runs: a kernel
-     * 6.7 or later fails rather than skips when the probe refuses (this project's VMs run 6.18).
-     */
-    static void requireFutexOps() {
-        requireUring();
-        Capability f = UringProbe.futexOps();
-        if (!f.isPresent()) {
-            assertFalse(kernelAtLeast(6, 7), "Linux " + System.getProperty("os.version")
-                    + " has IORING_OP_FUTEX_WAIT, yet the probe says " + f);
-            System.out.println("[uring] skipping futex test: " + f);
-            Assumptions.abort("IORING_OP_FUTEX_WAIT " + f);
-        }
-        assertEquals(Capability.present(), f);
-    }
-
-    static boolean kernelAtLeast(int major, int minor) {
-        String[] v = System.getProperty("os.version", "0.0").split("[.-]");
-        try {
-            int ma = Integer.parseInt(v[0]), mi = v.length > 1 ? Integer.parseInt(v[1]) : 0;
-            return ma > major || (ma == major && mi >= minor);
-        } catch (NumberFormatException e) {
-            return false;
         }
     }
 }

@@ -1,0 +1,22 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.ReactorException;
+
+/** A {@link GpuFuture}'s registration node: it settles that future, and nothing else of it. */
+final class FutureNode extends LineWait {
+    private final GpuFuture<?> future;
+
+    FutureNode(GpuFuture<?> future, long id, MemoryDescriptor descriptor, CompletionPort port, long startNanos, long wakeAtNanos,
+               long resumeAtNanos, long spreadNanos, Object pointKey, String planLabel) {
+        super(id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel);
+        this.future = future;
+    }
+
+    @Override boolean signal() { return future.signal(); }
+
+    @Override boolean fail(ReactorException error) { return future.fail(error); }
+
+    @Override boolean isPending() { return future.rawState() == GpuFuture.PENDING; }
+}

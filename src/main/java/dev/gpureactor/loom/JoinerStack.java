@@ -1,0 +1,157 @@
+package dev.gpureactor.loom;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+
+import static dev.gpureactor.loom.GpuFuture.COMPLETED;
+import static dev.gpureactor.loom.GpuFuture.PENDING;
+import static dev.gpureactor.loom.GpuFuture.READY;
+import static dev.gpureactor.loom.GpuFuture.RESOLVING;
+
+/**
+ * The threads waiting on one {@link GpuFuture}, and how each waits ({@link #awaitDone}): a Treiber
+ * stack, as {@code FutureTask}'s, pushed by CAS and popped whole after each move of the future's
+ * state. A superclass rather than a field, so a future costs no second object. The Dekker pair it is
+ * one half of: docs/DESIGN.md §5 "joiner stack".
+ */
+abstract class JoinerStack {
+    /** A limit this long (146 years) is no limit: {@code start + limit} would overflow. */
+    private static final long FOREVER_NANOS = 1L << 62;
+
+    private static final VarHandle JOINERS;
+
+    static {
+        try {
+            JOINERS = MethodHandles.lookup().findVarHandle(JoinerStack.class, "joiners", Joiner.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The top of the stack; volatile, the joiners' half of the Dekker pair on the state (DESIGN §5). */
+    private volatile Joiner joiners;
+
+    /** A waiting thread; {@code thread} is cleared by the waker or by the joiner leaving early (then unlinked). */
+    static final class Joiner {
+        volatile Thread thread;
+        volatile Joiner next;
+
+        Joiner(Thread thread) { this.thread = thread; }
+    }
+
+    /** Pushes {@code me}; the caller then re-checks the state with a volatile load (Dekker with the settle). */
+    final void push(Joiner me) {
+        Joiner head;
+        do {
+            head = joiners; // volatile: the CAS below checks it anyway
+            me.next = head;
+        } while (!JOINERS.compareAndSet(this, head, me)); // volatile CAS: the joiner's write of the Dekker pair
+    }
+
+    /** Pops the whole stack (after the state store) and unparks every thread still on it. */
+    final void wakeJoiners() {
+        Joiner j = (Joiner) JOINERS.getAndSet(this, null); // volatile, after the state store: a node pushed before it is popped here
+        for (; j != null; j = j.next) {
+            Thread t = j.thread; // volatile: a joiner that left early cleared it
+            if (t != null) {
+                j.thread = null; // volatile: tells the joiner (and a jcstress arbiter) it was woken
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    /**
+     * A joiner leaving early takes its node off the stack, so repeated timed waits on a long wait
+     * do not grow it ({@code FutureTask.removeWaiter}: clear the thread, then unlink every cleared
+     * node, restarting when a race with another unlinker is seen).
+     */
+    final void unlink(Joiner me) {
+        if (me == null) return;
+        me.thread = null; // volatile: a waker skips it, another unlinker drops it
+        retry:
+        while (true) {
+            for (Joiner pred = null, q = joiners, s; q != null; q = s) { // volatile reads: a racing pop or push restarts nothing unsafe
+                s = q.next;
+                if (q.thread != null) {
+                    pred = q;
+                } else if (pred != null) {
+                    pred.next = s;
+                    if (pred.thread == null) continue retry; // pred was unlinked under us
+                } else if (!JOINERS.compareAndSet(this, q, s)) { // the head: only by CAS, pushes race for it
+                    continue retry;
+                }
+            }
+            return;
+        }
+    }
+
+    /** The future's state, read with acquire (a terminal state seen makes its outcome visible). */
+    abstract int rawState();
+
+    /** Runs the readback on this thread if nobody runs it yet (READY → RESOLVING → terminal). */
+    abstract void resolve();
+
+    /** Pushes {@code me}, then re-reads the state (volatile): {@code true} when it is still {@code seen}, so the caller may park. */
+    abstract boolean pushThenRecheck(Joiner me, int seen);
+
+    /** Whether this joiner took the wait's plan over and ran it (having unlinked {@code me}); false when it is not its to run. */
+    abstract boolean ranPlan(Joiner me, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException;
+
+    /**
+     * Waits until the future is terminal and returns its state. {@code interruptible}: an interrupt
+     * ends this caller's wait ({@link InterruptedException}, flag cleared); otherwise it is kept for
+     * the caller. {@code timed}: past {@code nanos} this caller's wait ends ({@link TimeoutException}).
+     * Neither changes the future.
+     */
+    final int awaitDone(boolean interruptible, boolean timed, long nanos) throws InterruptedException, TimeoutException {
+        final long start = timed ? System.nanoTime() : 0;
+        if (timed && nanos >= FOREVER_NANOS) timed = false;
+        if (timed && nanos < 0) nanos = 0; // a past limit is no wait; Long.MIN_VALUE - elapsed would wrap to "for ever"
+        boolean keepInterrupt = false;
+        Joiner me = null;
+        int pushedIn = -1; // the phase the node was pushed in; a node is popped when the phase moves on
+        try {
+            while (true) {
+                int s = rawState(); // acquire: a terminal state seen makes value/failure visible
+                if (s == READY) {
+                    resolve();
+                    continue;
+                }
+                if (s >= COMPLETED) return s;
+                if (Thread.interrupted()) {
+                    if (interruptible) {
+                        unlink(me);
+                        throw new InterruptedException();
+                    }
+                    keepInterrupt = true; // restored on the way out; parking needs the flag clear
+                    continue;
+                }
+                if (s == PENDING && ranPlan(me, timed, start, nanos)) {
+                    me = null; // ranPlan unlinked it
+                    continue;
+                }
+                int phase = s == RESOLVING ? RESOLVING : PENDING; // SETTLING pops what PENDING pushed
+                if (me == null || pushedIn != phase) {
+                    // A fresh node per phase: the previous one was (or is being) popped by the move.
+                    me = new Joiner(Thread.currentThread());
+                    pushedIn = phase;
+                    if (!pushThenRecheck(me, s)) continue;
+                }
+                if (timed) {
+                    long left = nanos - (System.nanoTime() - start);
+                    if (left <= 0) {
+                        unlink(me);
+                        throw new TimeoutException();
+                    }
+                    LockSupport.parkNanos(this, left);
+                } else {
+                    LockSupport.park(this);
+                }
+            }
+        } finally {
+            if (keepInterrupt) Thread.currentThread().interrupt();
+        }
+    }
+}
