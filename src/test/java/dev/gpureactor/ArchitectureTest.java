@@ -45,10 +45,12 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>
  * core                      -> the JDK's java.* only (no javax, no jdk.*, no sun.*, no other package, no library)
- * park                      -> core
- * loom                      -> core, park
- * backend                   -> core, park                 (never its sub-packages)
- * backend.{sim,cuda,hip,metal} -> backend, core, park     (never a sibling; cuda and hip their own ffi)
+ * loader                    -> core                       (the native loader, not exported)
+ * park                      -> core, loader
+ * loom                      -> core, loader, park
+ * backend                   -> core, loader               (never its sub-packages)
+ * backend.{sim,cuda,hip,metal} -> backend, core, loader   (never a sibling; cuda and hip their own ffi and raw)
+ * backend.{cuda,hip}.raw    -> backend, their own ffi     (the raw driver calls, not exported)
  * park.ffi, backend.{cuda,hip}.ffi -> the JDK only         (jextract's generated bindings)
  * host                      -> core, park                 (never its sub-package)
  * host.uring                -> host, core, park, loom   (UringHost composes the ring with a reactor builder)
@@ -70,23 +72,27 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     static final String ROOT = "dev/gpureactor/";
     /** The library's own packages: what an engine driven by the command line may use. */
-    static final Set<String> LIBRARY = Set.of("core", "park", "loom", "backend", "backend/sim", "backend/cuda",
-            "backend/hip", "backend/metal", "host", "host/uring");
-    static final Set<String> BACKEND_SUB = Set.of("backend", "core", "park");
+    static final Set<String> LIBRARY = Set.of("core", "loader", "park", "loom", "backend", "backend/sim", "backend/cuda",
+            "backend/cuda/raw", "backend/hip", "backend/hip/raw", "backend/metal", "host", "host/uring");
+    static final Set<String> BACKEND_SUB = Set.of("backend", "core", "loader");
     static final Set<String> ENGINE = union(LIBRARY, Set.of("json"));
     /** Each package (its path below dev/gpureactor/) and the other packages it may use. */
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             Map.entry("core", Set.of()),
-            Map.entry("park", Set.of("core", "park/ffi")),
+            Map.entry("loader", Set.of("core")),
+            Map.entry("park", Set.of("core", "loader", "park/ffi")),
             // jextract's generated bindings: descriptors and address-taking invokes over java.lang.foreign.
             Map.entry("park/ffi", Set.of()),
             Map.entry("backend/cuda/ffi", Set.of()),
             Map.entry("backend/hip/ffi", Set.of()),
-            Map.entry("loom", Set.of("core", "park")),
-            Map.entry("backend", Set.of("core", "park")),
+            Map.entry("loom", Set.of("core", "loader", "park")),
+            Map.entry("backend", Set.of("core", "loader")),
             Map.entry("backend/sim", BACKEND_SUB),
-            Map.entry("backend/cuda", union(BACKEND_SUB, Set.of("backend/cuda/ffi"))),
-            Map.entry("backend/hip", union(BACKEND_SUB, Set.of("backend/hip/ffi"))),
+            // the raw driver calls (not exported) over the generated bindings, at the binding's addresses
+            Map.entry("backend/cuda/raw", Set.of("backend", "backend/cuda/ffi")),
+            Map.entry("backend/hip/raw", Set.of("backend", "backend/hip/ffi")),
+            Map.entry("backend/cuda", union(BACKEND_SUB, Set.of("backend/cuda/ffi", "backend/cuda/raw"))),
+            Map.entry("backend/hip", union(BACKEND_SUB, Set.of("backend/hip/ffi", "backend/hip/raw"))),
             Map.entry("backend/metal", BACKEND_SUB),
             Map.entry("host", Set.of("core", "park")),
             Map.entry("host/uring", Set.of("host", "core", "park", "loom")),

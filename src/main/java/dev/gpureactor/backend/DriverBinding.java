@@ -2,8 +2,8 @@ package dev.gpureactor.backend;
 
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
+import dev.gpureactor.loader.NativeLibrary;
+import dev.gpureactor.loader.NativeLoader;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -65,15 +65,20 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
     private final List<String> missing;
 
     /**
-     * Resolves every function of {@code calls} (in header order) in {@code lib}, once.
+     * Opens {@code library} through the one loader and resolves every function of {@code calls} (in
+     * header order) in it, once.
      *
      * @param backend "cuda", "hip": the first argument of the {@code Backend} errors
+     * @param library the library's path (containing {@code /}) or loader name
+     * @param calls   the vendor's enum of bound functions
      * @param success the status of a call that succeeded
+     * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library;
+     *     {@link ErrorCode#NativeDirUnsafe} for a path another user could write
      */
-    protected DriverBinding(String backend, NativeLibrary lib, Class<F> calls, int success) {
+    protected DriverBinding(String backend, String library, Class<F> calls, int success) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.success = success;
-        this.lib = Objects.requireNonNull(lib, "lib");
+        this.lib = NativeLoader.load(Objects.requireNonNull(library, "library"));
         this.calls = Objects.requireNonNull(calls, "calls");
         F[] all = calls.getEnumConstants();
         this.addresses = Arrays.stream(all).map(f -> lib.symbol(f.name()).orElse(MemorySegment.NULL))
@@ -89,18 +94,18 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
     }
 
     /**
-     * The binding of {@code pathOrName}, made by {@code make} from the opened library the first time and
+     * The binding of {@code pathOrName}, made by {@code make} (which opens the library) the first time and
      * kept in {@code cache} (drivers are never unloaded).
      *
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library;
      *     {@link ErrorCode#NativeDirUnsafe} for a path another user could write
      */
     public static <B extends DriverBinding<?>> B once(ConcurrentHashMap<String, B> cache, String pathOrName,
-                                                  Function<NativeLibrary, B> make) {
+                                                  Function<String, B> make) {
         Objects.requireNonNull(pathOrName, "pathOrName");
         B known = cache.get(pathOrName);
         if (known != null) return known;
-        B fresh = make.apply(NativeLoader.load(pathOrName));
+        B fresh = make.apply(pathOrName);
         B raced = cache.putIfAbsent(pathOrName, fresh);
         return raced != null ? raced : fresh;
     }
@@ -192,8 +197,13 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
         }
     }
 
-    /** Whether the library exports {@code function}. */
-    protected final boolean has(F function) {
+    /**
+     * Whether the library exports {@code function}.
+     *
+     * @param function the bound function
+     * @return whether its address resolved
+     */
+    public final boolean has(F function) {
         return addresses[function.ordinal()].address() != 0; // the final array: see the field
     }
 
@@ -201,7 +211,7 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
      * The address of a bound function, or {@code NativeUnavailable} naming it when the library lacks it:
      * each raw call's first step, so one array load (no lookup by name).
      */
-    protected final MemorySegment need(F function) {
+    public final MemorySegment need(F function) {
         MemorySegment a = addresses[function.ordinal()]; // the final array: see the field
         if (a.address() == 0) throw lib.missing(function.name());
         return a;

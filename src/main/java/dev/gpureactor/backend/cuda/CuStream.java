@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.DriverStream;
 
 import java.lang.foreign.MemorySegment;
@@ -33,7 +34,7 @@ public record CuStream(long handle) implements DriverStream {
 
     /** Whether the handle names a stream only through the current context (0, legacy, per-thread). */
     public boolean isImplicit() {
-        return handle == 0 || handle == CudaDriver.CU_STREAM_LEGACY || handle == CudaDriver.CU_STREAM_PER_THREAD;
+        return handle == 0 || handle == CudaRaw.CU_STREAM_LEGACY || handle == CudaRaw.CU_STREAM_PER_THREAD;
     }
 
     @Override

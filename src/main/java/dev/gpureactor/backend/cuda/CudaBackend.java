@@ -1,7 +1,7 @@
 package dev.gpureactor.backend.cuda;
 
-import dev.gpureactor.backend.BackendReport;
 import dev.gpureactor.backend.DriverBinding;
+import dev.gpureactor.backend.BackendReport;
 
 /** The CUDA entry of {@code gar probe} ({@link DriverBinding#probe}). */
 public final class CudaBackend {

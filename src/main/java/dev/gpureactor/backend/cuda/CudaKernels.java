@@ -1,8 +1,9 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.loader.NativeLibrary;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -86,16 +87,16 @@ public final class CudaKernels implements AutoCloseable {
         long module;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            int rc = cuda.cuModuleLoadData(out, a.allocateFrom(JAVA_BYTE, image)); // the driver copies the image
-            if (rc == CudaDriver.CUDA_ERROR_NO_BINARY_FOR_GPU) throw noBinary(cuda, rc);
+            int rc = CudaRaw.cuModuleLoadData(cuda, out, a.allocateFrom(JAVA_BYTE, image)); // the driver copies the image
+            if (rc == CudaRaw.CUDA_ERROR_NO_BINARY_FOR_GPU) throw noBinary(cuda, rc);
             cuda.check("cuModuleLoadData", rc);
             module = out.get(ADDRESS, 0).address();
         }
         try {
             return new CudaKernels(cuda, module, function(cuda, module, SPIN), function(cuda, module, WRITE_BYTE));
         } catch (RuntimeException e) {
-            int rc = cuda.cuModuleUnload(MemorySegment.ofAddress(module));
-            if (rc != CudaDriver.CUDA_SUCCESS) e.addSuppressed(cuda.failure("cuModuleUnload", rc));
+            int rc = CudaRaw.cuModuleUnload(cuda, MemorySegment.ofAddress(module));
+            if (rc != CudaRaw.CUDA_SUCCESS) e.addSuppressed(cuda.failure("cuModuleUnload", rc));
             throw e;
         }
     }
@@ -110,7 +111,7 @@ public final class CudaKernels implements AutoCloseable {
     private static long function(CudaDriver cuda, long module, String name) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            cuda.check("cuModuleGetFunction(" + name + ")", cuda.cuModuleGetFunction(out, MemorySegment.ofAddress(module), a.allocateFrom(name)));
+            cuda.check("cuModuleGetFunction(" + name + ")", CudaRaw.cuModuleGetFunction(cuda, out, MemorySegment.ofAddress(module), a.allocateFrom(name)));
             return out.get(ADDRESS, 0).address();
         }
     }
@@ -138,7 +139,7 @@ public final class CudaKernels implements AutoCloseable {
         MemorySegment params = a.allocate(ADDRESS, args.length);
         for (int i = 0; i < args.length; i++) params.setAtIndex(ADDRESS, i, args[i]);
         // cuLaunchKernel copies the parameter values before it returns: the arena may close after it.
-        cuda.check("cuLaunchKernel(" + name + ")", cuda.cuLaunchKernel(MemorySegment.ofAddress(function), 1, 1, 1, 1, 1, 1, 0,
+        cuda.check("cuLaunchKernel(" + name + ")", CudaRaw.cuLaunchKernel(cuda, MemorySegment.ofAddress(function), 1, 1, 1, 1, 1, 1, 0,
                 stream.segment(), params, MemorySegment.NULL));
     }
 
@@ -147,6 +148,6 @@ public final class CudaKernels implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
-        cuda.check("cuModuleUnload", cuda.cuModuleUnload(MemorySegment.ofAddress(module)));
+        cuda.check("cuModuleUnload", CudaRaw.cuModuleUnload(cuda, MemorySegment.ofAddress(module)));
     }
 }

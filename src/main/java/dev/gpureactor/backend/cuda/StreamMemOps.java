@@ -2,9 +2,9 @@ package dev.gpureactor.backend.cuda;
 
 import java.util.OptionalInt;
 
-import static dev.gpureactor.backend.cuda.CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS;
-import static dev.gpureactor.backend.cuda.CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1;
-import static dev.gpureactor.backend.cuda.CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1;
+import static dev.gpureactor.backend.cuda.raw.CudaRaw.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS;
+import static dev.gpureactor.backend.cuda.raw.CudaRaw.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1;
+import static dev.gpureactor.backend.cuda.raw.CudaRaw.CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1;
 
 /**
  * Whether a device takes {@code cuStreamWriteValue64}, read from both attribute numbers {@code

@@ -1,7 +1,7 @@
 package dev.gpureactor.backend.hip;
 
-import dev.gpureactor.backend.BackendReport;
 import dev.gpureactor.backend.DriverBinding;
+import dev.gpureactor.backend.BackendReport;
 
 /** The HIP entry of {@code gar probe} ({@link DriverBinding#probe}). */
 public final class HipBackend {

@@ -1,7 +1,7 @@
 package dev.gpureactor.backend.metal;
 
-import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
+import dev.gpureactor.loader.NativeLibrary;
+import dev.gpureactor.loader.NativeLoader;
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;

@@ -1,6 +1,6 @@
 package dev.gpureactor.backend.metal;
 
-import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.loader.NativeLibrary;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;

@@ -1,6 +1,7 @@
-package dev.gpureactor.park;
+package dev.gpureactor.loader;
 
 import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.park.NativePark;
 import dev.gpureactor.core.ReactorException;
 
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.gpureactor.backend.hip;
+package dev.gpureactor.backend.hip.raw;
 
 import dev.gpureactor.backend.DriverCall;
 import dev.gpureactor.backend.hip.ffi.hipDeviceGetName_fn;

@@ -1,4 +1,4 @@
-package dev.gpureactor.backend.cuda;
+package dev.gpureactor.backend.cuda.raw;
 
 import dev.gpureactor.backend.DriverCall;
 import dev.gpureactor.backend.cuda.ffi.cuCtxCreate_v4_fn;

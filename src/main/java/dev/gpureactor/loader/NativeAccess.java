@@ -1,4 +1,4 @@
-package dev.gpureactor.park;
+package dev.gpureactor.loader;
 
 import java.lang.management.ManagementFactory;
 
@@ -9,7 +9,7 @@ import java.lang.management.ManagementFactory;
  * ({@code --illegal-native-access=allow}). Probed once per process.
  *
  * <p>Without it the features that are only optimisations do not load native code: the hardware word
- * wait ({@link WordWait#probe()}) and the parkers' timer slack ({@link TimerSlack}). A backend the user
+ * wait ({@code park.WordWait.probe()}) and the parkers' timer slack ({@code park.TimerSlack}). A backend the user
  * asked for (CUDA, HIP, Metal) loads its driver regardless, and the JDK then warns as it should.
  */
 public final class NativeAccess {

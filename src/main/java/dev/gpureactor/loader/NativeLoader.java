@@ -1,4 +1,4 @@
-package dev.gpureactor.park;
+package dev.gpureactor.loader;
 
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
