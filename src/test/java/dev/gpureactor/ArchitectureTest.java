@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gpureactor.loom.GpuFuture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.classfile.Attributes;
@@ -47,7 +48,9 @@ import org.junit.jupiter.api.Test;
  * core                      -> the JDK's java.* only (no javax, no jdk.*, no sun.*, no other package, no library)
  * loader                    -> core                       (the native loader, not exported)
  * park                      -> core, loader
- * loom                      -> core, loader, park
+ * carrier                   -> core                       (the carrier pool, not exported)
+ * parker                    -> core, park, carrier        (the parkers and their waits, not exported)
+ * loom                      -> core, loader, park, parker, carrier (the reactor, the future, the executor)
  * backend                   -> core, loader               (never its sub-packages)
  * backend.{sim,cuda,hip,metal} -> backend, core, loader   (never a sibling; cuda and hip their own ffi and raw)
  * backend.{cuda,hip}.raw    -> backend, their own ffi     (the raw driver calls, not exported)
@@ -72,7 +75,7 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     static final String ROOT = "dev/gpureactor/";
     /** The library's own packages: what an engine driven by the command line may use. */
-    static final Set<String> LIBRARY = Set.of("core", "loader", "park", "loom", "backend", "backend/sim", "backend/cuda",
+    static final Set<String> LIBRARY = Set.of("core", "loader", "park", "carrier", "parker", "loom", "backend", "backend/sim", "backend/cuda",
             "backend/cuda/raw", "backend/hip", "backend/hip/raw", "backend/metal", "host", "host/uring");
     static final Set<String> BACKEND_SUB = Set.of("backend", "core", "loader");
     static final Set<String> ENGINE = union(LIBRARY, Set.of("json"));
@@ -85,7 +88,9 @@ class ArchitectureTest {
             Map.entry("park/ffi", Set.of()),
             Map.entry("backend/cuda/ffi", Set.of()),
             Map.entry("backend/hip/ffi", Set.of()),
-            Map.entry("loom", Set.of("core", "loader", "park")),
+            Map.entry("carrier", Set.of("core")),
+            Map.entry("parker", Set.of("core", "park", "carrier")),
+            Map.entry("loom", Set.of("core", "loader", "park", "parker", "carrier")),
             Map.entry("backend", Set.of("core", "loader")),
             Map.entry("backend/sim", BACKEND_SUB),
             // the raw driver calls (not exported) over the generated bindings, at the binding's addresses
@@ -117,9 +122,9 @@ class ArchitectureTest {
     static final Set<String> JAVA_ONLY = Set.of("core", "json");
     /**
      * The JDK internals a layer may name: the carriers are the JDK's own carrier class, so that the
-     * JDK compensates their blocking calls (loom.CarrierThreads exports it to the library at run time).
+     * JDK compensates their blocking calls (carrier.CarrierThreads exports it to the library at run time).
      */
-    static final Map<String, Set<String>> MAY_USE_JDK_INTERNAL = Map.of("loom", Set.of("jdk/internal/misc/CarrierThread"));
+    static final Map<String, Set<String>> MAY_USE_JDK_INTERNAL = Map.of("carrier", Set.of("jdk/internal/misc/CarrierThread"));
     /** Packages that may use a library outside the JDK (the optional dependencies). */
     static final Set<String> MAY_USE_LIBRARIES = Set.of("cli", "bench", "bench/service", "bench/scale");
 
@@ -288,6 +293,11 @@ class ArchitectureTest {
         assertTrue(violation("park", "jdk/internal/misc/Unsafe") != null);
         assertEquals(null, violation("loom", "dev/gpureactor/park/WordWait"));
         assertTrue(violation("loom", "dev/gpureactor/backend/sim/SimDevice") != null);
+        assertEquals(null, violation("loom", "dev/gpureactor/parker/LineParker"));
+        assertTrue(violation("parker", "dev/gpureactor/loom/GpuFuture") != null, "the internals never name the API");
+        assertTrue(violation("carrier", "dev/gpureactor/parker/ParkerThread") != null, "the pool knows a parker only as a WakeCapture");
+        assertTrue(violation("backend", "dev/gpureactor/park/WordWait") != null, "backend loads through loader, not park");
+        assertTrue(violation("backend/cuda/raw", "dev/gpureactor/backend/cuda/CudaDriver") != null);
         assertTrue(violation("backend", "dev/gpureactor/host/Uring") != null);
         assertTrue(violation("host", "org/HdrHistogram/Histogram") != null);
         assertTrue(violation("host", "dev/gpureactor/loom/GpuFuture") != null);

@@ -1,5 +1,8 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.WaitEvent;
+import dev.gpureactor.parker.ParkerThread;
+import dev.gpureactor.parker.LineWait;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
@@ -170,11 +173,11 @@ public final class GpuFuture<T> implements Future<T> {
             super(id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel);
         }
 
-        @Override boolean signal() { return GpuFuture.this.signal(); }
+        @Override public boolean signal() { return GpuFuture.this.signal(); }
 
-        @Override boolean fail(ReactorException error) { return GpuFuture.this.fail(error); }
+        @Override public boolean fail(ReactorException error) { return GpuFuture.this.fail(error); }
 
-        @Override boolean isPending() { return rawState() == PENDING; }
+        @Override public boolean isPending() { return rawState() == PENDING; }
     }
 
     /** A future already failed with {@code error}; used where a wait cannot even start. */

@@ -1,5 +1,14 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.SlotPoint;
+import dev.gpureactor.carrier.VirtualThreads;
+import dev.gpureactor.carrier.CarrierPool;
+import dev.gpureactor.parker.ReactorControls;
+import dev.gpureactor.parker.ReactorCounters;
+import dev.gpureactor.parker.SnapshotPark;
+import dev.gpureactor.parker.ParkerRoster;
+import dev.gpureactor.parker.ParkerHooks;
+import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionLine;
@@ -272,9 +281,7 @@ public final class GpuReactor implements AutoCloseable {
         return f;
     }
 
-    /** A slot's default readback point: one small record per wait, not a concatenated string (was 48 B and a concat). */
-    record SlotPoint(CompletionLine line, int slot) {} // package-private: FirstUse links its equals/hashCode
-
+    /** A slot's default readback point. */
     static Object defaultPoint(CompletionLine line, int slot) {
         return new SlotPoint(line, slot);
     }
@@ -402,7 +409,14 @@ public final class GpuReactor implements AutoCloseable {
      *
      * @return the counters as read now
      */
-    public RunStats stats() { return counters.snapshot(pool); }
+    public RunStats stats() {
+        ReactorCounters.Counts c = counters.counts();
+        CarrierPool p = pool;
+        return new RunStats(p == null ? 0 : p.tasksRun(), c.woke(), c.slept(), c.parked(), c.queried(),
+                p == null ? 0 : p.idleNanos(), p == null ? 0 : p.busyNanos(), c.registrations(), c.parkersStarted(),
+                c.parkersDied(), c.hosted(), c.relieved(), p == null ? 0 : p.queueDepth(), p == null ? 0 : p.liveThreads(),
+                p == null ? 0 : p.size(), c.parkerCpuNanos(), p == null ? 0 : p.compensations());
+    }
 
     /**
      * This reactor's name ({@link Builder#name}, else {@code reactor-<hex>}). Its JMX bean, if any, is

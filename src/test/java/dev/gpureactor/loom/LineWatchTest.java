@@ -1,5 +1,8 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.ReactorCounters;
+import dev.gpureactor.parker.Turn;
+import dev.gpureactor.parker.LineWatch;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;

@@ -1,10 +1,10 @@
 package dev.gpureactor.soak;
 
+import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.loom.CarrierPool;
 import dev.gpureactor.loom.GpuExecutorService;
 import dev.gpureactor.loom.GpuFuture;
 import dev.gpureactor.loom.GpuReactor;
