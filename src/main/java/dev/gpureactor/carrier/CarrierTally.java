@@ -26,7 +26,7 @@ import java.util.function.ToLongFunction;
  */
 public final class CarrierTally {
     /** One task in SAMPLE is timed (a power of two). */
-    static final int SAMPLE = 8;
+    public static final int SAMPLE = 8;
 
     private static final VarHandle TASKS, STARTED, BUSY, OS_ID;
 
@@ -86,7 +86,7 @@ public final class CarrierTally {
      * Owner only: the weight of the next task's time, or 0 when it is not to be timed. The first
      * task is always timed (weight 1), so a carrier that ran anything shows busy time.
      */
-    long timedWeight() {
+    public long timedWeight() {
         if (tasks == 0) return 1;
         int x = seed;
         x ^= x << 13;
@@ -103,20 +103,20 @@ public final class CarrierTally {
     void starting() { STARTED.setOpaque(this, started + 1); }
 
     /** Owner only: one task ran; {@code weightedNanos} is its time times its weight (0 when untimed). */
-    void ran(long weightedNanos) {
+    public void ran(long weightedNanos) {
         if (weightedNanos != 0) BUSY.setOpaque(this, busyNanos + weightedNanos); // opaque: no torn read, no fence
         TASKS.setOpaque(this, tasks + 1);
     }
 
 
-    long tasks() { return (long) TASKS.getOpaque(this); }
+    public long tasks() { return (long) TASKS.getOpaque(this); }
 
     long started() { return (long) STARTED.getOpaque(this); }
 
-    long busyNanos() { return (long) BUSY.getOpaque(this); }
+    public long busyNanos() { return (long) BUSY.getOpaque(this); }
 
 
-    long osThreadId() { return (long) OS_ID.getOpaque(this); }
+    public long osThreadId() { return (long) OS_ID.getOpaque(this); }
 
     /** {@code read} of {@code first} plus {@code read} of each of {@code rest}: a pool's total over its tallies. */
     static long sum(CarrierTally first, Iterable<CarrierTally> rest, ToLongFunction<CarrierTally> read) {

@@ -18,10 +18,10 @@ import java.nio.file.Path;
  */
 public final class OsThread {
     /** No kernel thread id: not Linux, or /proc is not readable. */
-    static final long NO_ID = -1;
+    public static final long NO_ID = -1;
 
     /** The kernel's view of a thread, as far as the watch needs it. */
-    enum Scheduling {
+    public enum Scheduling {
         /** R: on a core or queued for one: it computes (or would). */
         RUNNING,
         /** S or D: asleep in the kernel, waiting for an event or for I/O. */
@@ -35,7 +35,7 @@ public final class OsThread {
     private OsThread() { }
 
     /** The calling thread's kernel id (Linux), or {@link #NO_ID}. One readlink(2). */
-    static long currentId() {
+    public static long currentId() {
         try {
             Path link = Files.readSymbolicLink(THREAD_SELF); // "<pid>/task/<tid>"
             return Long.parseLong(link.getFileName().toString());
@@ -45,7 +45,7 @@ public final class OsThread {
     }
 
     /** The scheduler state of this process's thread {@code id}: the field after the command in /proc/self/task/id/stat. */
-    static Scheduling scheduling(long id) {
+    public static Scheduling scheduling(long id) {
         if (id == NO_ID) return Scheduling.UNKNOWN;
         byte[] stat;
         try {
@@ -57,7 +57,7 @@ public final class OsThread {
     }
 
     /** Parses a stat line: "tid (comm) S ..."; comm may hold spaces and ')' itself, so the last ')' ends it. */
-    static Scheduling scheduling(byte[] stat) {
+    public static Scheduling scheduling(byte[] stat) {
         int i = stat.length - 1;
         while (i >= 0 && stat[i] != ')') i--;
         if (i < 0 || i + 2 >= stat.length) return Scheduling.UNKNOWN;

@@ -390,11 +390,14 @@ public final class GpuReactor implements AutoCloseable {
     public PointTable<Object> points() { return points; }
 
     /**
-     * The carrier pool.
+     * The carrier pool, as a view.
      *
-     * @return the pool, or empty when running on the JDK's default scheduler
+     * @return the pool's view, or empty when running on the JDK's default scheduler
      */
-    public Optional<CarrierPool> carriers() { return Optional.ofNullable(pool); }
+    public Optional<CarrierView> carriers() { return pool == null ? Optional.empty() : Optional.of(new PoolView(pool)); }
+
+    /** The pool itself, or null on the JDK's scheduler. */
+    CarrierPool pool() { return pool; }
 
     /**
      * The executor callbacks run on by default.
