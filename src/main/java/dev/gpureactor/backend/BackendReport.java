@@ -23,7 +23,7 @@ public record BackendReport(String backend, String library, boolean found, Strin
         devices = List.copyOf(devices);
     }
 
-    /** One line per backend and per device, as {@code gar probe} prints it. */
+    /** {@return one line per backend and per device, as {@code gar probe} prints it} */
     public String render() {
         StringBuilder out = new StringBuilder();
         out.append(backend).append(": ").append(found ? "found" : "not found").append(" (").append(library).append("): ").append(why);

@@ -26,6 +26,7 @@ public abstract class BoundLineDriver<B extends DriverBinding<?> & PrimaryContex
      * @param notReady        the status of a stream still running
      * @param queryCall       the name of the call behind {@link #queryStatus}, for messages
      * @param synchronizeCall the name of the call behind {@link #synchronizeStatus}, for messages
+     * @param binding the vendor binding
      */
     protected BoundLineDriver(B binding, String vendor, int notReady, String queryCall, String synchronizeCall) {
         this.binding = Objects.requireNonNull(binding, "binding");

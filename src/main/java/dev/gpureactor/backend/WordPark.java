@@ -22,13 +22,23 @@ public interface WordPark {
         return SpinThenPark.DEFAULT;
     }
 
-    /** Spins {@code spinNanos}, then parks in steps of at most {@code stepNanos}. */
+    /**
+     * Spins {@code spinNanos}, then parks in steps of at most {@code stepNanos}.
+     *
+     * @param spinNanos the spin, in nanoseconds
+     * @param stepNanos the step, in nanoseconds
+     */
     static WordPark spinThenPark(long spinNanos, long stepNanos) {
         if (spinNanos < 0 || stepNanos <= 0) throw new IllegalArgumentException("spin >= 0 and step > 0 required");
         return new SpinThenPark(spinNanos, stepNanos);
     }
 
-    /** The default park: a short spin (the word is often about to land), then bounded OS parks. */
+    /**
+     * The default park: a short spin (the word is often about to land), then bounded OS parks.
+     *
+     * @param spinNanos the spin, in nanoseconds
+     * @param stepNanos the step, in nanoseconds
+     */
     record SpinThenPark(long spinNanos, long stepNanos) implements WordPark {
         static final SpinThenPark DEFAULT = new SpinThenPark(2_000, 50_000);
 

@@ -19,8 +19,10 @@ public interface CompletionPort {
     void arm();
 
     /**
-     * A bounded park on the completion word: returns {@code true} once the word reached its target,
-     * {@code false} when the bound passed (or early, which is allowed).
+     * {@return a bounded park on the completion word: returns {@code true} once the word reached its target,
+     * {@code false} when the bound passed (or early, which is allowed)}
+     *
+     * @param boundNanos the bound, in nanoseconds
      */
     boolean park(long boundNanos) throws InterruptedException;
 

@@ -10,6 +10,10 @@ import java.util.Objects;
  * up by one per store, and {@code word - target}, read as a signed 64-bit number, is non-negative.
  * It therefore stays right across the 2^64 boundary, for targets within 2^63 of the word, and a
  * later store that lands before the waiter looks still completes it.
+ *
+ * @param line the line
+ * @param slot the slot
+ * @param target the value that means done
  */
 public record MemoryDescriptor(CompletionLine line, Slot slot, long target) {
     /** Checks that the line and the slot are not null. */
@@ -28,7 +32,12 @@ public record MemoryDescriptor(CompletionLine line, Slot slot, long target) {
         return reached(line.wordVolatile(slot), target);
     }
 
-    /** {@code word >= target} in wrapping order. */
+    /**
+     * {@code word >= target} in wrapping order.
+     *
+     * @param word the word
+     * @param target the value that means done
+     */
     public static boolean reached(long word, long target) {
         return word - target >= 0;
     }

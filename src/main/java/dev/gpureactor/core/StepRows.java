@@ -17,6 +17,10 @@ public final class StepRows {
 
     public int rows() { return rows.getAcquire(); }
 
-    /** The plan of the current step's band. */
+    /**
+     * {@return the plan of the current step's band}
+     *
+     * @param bands the bands
+     */
     public WaitPlan select(WaitBands bands) { return bands.select(rows()); }
 }

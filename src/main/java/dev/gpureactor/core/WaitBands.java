@@ -11,11 +11,18 @@ import java.util.stream.Collectors;
  * <p>The first band starts at 0 rows, each later band names its first row count, and the edges
  * strictly increase, so {@link #select} always finds exactly one band. A plan never contains
  * {@code ;}, so the text splits unambiguously.
+ *
+ * @param bands the bands
  */
 public record WaitBands(List<Band> bands) {
     public static final int MAX = 4;
 
-    /** Plans for row counts from {@code fromRows} up to the next band's edge. */
+    /**
+     * Plans for row counts from {@code fromRows} up to the next band's edge.
+     *
+     * @param fromRows the from rows
+     * @param plan the wait plan
+     */
     public record Band(int fromRows, WaitPlan plan) {
         public Band {
             Objects.requireNonNull(plan, "plan");
@@ -39,7 +46,11 @@ public record WaitBands(List<Band> bands) {
         }
     }
 
-    /** The plan of the band whose range holds {@code rows}. */
+    /**
+     * {@return the plan of the band whose range holds {@code rows}}
+     *
+     * @param rows the rows
+     */
     public WaitPlan select(int rows) {
         WaitPlan chosen = bands.getFirst().plan();
         for (Band b : bands) {
@@ -48,7 +59,7 @@ public record WaitBands(List<Band> bands) {
         return chosen;
     }
 
-    /** The canonical text, which {@link #parse} reads back to equal bands. */
+    /** {@return the canonical text, which {@link #parse} reads back to equal bands} */
     public String label() {
         return bands.stream()
                 .map(b -> b.fromRows() == 0 ? b.plan().label() : "rows>=" + b.fromRows() + ":" + b.plan().label())
@@ -58,6 +69,7 @@ public record WaitBands(List<Band> bands) {
     /**
      * Reads bands from their text.
      *
+     * @param text the text
      * @throws ReactorException {@link ErrorCode#InvalidPlan} naming the text, the position and the first fault
      */
     public static WaitBands parse(String text) {

@@ -90,7 +90,7 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
 
     /**
      * The executor kind to run; {@link ExecutorKind#GPU_REACTOR} by default. One that cannot run
-     * here resolves by {@link #strictness}.
+     * here resolves by {@link #strictness(Strictness)}.
      *
      * @param kind the kind requested
      * @return this builder
@@ -99,7 +99,7 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
 
     /**
      * Where the reactor's virtual threads run; {@link Scheduler#CARRIER_POOL} by default. One that
-     * cannot run here resolves by {@link #strictness}.
+     * cannot run here resolves by {@link #strictness(Strictness)}.
      *
      * @param scheduler the scheduler requested
      * @return this builder

@@ -78,26 +78,27 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         super("cuda", library, CudaCall.class, CUDA_SUCCESS);
     }
 
-    /** The library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}. */
+    /** {@return the library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}} */
     public static String configuredLibrary() {
         return System.getProperty(LIBRARY_PROPERTY, DEFAULT_LIBRARY);
     }
 
-    /** The driver from {@link #configuredLibrary()}. */
+    /** {@return the driver from {@link #configuredLibrary()}} */
     public static CudaDriver load() {
         return load(configuredLibrary());
     }
 
     /**
-     * The driver in the library at a path (containing {@code /}) or of a loader name; opened once.
+     * {@return the driver in the library at a path (containing {@code /}) or of a loader name; opened once}
      *
+     * @param pathOrName a path (containing {@code /}) or a loader name
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library
      */
     public static CudaDriver load(String pathOrName) {
         return DriverBinding.once(DRIVERS, pathOrName, CudaDriver::new);
     }
 
-    /** Every bound function and its exact descriptor, in header order. */
+    /** {@return every bound function and its exact descriptor, in header order} */
     public static Map<String, FunctionDescriptor> functions() { return FUNCTIONS; }
 
 
@@ -172,7 +173,13 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         return outString("cuDeviceGetName", 256, name -> cuDeviceGetName(this, name, 256, device));
     }
 
-    /** An attribute's value; empty when this driver does not know the attribute ({@code CUDA_ERROR_INVALID_VALUE}). */
+    /**
+     * {@return an attribute's value; empty when this driver does not know the attribute ({@code
+     * CUDA_ERROR_INVALID_VALUE})}
+     *
+     * @param attribute the attribute
+     * @param device the device
+     */
     public OptionalInt attribute(int attribute, int device) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(JAVA_INT);
@@ -189,7 +196,7 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         return outInt("cuCtxGetDevice", o -> cuCtxGetDevice(this, o));
     }
 
-    /** The calling thread's current context, 0 for none. */
+    /** {@return the calling thread's current context, 0 for none} */
     public long currentContext() {
         return outAddress("cuCtxGetCurrent", o -> cuCtxGetCurrent(this, o));
     }
@@ -212,7 +219,12 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         return outAddress("cuDevicePrimaryCtxRetain", c -> cuDevicePrimaryCtxRetain(this, c, device));
     }
 
-    /** Sets the primary context's flags, e.g. {@code CU_CTX_SCHED_BLOCKING_SYNC}. */
+    /**
+     * Sets the primary context's flags, e.g. {@code CU_CTX_SCHED_BLOCKING_SYNC}.
+     *
+     * @param device the device
+     * @param flags the flags
+     */
     public void primaryContextSetFlags(int device, int flags) {
         check("cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags_v2(this, device, flags));
     }
@@ -222,7 +234,11 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         check("cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease_v2(this, device));
     }
 
-    /** A new stream of the current context. */
+    /**
+     * {@return a new stream of the current context}
+     *
+     * @param flags the flags
+     */
     public long streamCreate(int flags) {
         return outAddress("cuStreamCreate", st -> cuStreamCreate(this, st, flags));
     }
@@ -231,17 +247,30 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         check("cuStreamDestroy_v2", cuStreamDestroy_v2(this, MemorySegment.ofAddress(stream)));
     }
 
-    /** The context of a stream ({@code cuStreamGetCtx}); for the null stream, the current context. */
+    /**
+     * {@return the context of a stream ({@code cuStreamGetCtx}); for the null stream, the current context}
+     *
+     * @param stream the stream
+     */
     public long streamContext(long stream) {
         return outAddress("cuStreamGetCtx", c -> cuStreamGetCtx(this, MemorySegment.ofAddress(stream), c));
     }
 
-    /** Page-locked host memory ({@code cuMemHostAlloc}); returns the host address. */
+    /**
+     * Page-locked host memory ({@code cuMemHostAlloc}); returns the host address.
+     *
+     * @param bytes the size in bytes
+     * @param flags the flags
+     */
     public long memHostAlloc(long bytes, int flags) {
         return outAddress("cuMemHostAlloc", p -> cuMemHostAlloc(this, p, bytes, flags));
     }
 
-    /** The device address of mapped host memory ({@code cuMemHostGetDevicePointer_v2}, flags 0). */
+    /**
+     * {@return the device address of mapped host memory ({@code cuMemHostGetDevicePointer_v2}, flags 0)}
+     *
+     * @param host the host address
+     */
     public long memHostDevicePointer(long host) {
         return outLong("cuMemHostGetDevicePointer_v2", d -> cuMemHostGetDevicePointer_v2(this, d, MemorySegment.ofAddress(host), 0));
     }

@@ -58,6 +58,7 @@ public final class CudaKernels implements AutoCloseable {
     /**
      * Loads the jar's fatbin into the current context.
      *
+     * @param cuda the CUDA driver
      * @throws ReactorException {@code NativeUnavailable} when the jar has no fatbin (built without nvcc)
      *     or the driver lacks an entry point; {@code Backend} when the driver refuses the image
      */
@@ -65,7 +66,7 @@ public final class CudaKernels implements AutoCloseable {
         return load(cuda, jarImage());
     }
 
-    /** The jar's fatbin. */
+    /** {@return the jar's fatbin} */
     public static byte[] jarImage() {
         try (InputStream in = CudaKernels.class.getClassLoader().getResourceAsStream(RESOURCE)) {
             if (in == null) {
@@ -78,7 +79,12 @@ public final class CudaKernels implements AutoCloseable {
         }
     }
 
-    /** Loads {@code image} (a fatbin or cubin holding both kernels) into the current context. */
+    /**
+     * Loads {@code image} (a fatbin or cubin holding both kernels) into the current context.
+     *
+     * @param cuda the CUDA driver
+     * @param image the image
+     */
     public static CudaKernels load(CudaDriver cuda, byte[] image) {
         Objects.requireNonNull(cuda, "cuda");
         Objects.requireNonNull(image, "image");
@@ -116,7 +122,12 @@ public final class CudaKernels implements AutoCloseable {
         }
     }
 
-    /** Queues {@code gar_spin_ns(nanos)}: the stream is busy for {@code nanos} of GPU time. */
+    /**
+     * Queues {@code gar_spin_ns(nanos)}: the stream is busy for {@code nanos} of GPU time.
+     *
+     * @param stream the stream
+     * @param nanos the time in nanoseconds
+     */
     public void spin(CuStream stream, long nanos) {
         if (nanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "nanos", nanos, ">= 0");
         try (Arena a = Arena.ofConfined()) {
@@ -125,7 +136,13 @@ public final class CudaKernels implements AutoCloseable {
         }
     }
 
-    /** Queues {@code gar_write_byte(deviceAddress, value)}: one payload byte, fenced system-wide. */
+    /**
+     * Queues {@code gar_write_byte(deviceAddress, value)}: one payload byte, fenced system-wide.
+     *
+     * @param stream the stream
+     * @param deviceAddress the device address
+     * @param value the value
+     */
     public void writeByte(CuStream stream, long deviceAddress, byte value) {
         try (Arena a = Arena.ofConfined()) {
             launch(WRITE_BYTE, writeByte, stream, a, a.allocateFrom(JAVA_LONG, deviceAddress), a.allocateFrom(JAVA_BYTE, value));

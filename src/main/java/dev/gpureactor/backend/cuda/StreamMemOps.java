@@ -22,7 +22,12 @@ import static dev.gpureactor.backend.cuda.raw.CudaRaw.CU_DEVICE_ATTRIBUTE_CAN_US
  */
 public record StreamMemOps(boolean usable, int answeredBy, String detail) {
 
-    /** Reads the attributes of {@code device} (a {@code CUdevice}). */
+    /**
+     * Reads the attributes of {@code device} (a {@code CUdevice}).
+     *
+     * @param driver the driver
+     * @param device the device
+     */
     public static StreamMemOps read(CudaDriver driver, int device) {
         OptionalInt current = driver.attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, device);
         OptionalInt v1 = driver.attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1, device);

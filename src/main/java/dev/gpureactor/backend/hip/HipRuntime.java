@@ -67,7 +67,10 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         return load(configuredLibrary());
     }
 
-    /** @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library */
+    /**
+     * @param pathOrName a path (containing {@code /}) or a loader name
+     * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library
+     */
     public static HipRuntime load(String pathOrName) {
         return DriverBinding.once(RUNTIMES, pathOrName, HipRuntime::new);
     }
@@ -90,7 +93,10 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         return s != null ? s : "unknown error";
     }
 
-    /** The runtime's version as "major.minor" ({@code hipDriverGetVersion}: major·10⁷ + minor·10⁵ + patch). */
+    /**
+     * {@return the runtime's version as "major.minor" ({@code hipDriverGetVersion}: major·10⁷ + minor·10⁵ +
+     * patch)}
+     */
     public String versionText() {
         int v = driverVersion();
         return v / 10_000_000 + "." + v / 100_000 % 100;
@@ -153,7 +159,7 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         check("hipDevicePrimaryCtxRelease", hipDevicePrimaryCtxRelease(this, device));
     }
 
-    /** A new stream on the current device. */
+    /** {@return a new stream on the current device} */
     public long streamCreate() {
         return outAddress("hipStreamCreate", o -> hipStreamCreate(this, o));
     }
@@ -162,7 +168,11 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         check("hipStreamDestroy", hipStreamDestroy(this, MemorySegment.ofAddress(stream)));
     }
 
-    /** The device of a stream; for the null stream, the current device. */
+    /**
+     * {@return the device of a stream; for the null stream, the current device}
+     *
+     * @param stream the stream
+     */
     public int streamDevice(long stream) {
         return outInt("hipStreamGetDevice", d -> hipStreamGetDevice(this, MemorySegment.ofAddress(stream), d));
     }

@@ -8,6 +8,8 @@ import java.lang.foreign.MemorySegment;
  * A raw {@code hipStream_t} handle; 0 is the null stream of the calling thread's current device.
  * The handle must be a live stream (the runtime dereferences it), and a stream that was given a
  * store must stay alive until the line is closed or has {@linkplain dev.gpureactor.backend.MappedLine#retire retired} it.
+ *
+ * @param handle the handle
  */
 public record HipStream(long handle) implements DriverStream {
     public static final HipStream NULL = new HipStream(0);

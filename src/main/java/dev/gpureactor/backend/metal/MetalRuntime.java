@@ -100,7 +100,7 @@ public final class MetalRuntime {
         this.shapes = Collections.unmodifiableMap(s);
     }
 
-    /** Whether this host can run Metal at all (macOS), and if not, why. */
+    /** {@return whether this host can run Metal at all (macOS), and if not, why} */
     public static Capability available() {
         return isMacOs() ? Capability.present() : Capability.missing("not macOS");
     }
@@ -110,7 +110,7 @@ public final class MetalRuntime {
     }
 
     /**
-     * The runtime, loaded once.
+     * {@return the runtime, loaded once}
      *
      * @throws ReactorException {@link ErrorCode#NativeUnavailable}: ("Metal.framework", "not macOS")
      *     on any other OS; naming the library or symbol when one is missing

@@ -144,15 +144,16 @@ public final class Ring implements AutoCloseable {
         return Integer.toUnsignedLong(s.get(ValueLayout.JAVA_INT, off));
     }
 
-    /** A ring of {@link #DEFAULT_ENTRIES} entries, owned by the calling thread. */
+    /** {@return a ring of {@link #DEFAULT_ENTRIES} entries, owned by the calling thread} */
     public static Ring open() {
         return open(DEFAULT_ENTRIES);
     }
 
     /**
-     * A ring of {@code entries} SQ entries (the kernel rounds up to a power of two), owned by the
-     * calling thread.
+     * {@return a ring of {@code entries} SQ entries (the kernel rounds up to a power of two), owned by the calling
+     * thread}
      *
+     * @param entries the entries
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} ("io_uring", why) when the
      *     kernel refuses the ring (see {@link UringProbe#reason(int)}) or FFM cannot bind libc
      */
@@ -256,10 +257,13 @@ public final class Ring implements AutoCloseable {
     /** {@code io_uring_params.features} as the kernel reported them. */
     public int features() { return features; }
 
-    /** Whether the SQ and CQ rings share one mapping (the kernel offers {@code IORING_FEAT_SINGLE_MMAP}, and it was used). */
+    /**
+     * {@return whether the SQ and CQ rings share one mapping (the kernel offers {@code IORING_FEAT_SINGLE_MMAP},
+     * and it was used)}
+     */
     public boolean singleMmap() { return cqMapAddr == sqMapAddr; }
 
-    /** The thread this ring belongs to. */
+    /** {@return the thread this ring belongs to} */
     public Thread owner() { return owner; }
 
     public boolean isClosed() { return closed; }
@@ -269,6 +273,7 @@ public final class Ring implements AutoCloseable {
      * returns its completion result: {@link #TIMEOUT_EXPIRED} ({@code -ETIME}) when it expired,
      * which is the only expected result; anything else is a refusal (a negative errno).
      *
+     * @param nanos the time in nanoseconds
      * @throws ReactorException {@link ErrorCode#InvalidArgument} for a negative duration, a closed
      *     ring or a call from another thread; {@link ErrorCode#Backend} when
      *     {@code io_uring_enter} fails or the ring is broken
@@ -298,17 +303,19 @@ public final class Ring implements AutoCloseable {
     }
 
     /**
-     * Waits in the kernel until a futex wake on {@code word32}, or until {@code timeoutNanos}
-     * pass, whichever is first: one {@code IORING_OP_FUTEX_WAIT} (a private 32-bit futex, mask
-     * {@code FUTEX_BITSET_MATCH_ANY}) linked to an {@code IORING_OP_LINK_TIMEOUT}. If the word
-     * does not hold {@code expected} when the kernel queues the wait, it returns
-     * {@link FutexOutcome#VALUE_CHANGED} at once: that check and the queueing are atomic against
-     * {@link #futexWake}, so a waker that stores and then wakes is never missed.
+     * {@return Waits in the kernel until a futex wake on {@code word32}, or until {@code timeoutNanos} pass,
+     * whichever is first: one {@code IORING_OP_FUTEX_WAIT} (a private 32-bit futex, mask {@code
+     * FUTEX_BITSET_MATCH_ANY}) linked to an {@code IORING_OP_LINK_TIMEOUT}} If the word does not hold {@code
+     * expected} when the kernel queues the wait, it returns {@link FutexOutcome#VALUE_CHANGED} at once: that check
+     * and the queueing are atomic against {@link #futexWake}, so a waker that stores and then wakes is never
+     * missed.
      *
-     * <p>Only an explicit wake ends it: a GPU store does not (see the class comment). The caller
-     * re-reads the word after every outcome.
+     * <p>Only an explicit wake ends it: a GPU store does not (see the class comment). The caller re-reads the word
+     * after every outcome.
      *
      * @param word32 a native segment of at least 4 bytes, 4-byte aligned, in this process
+     * @param expected what was expected
+     * @param timeoutNanos the timeout, in nanoseconds
      * @throws ReactorException {@link ErrorCode#Backend} when the kernel refuses the op (before
      *     Linux 6.7: {@code -EINVAL}) or {@code io_uring_enter} fails; {@link ErrorCode#InvalidArgument}
      *     for a bad word, a negative timeout, a closed ring or a call from another thread
@@ -363,6 +370,8 @@ public final class Ring implements AutoCloseable {
      * many it woke. Any thread may call it; it needs no ring. This is how a CPU agent (the
      * simulated device) ends a {@link #futexWait} after it stored the word; a GPU cannot call it.
      *
+     * @param word32 the 32-bit word
+     * @param count the count
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} when FFM cannot reach libc,
      *     {@link ErrorCode#Backend} when the system call fails
      */

@@ -31,6 +31,8 @@ public final class UringHost {
      * Applies the io_uring host to {@code builder}: {@link #hostCaps()} as its capabilities and
      * {@link UringSleeper#open} as its deadline sleeper (used only when the kind resolves to io-uring).
      * A later {@code caps(...)} on the builder replaces the probed capabilities.
+     *
+     * @param builder the builder
      */
     public static GpuReactor.Builder configure(GpuReactor.Builder builder) {
         return builder.caps(hostCaps()).deadlineSleeper(UringSleeper::open);

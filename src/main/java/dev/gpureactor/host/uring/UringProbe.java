@@ -56,7 +56,11 @@ public final class UringProbe {
         return probe(System.getProperty(DISABLE_PROPERTY), UringProbe::readDisabledSysctl, UringProbe::realSetup);
     }
 
-    /** {@code base} with its {@code ioUring} entry replaced by {@link #probe()}. */
+    /**
+     * {@code base} with its {@code ioUring} entry replaced by {@link #probe()}.
+     *
+     * @param base the base
+     */
     public static HostCaps hostCaps(HostCaps base) {
         Objects.requireNonNull(base, "base");
         return new HostCaps(base.parkers(), base.carriers(), base.wordWait(), probe());
@@ -85,8 +89,10 @@ public final class UringProbe {
     }
 
     /**
-     * The reason an {@code io_uring_setup} (or ring op) errno gives, in words; the name of the
-     * errno is included.
+     * {@return the reason an {@code io_uring_setup} (or ring op) errno gives, in words; the name of the errno is
+     * included}
+     *
+     * @param errno the errno
      */
     public static String reason(int errno) {
         String name = Sys.errnoName(errno);
@@ -111,9 +117,9 @@ public final class UringProbe {
     }
 
     /**
-     * Whether the ring also runs {@code IORING_OP_FUTEX_WAIT} (Linux 6.7+): a wait on a word that
-     * does not hold the expected value must come back {@code VALUE_CHANGED} at once. The io-uring
-     * executor does not need it (its line park is the word wait); CPU-agent tests and demos do.
+     * {@return whether the ring also runs {@code IORING_OP_FUTEX_WAIT} (Linux 6.7+): a wait on a word that does
+     * not hold the expected value must come back {@code VALUE_CHANGED} at once} The io-uring executor does not
+     * need it (its line park is the word wait); CPU-agent tests and demos do.
      */
     public static Capability futexOps() {
         Capability ring = probe();
