@@ -11,6 +11,7 @@ import java.util.Objects;
  * @param name the name
  */
 public record DeviceReport(int ordinal, String name, boolean streamMemOps, String memOps) {
+    /** Checks the components: the name and detail are non-null. */
     public DeviceReport {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(memOps, "memOps");

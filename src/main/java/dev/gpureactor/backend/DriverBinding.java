@@ -172,7 +172,11 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
     /** {@return every function a line needs; a library without one of them offers the query plan only} */
     public abstract List<String> lineFunctions();
 
-    /** Readies the library for the probe's questions and says what was found ("driver 13.0"). */
+    /**
+     * Readies the library for the probe's questions and says what was found ("driver 13.0").
+     *
+     * @return what was found, e.g. "driver 13.0"
+     */
     protected abstract String probeFound();
 
     /**
@@ -199,7 +203,11 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
      */
     public abstract String deviceName(int device);
 
-    /** "cuda", "hip": the first argument of the {@code Backend} errors. */
+    /**
+     * "cuda", "hip": the first argument of the {@code Backend} errors.
+     *
+     * @return "cuda" or "hip"
+     */
     public final String backend() { return backend; }
 
     /** {@return the path or loader name the library was opened by} */
@@ -281,6 +289,7 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
      *
      * @param call the call's name, for the error
      * @param status the driver's status
+     * @return the coded error
      */
     public final ReactorException failure(String call, int status) {
         return new ReactorException(ErrorCode.Backend, backend, call, status, errorName(status), errorString(status));
@@ -299,6 +308,12 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
     /** A raw call that writes its result into {@code out} and returns the driver's status. */
     @FunctionalInterface
     protected interface OutCall {
+        /**
+         * Runs the call.
+         *
+         * @param out the cell the call writes its result into
+         * @return the driver's status
+         */
         int invoke(MemorySegment out);
     }
 

@@ -135,7 +135,11 @@ public abstract class DriverPort<S extends DriverStream> implements CompletionPo
     /** {@return the raw stream handle} */
     public long streamHandle() { return stream.handle(); }
 
-    /** {@code flag} (the recommended plan) when the device stores into the word, else {@code poll}. */
+    /**
+     * {@code flag} (the recommended plan) when the device stores into the word, else {@code poll}.
+     *
+     * @return the plan this port serves best
+     */
     public WaitPlan recommendedPlan() {
         return flagMode ? WaitPlan.recommended() : new WaitPlan.QueryPoll(Optional.empty());
     }

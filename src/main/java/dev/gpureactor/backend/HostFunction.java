@@ -47,6 +47,7 @@ public final class HostFunction {
      * Registers a body that runs once; returns the user data to launch it with.
      *
      * @param body the body
+     * @return the function pointer to pass with its user data
      */
     public static MemorySegment register(Runnable body) {
         long id = IDS.getAndIncrement();

@@ -24,13 +24,21 @@ public interface LineDriver {
         public String toString() { return description; }
     }
 
-    /** "cuda", "hip": the first argument of the {@code Backend} errors. */
+    /**
+     * "cuda", "hip": the first argument of the {@code Backend} errors.
+     *
+     * @return "cuda" or "hip"
+     */
     String backend();
 
     /** {@return the library the calls go to} */
     String library();
 
-    /** Retains the domain of the calling thread's current device (its primary context). */
+    /**
+     * Retains the domain of the calling thread's current device (its primary context).
+     *
+     * @return the retained domain; {@link #releaseDomain} gives it back
+     */
     Domain retainDomain();
 
     /**
@@ -45,6 +53,7 @@ public interface LineDriver {
      * {@link #exit}. Calls between enter and exit run on the same thread.
      *
      * @param domain the line's domain (a context or a device)
+     * @return the token {@link #exit} takes
      */
     long enter(Domain domain);
 
@@ -60,6 +69,7 @@ public interface LineDriver {
      * Allocates page-locked, device-mapped, cache-coherent host memory (inside {@link #enter}).
      *
      * @param bytes the size in bytes
+     * @return the host address of the page
      */
     long allocPage(long bytes);
 
@@ -136,5 +146,6 @@ public interface LineDriver {
     /** {@return the names of the query and blocking-wait calls, for messages} */
     String queryCall();
 
+    /** {@return the name of the blocking-wait call, for messages} */
     String synchronizeCall();
 }

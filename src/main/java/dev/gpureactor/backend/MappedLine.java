@@ -50,6 +50,7 @@ public final class MappedLine<S extends DriverStream, P extends DriverPort<S>> i
      * @param <S> the stream handle's type
      * @param <P> the port's type
      * @param vendor the vendor binding
+     * @return the new line
      */
     public static <S extends DriverStream, P extends DriverPort<S>> MappedLine<S, P> create(LineVendor<S, P> vendor) {
         return create(vendor, LineOptions.defaults());
@@ -96,6 +97,11 @@ public final class MappedLine<S extends DriverStream, P extends DriverPort<S>> i
     /** {@return the device address of word 0; word i is at +8·i (for stream-side waits)} */
     public long deviceAddress() { return page.deviceAddress(Slot.of(0)); }
 
+    /**
+     * {@return the device address of word {@code slot}, for the vendor's store}
+     *
+     * @param slot the slot
+     */
     public long deviceAddress(Slot slot) { return page.deviceAddress(slot); }
 
     /** {@return the device whose primary context owns the line} */
@@ -158,6 +164,7 @@ public final class MappedLine<S extends DriverStream, P extends DriverPort<S>> i
      * this line): {@code true} when it settled and is forgotten, {@code false} when it still runs.
      *
      * @param stream the stream
+     * @return whether the stream settled and is forgotten
      */
     public boolean retire(S stream) {
         return page.retire(stream.handle());
@@ -166,8 +173,10 @@ public final class MappedLine<S extends DriverStream, P extends DriverPort<S>> i
     /** {@return the coded warnings so far ({@code NoStreamMemOps}, {@code LineLeaked})} */
     public List<Warning> warnings() { return page.warnings(); }
 
+    /** {@return whether the page was freed} */
     public boolean isFreed() { return page.isFreed(); }
 
+    /** {@return whether the page was leaked instead of freed (a stream that did not settle)} */
     public boolean isLeaked() { return page.isLeaked(); }
 
     /** Settles the streams, then frees the page and releases the context, or leaks both with a warning. */

@@ -96,6 +96,7 @@ public final class MappedPage {
      * @param driver the driver
      * @param name the name
      * @param options the options
+     * @return the page
      */
     public static MappedPage create(LineDriver driver, String name, LineOptions options) {
         return create(driver, name, options, true);
@@ -153,10 +154,13 @@ public final class MappedPage {
     /** {@return the host address of word 0 (for diagnostics; read the line only through {@link #line()})} */
     public long hostAddress() { return host; }
 
+    /** {@return the domain the page was allocated in} */
     public LineDriver.Domain domain() { return domain; }
 
+    /** {@return the driver table of the page} */
     public LineDriver driver() { return driver; }
 
+    /** {@return the page's options} */
     public LineOptions options() { return options; }
 
     /**
@@ -189,6 +193,7 @@ public final class MappedPage {
      * stays tracked). Throws the driver's coded error for a failed stream.
      *
      * @param stream the stream
+     * @return whether the stream settled and is forgotten
      */
     public boolean retire(long stream) {
         lock.writeLock().lock();
@@ -217,6 +222,7 @@ public final class MappedPage {
         options.warnings().accept(warning);
     }
 
+    /** {@return the coded warnings so far} */
     public List<Warning> warnings() { return List.copyOf(warnings); }
 
     /** {@return whether close freed the page (after its streams settled)} */

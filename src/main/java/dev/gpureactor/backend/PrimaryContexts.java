@@ -13,6 +13,7 @@ public interface PrimaryContexts {
      * Retains the device's primary context and returns its raw handle.
      *
      * @param device the device
+     * @return the primary context's handle
      */
     long primaryContextRetain(int device);
 

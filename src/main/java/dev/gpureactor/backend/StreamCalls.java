@@ -22,6 +22,11 @@ public interface StreamCalls<S extends DriverStream> {
      */
     int synchronizeStatus(S stream);
 
+    /**
+     * Destroys a stream made by {@link #newStream}.
+     *
+     * @param stream the stream
+     */
     void destroyStream(S stream);
 
     /**
@@ -47,6 +52,7 @@ public interface StreamCalls<S extends DriverStream> {
      * Page-locked host memory mapped for the device (never write-combined); returns the host address.
      *
      * @param bytes the size in bytes
+     * @return the host address
      */
     long allocMapped(long bytes);
 
@@ -57,5 +63,10 @@ public interface StreamCalls<S extends DriverStream> {
      */
     long mappedDevicePointer(long host);
 
+    /**
+     * Frees memory from {@link #allocMapped}.
+     *
+     * @param host the host address
+     */
     void freeMapped(long host);
 }

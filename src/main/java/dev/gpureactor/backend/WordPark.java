@@ -15,9 +15,21 @@ import java.util.concurrent.locks.LockSupport;
  */
 @FunctionalInterface
 public interface WordPark {
+    /**
+     * Parks until {@code word} is reached or {@code boundNanos} passed.
+     *
+     * @param word the descriptor to wait on
+     * @param boundNanos the longest park, in nanoseconds
+     * @return {@code true} once the word reached its target
+     * @throws InterruptedException if interrupted
+     */
     boolean park(MemoryDescriptor word, long boundNanos) throws InterruptedException;
 
-    /** Spins about 2 µs, then parks in steps of at most 50 µs until the word or the bound. */
+    /**
+     * Spins about 2 µs, then parks in steps of at most 50 µs until the word or the bound.
+     *
+     * @return the park
+     */
     static WordPark spinThenPark() {
         return SpinThenPark.DEFAULT;
     }
@@ -27,6 +39,7 @@ public interface WordPark {
      *
      * @param spinNanos the spin, in nanoseconds
      * @param stepNanos the step, in nanoseconds
+     * @return the park
      */
     static WordPark spinThenPark(long spinNanos, long stepNanos) {
         if (spinNanos < 0 || stepNanos <= 0) throw new IllegalArgumentException("spin >= 0 and step > 0 required");

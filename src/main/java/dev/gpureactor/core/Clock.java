@@ -8,7 +8,11 @@ package dev.gpureactor.core;
  */
 @FunctionalInterface
 public interface Clock {
-    /** Monotonic nanoseconds; never decreases. */
+    /**
+     * Monotonic nanoseconds; never decreases.
+     *
+     * @return the time now, in nanoseconds from the clock's origin
+     */
     long nanos();
 
     /** {@return the JVM's monotonic clock ({@link System#nanoTime()})} */
@@ -21,6 +25,7 @@ public interface Clock {
      *
      * @param later the later one
      * @param earlier the earlier one
+     * @return the nanoseconds from {@code earlier} to {@code later}, at least 0
      */
     static long since(long later, long earlier) {
         return later - earlier > 0 ? later - earlier : 0;
@@ -31,6 +36,7 @@ public interface Clock {
      *
      * @param at the time, in nanoseconds of the clock
      * @param d the duration
+     * @return the time {@code d} after {@code at}
      */
     static long after(long at, long d) {
         long r = at + d;

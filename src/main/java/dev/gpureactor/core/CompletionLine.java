@@ -157,6 +157,7 @@ public final class CompletionLine implements AutoCloseable {
      * Acquire load of a slot's word: a reader that sees a value sees what the writer wrote before it.
      *
      * @param slot the slot
+     * @return the word's value
      */
     public long word(Slot slot) {
         try {
@@ -170,6 +171,7 @@ public final class CompletionLine implements AutoCloseable {
      * Sequentially consistent load: the re-check half of register-then-recheck.
      *
      * @param slot the slot
+     * @return the word's value
      */
     public long wordVolatile(Slot slot) {
         try {

@@ -44,6 +44,7 @@ public interface Declared<T extends Declared<T, C>, C> {
      * @param requested the one requested
      * @param strictness fallback or refusal
      * @param caps the host capabilities
+     * @return what was requested, what runs, and the fallback's warning if any
      */
     static <T extends Declared<T, C>, C> Resolved<T> resolve(T requested, Strictness strictness, C caps) {
         Objects.requireNonNull(requested, "requested");

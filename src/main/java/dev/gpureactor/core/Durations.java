@@ -23,6 +23,7 @@ public final class Durations {
      *
      * @param name the setting's name, as the error shows it
      * @param d the duration
+     * @return the nanoseconds
      * @throws ReactorException {@link ErrorCode#InvalidArgument} when {@code d} is negative or longer than {@link #MAX}
      */
     public static long nonNegativeNanos(String name, Duration d) {
@@ -35,6 +36,7 @@ public final class Durations {
      *
      * @param name the setting's name, as the error shows it
      * @param d the duration
+     * @return the nanoseconds
      * @throws ReactorException {@link ErrorCode#InvalidArgument} when {@code d} is zero, negative or longer than {@link #MAX}
      */
     public static long positiveNanos(String name, Duration d) {
@@ -49,6 +51,7 @@ public final class Durations {
      * @param d the duration
      * @param minNanos the min, in nanoseconds
      * @param maxNanos the max, in nanoseconds
+     * @return the nanoseconds
      * @throws ReactorException {@link ErrorCode#InvalidArgument} when {@code d} is outside the range
      */
     public static long nanos(String name, Duration d, long minNanos, long maxNanos, String expected) {

@@ -101,13 +101,18 @@ public enum ErrorCode {
     /** {@return the message template; each {@code {}} takes one argument in order} */
     public String form() { return form; }
 
-    /** {@code GAR-0001}: the form printed before every message. */
+    /**
+     * {@code GAR-0001}: the form printed before every message.
+     *
+     * @return "GAR-nnnn Name"
+     */
     public String tag() { return tag; }
 
     /**
      * Renders the form with its arguments; missing arguments print as {@code ?}, extra ones are appended.
      *
      * @param args the arguments
+     * @return the message
      */
     public String render(List<String> args) {
         StringBuilder out = new StringBuilder(tag()).append(' ').append(name()).append(": ");

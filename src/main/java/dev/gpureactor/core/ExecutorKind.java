@@ -76,6 +76,7 @@ public enum ExecutorKind implements Declared<ExecutorKind, HostCaps> {
      * @param kind the executor kind
      * @param strictness fallback or refusal
      * @param caps the host capabilities
+     * @return what was requested, what runs, and the fallback's warning if any
      */
     public static Declared.Resolved<ExecutorKind> resolve(ExecutorKind kind, Strictness strictness, HostCaps caps) {
         return Declared.resolve(kind, strictness, caps);

@@ -22,12 +22,20 @@ public record MemoryDescriptor(CompletionLine line, Slot slot, long target) {
         Objects.requireNonNull(slot, "slot");
     }
 
-    /** Acquire load: once true, the device's writes before its store are visible to this thread. */
+    /**
+     * Acquire load: once true, the device's writes before its store are visible to this thread.
+     *
+     * @return whether the word reached the target (an acquire load)
+     */
     public boolean isComplete() {
         return reached(line.word(slot), target);
     }
 
-    /** Sequentially consistent re-check, for the register-then-recheck handshake. */
+    /**
+     * Sequentially consistent re-check, for the register-then-recheck handshake.
+     *
+     * @return whether the word reached the target (a volatile load)
+     */
     public boolean isCompleteVolatile() {
         return reached(line.wordVolatile(slot), target);
     }
@@ -37,6 +45,7 @@ public record MemoryDescriptor(CompletionLine line, Slot slot, long target) {
      *
      * @param word the word
      * @param target the value that means done
+     * @return whether {@code word} is at or past {@code target} in wrapping order
      */
     public static boolean reached(long word, long target) {
         return word - target >= 0;

@@ -33,7 +33,11 @@ public sealed interface Outcome {
      */
     record Blocked(long elapsedNanos) implements Outcome {}
 
-    /** Time from the wait's start to when the waiter knew the work was done. */
+    /**
+     * Time from the wait's start to when the waiter knew the work was done.
+     *
+     * @return the elapsed time, in nanoseconds
+     */
     default long elapsedNanos() {
         return switch (this) {
             case Immediate i -> i.residualNanos();

@@ -93,6 +93,7 @@ public final class PointEstimate {
      * its exact sample lowers the floor.
      *
      * @param plan the wait plan
+     * @return the sleep, or empty for none
      */
     public OptionalLong resumeSleepNanos(DeadlinePlan plan) {
         if (samples.length == 0 || censored[samples.length - 1]) return OptionalLong.empty();

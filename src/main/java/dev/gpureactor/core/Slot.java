@@ -25,6 +25,10 @@ public record Slot(int index) {
         return ALL[index];
     }
 
-    /** Byte offset of this slot's word in the line. */
+    /**
+     * Byte offset of this slot's word in the line.
+     *
+     * @return the word's byte offset in the line
+     */
     public long offset() { return (long) index * Long.BYTES; }
 }

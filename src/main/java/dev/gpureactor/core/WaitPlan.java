@@ -80,6 +80,7 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
      * Reads a plan from its text.
      *
      * @param text the text
+     * @return the plan
      * @throws ReactorException {@link ErrorCode#InvalidPlan} naming the text, the position and the first fault
      */
     static WaitPlan parse(String text) {

@@ -75,6 +75,8 @@ public final class Watcher implements AutoCloseable {
     }
 
     /**
+     * A watcher with its own platform thread, started now.
+     *
      * @param interval how often the watcher looks at the lines (e.g. 100 µs to 1 ms)
      * @param backstop how often it queries each port, the error authority
      * @param warnings where coded warnings go
@@ -124,7 +126,11 @@ public final class Watcher implements AutoCloseable {
         return f;
     }
 
-    /** Registrations held now. */
+    /**
+     * Registrations held now.
+     *
+     * @return the count
+     */
     public int registrations() { return registrations.size(); }
 
     private void loop() {

@@ -137,6 +137,7 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         }
     }
 
+    /** {@return the driver's version number ({@code cuDriverGetVersion}: major·1000 + minor·10)} */
     public int driverVersion() {
         return outInt("cuDriverGetVersion", o -> cuDriverGetVersion(this, o));
     }
@@ -201,14 +202,25 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         return outAddress("cuCtxGetCurrent", o -> cuCtxGetCurrent(this, o));
     }
 
+    /**
+     * Makes {@code context} the calling thread's current one ({@code cuCtxSetCurrent}; 0 for none).
+     *
+     * @param context the context
+     */
     public void setCurrent(long context) {
         check("cuCtxSetCurrent", cuCtxSetCurrent(this, MemorySegment.ofAddress(context)));
     }
 
+    /**
+     * Pushes {@code context} on the calling thread's stack ({@code cuCtxPushCurrent_v2}).
+     *
+     * @param context the context
+     */
     public void pushCurrent(long context) {
         check("cuCtxPushCurrent_v2", cuCtxPushCurrent_v2(this, MemorySegment.ofAddress(context)));
     }
 
+    /** {@return the context popped off the calling thread's stack ({@code cuCtxPopCurrent_v2})} */
     public long popCurrent() {
         return outAddress("cuCtxPopCurrent_v2", o -> cuCtxPopCurrent_v2(this, o));
     }
@@ -243,6 +255,11 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         return outAddress("cuStreamCreate", st -> cuStreamCreate(this, st, flags));
     }
 
+    /**
+     * Destroys a stream ({@code cuStreamDestroy_v2}).
+     *
+     * @param stream the stream's handle
+     */
     public void streamDestroy(long stream) {
         check("cuStreamDestroy_v2", cuStreamDestroy_v2(this, MemorySegment.ofAddress(stream)));
     }
@@ -261,6 +278,7 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
      *
      * @param bytes the size in bytes
      * @param flags the flags
+     * @return the host address
      */
     public long memHostAlloc(long bytes, int flags) {
         return outAddress("cuMemHostAlloc", p -> cuMemHostAlloc(this, p, bytes, flags));
@@ -275,6 +293,11 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         return outLong("cuMemHostGetDevicePointer_v2", d -> cuMemHostGetDevicePointer_v2(this, d, MemorySegment.ofAddress(host), 0));
     }
 
+    /**
+     * Frees page-locked host memory ({@code cuMemFreeHost}).
+     *
+     * @param host the host address
+     */
     public void memFreeHost(long host) {
         check("cuMemFreeHost", cuMemFreeHost(this, MemorySegment.ofAddress(host)));
     }

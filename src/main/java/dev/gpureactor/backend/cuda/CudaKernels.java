@@ -59,6 +59,7 @@ public final class CudaKernels implements AutoCloseable {
      * Loads the jar's fatbin into the current context.
      *
      * @param cuda the CUDA driver
+     * @return the loaded kernels
      * @throws ReactorException {@code NativeUnavailable} when the jar has no fatbin (built without nvcc)
      *     or the driver lacks an entry point; {@code Backend} when the driver refuses the image
      */
@@ -84,6 +85,7 @@ public final class CudaKernels implements AutoCloseable {
      *
      * @param cuda the CUDA driver
      * @param image the image
+     * @return the loaded kernels
      */
     public static CudaKernels load(CudaDriver cuda, byte[] image) {
         Objects.requireNonNull(cuda, "cuda");

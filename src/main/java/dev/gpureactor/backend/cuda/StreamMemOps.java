@@ -27,6 +27,7 @@ public record StreamMemOps(boolean usable, int answeredBy, String detail) {
      *
      * @param driver the driver
      * @param device the device
+     * @return the readings
      */
     public static StreamMemOps read(CudaDriver driver, int device) {
         OptionalInt current = driver.attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, device);

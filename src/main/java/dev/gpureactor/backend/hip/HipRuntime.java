@@ -38,7 +38,9 @@ import static dev.gpureactor.backend.hip.raw.HipRaw.*;
  * device.
  */
 public final class HipRuntime extends DriverBinding<HipCall> implements LineVendor<HipStream, HipPort>, StreamCalls<HipStream>, PrimaryContexts {
+    /** The system property naming the library (path or loader name). */
     public static final String LIBRARY_PROPERTY = "gar.hip.library";
+    /** The runtime's loader name. */
     public static final String DEFAULT_LIBRARY = "libamdhip64.so";
 
     /** Every entry point a line needs ({@link MappedLine#create} names the missing ones). */
@@ -59,22 +61,28 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         super("hip", library, HipCall.class, hipSuccess);
     }
 
+    /** {@return the library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}} */
     public static String configuredLibrary() {
         return System.getProperty(LIBRARY_PROPERTY, DEFAULT_LIBRARY);
     }
 
+    /** {@return the runtime from {@link #configuredLibrary()}} */
     public static HipRuntime load() {
         return load(configuredLibrary());
     }
 
     /**
+     * The runtime in the library at a path (containing {@code /}) or of a loader name; opened once.
+     *
      * @param pathOrName a path (containing {@code /}) or a loader name
+     * @return the runtime
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library
      */
     public static HipRuntime load(String pathOrName) {
         return DriverBinding.once(RUNTIMES, pathOrName, HipRuntime::new);
     }
 
+    /** {@return every bound function and its exact descriptor, in header order} */
     public static Map<String, FunctionDescriptor> functions() { return FUNCTIONS; }
 
 
@@ -102,6 +110,7 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         return v / 10_000_000 + "." + v / 100_000 % 100;
     }
 
+    /** {@return the runtime's version number ({@code hipDriverGetVersion})} */
     public int driverVersion() {
         return outInt("hipDriverGetVersion", o -> hipDriverGetVersion(this, o));
     }
@@ -145,6 +154,11 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         return outInt("hipGetDevice", o -> hipGetDevice(this, o));
     }
 
+    /**
+     * Makes {@code device} the calling thread's current one ({@code hipSetDevice}).
+     *
+     * @param device the device
+     */
     public void setDevice(int device) {
         check("hipSetDevice", hipSetDevice(this, device));
     }
@@ -164,6 +178,11 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         return outAddress("hipStreamCreate", o -> hipStreamCreate(this, o));
     }
 
+    /**
+     * Destroys a stream ({@code hipStreamDestroy}).
+     *
+     * @param stream the stream's handle
+     */
     public void streamDestroy(long stream) {
         check("hipStreamDestroy", hipStreamDestroy(this, MemorySegment.ofAddress(stream)));
     }
@@ -177,14 +196,30 @@ public final class HipRuntime extends DriverBinding<HipCall> implements LineVend
         return outInt("hipStreamGetDevice", d -> hipStreamGetDevice(this, MemorySegment.ofAddress(stream), d));
     }
 
+    /**
+     * {@return page-locked host memory ({@code hipHostMalloc}), its host address}
+     *
+     * @param bytes the size in bytes
+     * @param flags the {@code hipHostMalloc} flags
+     */
     public long hostMalloc(long bytes, int flags) {
         return outAddress("hipHostMalloc", p -> hipHostMalloc(this, p, bytes, flags));
     }
 
+    /**
+     * {@return the device address of mapped host memory ({@code hipHostGetDevicePointer})}
+     *
+     * @param host the host address
+     */
     public long hostDevicePointer(long host) {
         return outAddress("hipHostGetDevicePointer", d -> hipHostGetDevicePointer(this, d, MemorySegment.ofAddress(host), 0));
     }
 
+    /**
+     * Frees page-locked host memory ({@code hipHostFree}).
+     *
+     * @param host the host address
+     */
     public void hostFree(long host) {
         check("hipHostFree", hipHostFree(this, MemorySegment.ofAddress(host)));
     }

@@ -14,14 +14,25 @@ import java.lang.foreign.MemorySegment;
 public record HipStream(long handle) implements DriverStream {
     public static final HipStream NULL = new HipStream(0);
 
+    /**
+     * {@return the stream of a raw handle}
+     *
+     * @param handle the {@code hipStream_t}, 0 for the null stream
+     */
     public static HipStream ofRaw(long handle) {
         return handle == 0 ? NULL : new HipStream(handle);
     }
 
+    /**
+     * {@return the stream of a handle as a segment}
+     *
+     * @param stream the {@code hipStream_t}
+     */
     public static HipStream of(MemorySegment stream) {
         return ofRaw(stream.address());
     }
 
+    /** {@return whether this is the null stream} */
     public boolean isNull() { return handle == 0; }
 
     @Override

@@ -37,7 +37,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 @SuppressWarnings("restricted") // FFM: objc_msgSend is linked once per shape
 public final class MetalRuntime {
+    /** The Objective-C runtime's path. */
     public static final String OBJC_LIBRARY = "/usr/lib/libobjc.A.dylib";
+    /** The Metal framework's path. */
     public static final String METAL_LIBRARY = "/System/Library/Frameworks/Metal.framework/Metal";
 
     /** The C entry points and their exact descriptors. */

@@ -54,6 +54,7 @@ public final class SharedEvent implements AutoCloseable {
     /** {@return the {@code id<MTLSharedEvent>}, for encoding into command buffers of other bindings} */
     public MemorySegment event() { return live(); }
 
+    /** {@return the event's value now ({@code signaledValue})} */
     public long signaledValue() {
         return rt.sendU64(live(), "signaledValue");
     }
@@ -82,6 +83,7 @@ public final class SharedEvent implements AutoCloseable {
      *
      * @param value the value
      * @param timeoutMillis the timeout, in milliseconds
+     * @return whether the value was reached in time
      */
     public boolean waitUntilSignaled(long value, long timeoutMillis) {
         return rt.sendBoolU64U64(live(), "waitUntilSignaledValue:timeoutMS:", value, Math.max(0, timeoutMillis));

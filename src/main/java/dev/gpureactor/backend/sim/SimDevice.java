@@ -58,6 +58,7 @@ public final class SimDevice implements AutoCloseable {
         return s;
     }
 
+    /** {@return the lines of this device's streams} */
     public synchronized List<CompletionLine> lines() { return List.copyOf(lines); }
 
     /** Stops the streams (no store can still be pending), then frees the lines. */

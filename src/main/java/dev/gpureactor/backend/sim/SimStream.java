@@ -91,8 +91,10 @@ public final class SimStream implements AutoCloseable {
      */
     public record Signal(MemoryDescriptor descriptor, CompletionPort port) {}
 
+    /** {@return the line this stream stores into} */
     public CompletionLine line() { return line; }
 
+    /** {@return the slot this stream stores into} */
     public Slot slot() { return slot; }
 
     /**
@@ -100,6 +102,7 @@ public final class SimStream implements AutoCloseable {
      * is a step that takes no time.
      *
      * @param d the duration
+     * @return this stream
      * @throws dev.gpureactor.core.ReactorException {@link dev.gpureactor.core.ErrorCode#InvalidArgument}
      *     when {@code d} is negative or longer than {@link Durations#MAX}
      */
@@ -113,6 +116,7 @@ public final class SimStream implements AutoCloseable {
      *
      * @param d the duration
      * @param body the body
+     * @return this stream
      */
     public SimStream compute(Duration d, Runnable body) {
         Objects.requireNonNull(d, "d");
@@ -135,6 +139,7 @@ public final class SimStream implements AutoCloseable {
      * stream ends the wait.
      *
      * @param gate the gate
+     * @return this stream
      */
     public SimStream hold(CountDownLatch gate) {
         Objects.requireNonNull(gate, "gate");
@@ -142,7 +147,11 @@ public final class SimStream implements AutoCloseable {
         return this;
     }
 
-    /** Queues the store of the next sequence number into this stream's slot, and returns what to wait on. */
+    /**
+     * Queues the store of the next sequence number into this stream's slot, and returns what to wait on.
+     *
+     * @return the descriptor and port of the store
+     */
     public synchronized Signal signal() {
         long seq = ++queued;
         enqueue(() -> {
@@ -152,7 +161,11 @@ public final class SimStream implements AutoCloseable {
         return signalOf(seq);
     }
 
-    /** Fault: the stream passes the store (the query says done) but the word is never written. */
+    /**
+     * Fault: the stream passes the store (the query says done) but the word is never written.
+     *
+     * @return the descriptor and port of the lost store
+     */
     public synchronized Signal signalLost() {
         long seq = ++queued;
         enqueue(() -> passed(seq));
@@ -163,6 +176,7 @@ public final class SimStream implements AutoCloseable {
      * Fault: the word is written, then the stream fails before the query can say done.
      *
      * @param why the cause
+     * @return the descriptor and port of the store
      */
     public synchronized Signal signalThenFail(String why) {
         Objects.requireNonNull(why, "why");
@@ -181,6 +195,7 @@ public final class SimStream implements AutoCloseable {
      * word could complete it, and the late word changes nothing.
      *
      * @param why the cause
+     * @return the descriptor and port of the store
      */
     public synchronized Signal signalIntoFailure(String why) {
         Objects.requireNonNull(why, "why");
@@ -199,6 +214,7 @@ public final class SimStream implements AutoCloseable {
      * Queues a failure: the stream fails when it reaches this operation.
      *
      * @param why the cause
+     * @return this stream
      */
     public SimStream fail(String why) {
         Objects.requireNonNull(why, "why");

@@ -51,7 +51,11 @@ public final class UringProbe {
         Attempt attempt();
     }
 
-    /** Probes this host: present, or missing with the reason. Cheap (about one ring setup), but call it once. */
+    /**
+     * Probes this host: present, or missing with the reason. Cheap (about one ring setup), but call it once.
+     *
+     * @return whether io_uring runs here, and why not
+     */
     public static Capability probe() {
         return probe(System.getProperty(DISABLE_PROPERTY), UringProbe::readDisabledSysctl, UringProbe::realSetup);
     }
@@ -60,6 +64,7 @@ public final class UringProbe {
      * {@code base} with its {@code ioUring} entry replaced by {@link #probe()}.
      *
      * @param base the base
+     * @return {@code base} with io_uring probed
      */
     public static HostCaps hostCaps(HostCaps base) {
         Objects.requireNonNull(base, "base");
@@ -107,7 +112,11 @@ public final class UringProbe {
         };
     }
 
-    /** {@code /proc/sys/kernel/io_uring_disabled} as a number; empty where it does not exist or does not parse. */
+    /**
+     * {@code /proc/sys/kernel/io_uring_disabled} as a number; empty where it does not exist or does not parse.
+     *
+     * @return the sysctl's value, or empty where it cannot be read
+     */
     public static OptionalInt readDisabledSysctl() {
         try {
             return OptionalInt.of(Integer.parseInt(Files.readString(IO_URING_DISABLED).trim()));

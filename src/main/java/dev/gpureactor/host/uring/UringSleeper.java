@@ -75,6 +75,7 @@ public final class UringSleeper implements Sleeper, AutoCloseable {
      * {@link #open()} with deadlines on {@code clock} (real nanoseconds).
      *
      * @param clock the clock
+     * @return the sleeper
      */
     public static UringSleeper open(Clock clock) {
         Ring r = Ring.open();
@@ -108,10 +109,18 @@ public final class UringSleeper implements Sleeper, AutoCloseable {
         if (Thread.interrupted()) throw new InterruptedException();
     }
 
-    /** Ring timeout ops that expired as expected (one per sleep, or per slice of a long sleep). */
+    /**
+     * Ring timeout ops that expired as expected (one per sleep, or per slice of a long sleep).
+     *
+     * @return the count
+     */
     public long timeouts() { return timeouts; }
 
-    /** Sleeps whose timeout op the ring refused, and that ran as a thread sleep instead. */
+    /**
+     * Sleeps whose timeout op the ring refused, and that ran as a thread sleep instead.
+     *
+     * @return the count
+     */
     public long failedTimeouts() { return failedTimeouts; }
 
     /** {@return what the last refusal said, if there was one} */
