@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param devices the devices, empty when not found or none
  */
 public record BackendReport(String backend, String library, boolean found, String why, List<DeviceReport> devices) {
-    /** Checks the components: the backend, library and reason are non-null, the devices copied. */
+    /** Checks the components: the backend, library and reason are non-null; the devices are copied. */
     public BackendReport {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(library, "library");

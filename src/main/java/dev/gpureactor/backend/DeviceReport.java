@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param name the name
  */
 public record DeviceReport(int ordinal, String name, boolean streamMemOps, String memOps) {
-    /** Checks the components: the name and detail are non-null. */
+    /** Checks the components: the name and the memory-ops detail are non-null. */
     public DeviceReport {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(memOps, "memOps");

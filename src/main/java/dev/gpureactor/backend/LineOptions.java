@@ -22,7 +22,7 @@ public record LineOptions(Duration settleTimeout, Consumer<Warning> warnings, Wo
 
     private static final System.Logger LOG = System.getLogger("dev.gpureactor.backend");
 
-    /** Checks the components: a positive settle timeout, a sink and a park. */
+    /** Checks the components: a settle timeout of 0 or more, a sink and a park. */
     public LineOptions {
         Objects.requireNonNull(settleTimeout, "settleTimeout");
         Objects.requireNonNull(warnings, "warnings");

@@ -104,7 +104,7 @@ public enum ErrorCode {
     /**
      * {@code GAR-0001}: the form printed before every message.
      *
-     * @return "GAR-nnnn Name"
+     * @return "GAR-" and the number in four digits
      */
     public String tag() { return tag; }
 
