@@ -1,6 +1,5 @@
 package dev.gpureactor.backend.cuda;
 
-import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
@@ -34,7 +33,7 @@ class DocExampleTest {
             cuda.ensureInitialized();
             int dev = cuda.device(0);
             cuda.setCurrent(cuda.primaryContextRetain(dev));
-            CuStream stream = CuStream.ofRaw(cuda.streamCreate(CudaRaw.CU_STREAM_NON_BLOCKING));
+            CuStream stream = cuda.newStream();
 
             try (var line = MappedLine.create(cuda)) {
                 hooks.launchSleep(stream.handle(), 10_000); // "your kernels"
