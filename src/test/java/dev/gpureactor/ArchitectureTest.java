@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.gpureactor.loom.GpuFuture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.classfile.Attributes;

@@ -1,6 +1,5 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.carrier.Carriers;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import org.junit.jupiter.api.Test;

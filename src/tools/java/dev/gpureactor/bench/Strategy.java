@@ -1,6 +1,5 @@
 package dev.gpureactor.bench;
 
-import dev.gpureactor.loom.GpuReactor;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

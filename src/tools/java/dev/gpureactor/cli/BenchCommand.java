@@ -1,6 +1,5 @@
 package dev.gpureactor.cli;
 
-import dev.gpureactor.loom.GpuReactor;
 import dev.gpureactor.bench.service.Durations;
 import dev.gpureactor.bench.BenchRun;
 import dev.gpureactor.bench.DeviceTiming;

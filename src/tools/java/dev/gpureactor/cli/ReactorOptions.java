@@ -1,6 +1,5 @@
 package dev.gpureactor.cli;
 
-import dev.gpureactor.carrier.Carriers;
 import dev.gpureactor.core.WaitPlan;
 import picocli.CommandLine.Option;
 

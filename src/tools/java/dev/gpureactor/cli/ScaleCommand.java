@@ -1,6 +1,5 @@
 package dev.gpureactor.cli;
 
-import dev.gpureactor.loom.GpuReactor;
 import dev.gpureactor.bench.WakeBench;
 import dev.gpureactor.bench.scale.ScaleBench;
 import dev.gpureactor.bench.scale.ScaleRun;

@@ -1,7 +1,5 @@
 package dev.gpureactor.bench.gpu;
 
-import dev.gpureactor.loom.Scheduler;
-import dev.gpureactor.loom.GpuReactor;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

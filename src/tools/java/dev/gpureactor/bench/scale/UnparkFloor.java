@@ -1,6 +1,5 @@
 package dev.gpureactor.bench.scale;
 
-import dev.gpureactor.loom.Scheduler;
 import dev.gpureactor.loom.GpuReactor;
 
 import java.time.Duration;
