@@ -57,6 +57,13 @@ lib=$(cat lib.txt)
 packages=$("$JAVA_HOME/bin/jar" tf "$lib" | grep '/[^/]*\.class$' | sed 's:/[^/]*$::' | sort -u)
 tools=$(grep -E '^dev/gpureactor/(cli|bench|soak|demo|json)(/|$)' <<<"$packages" || true)
 [ -z "$tools" ] || fail "the library jar $lib holds tools packages (they belong in src/tools): $(echo $tools)"
+# The library's packages, exactly (ArchitectureTest.LIBRARY, and the generated ffi bindings).
+expected="dev/gpureactor/backend dev/gpureactor/backend/cuda dev/gpureactor/backend/cuda/ffi dev/gpureactor/backend/cuda/raw
+dev/gpureactor/backend/hip dev/gpureactor/backend/hip/ffi dev/gpureactor/backend/hip/raw dev/gpureactor/backend/metal
+dev/gpureactor/backend/sim dev/gpureactor/carrier dev/gpureactor/core dev/gpureactor/host dev/gpureactor/host/uring
+dev/gpureactor/loader dev/gpureactor/loom dev/gpureactor/park dev/gpureactor/park/ffi dev/gpureactor/parker"
+[ "$(tr ' ' '\n' <<<"$expected" | sort)" = "$(grep -v '^META-INF\|^$' <<<"$packages" | sort)" ] \
+  || fail "the library jar's packages differ from the expected: $(echo $packages)"
 descriptor=$("$JAVA_HOME/bin/jar" --describe-module --file "$lib")
 if grep -Eq '^(requires .* static|(qualified )?opens )' <<<"$descriptor"; then
   fail "the library's module descriptor carries a tool's need (a static requires or an opens): $descriptor"

@@ -45,10 +45,14 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>
  * core                      -> the JDK's java.* only (no javax, no jdk.*, no sun.*, no other package, no library)
- * park                      -> core
- * loom                      -> core, park
- * backend                   -> core, park                 (never its sub-packages)
- * backend.{sim,cuda,hip,metal} -> backend, core, park     (never a sibling; cuda and hip their own ffi)
+ * loader                    -> core                       (the native loader, not exported)
+ * park                      -> core, loader
+ * carrier                   -> core                       (the carrier pool, not exported)
+ * parker                    -> core, park, carrier        (the parkers and their waits, not exported)
+ * loom                      -> core, loader, park, parker, carrier (the reactor, the future, the executor)
+ * backend                   -> core, loader               (never its sub-packages)
+ * backend.{sim,cuda,hip,metal} -> backend, core, loader   (never a sibling; cuda and hip their own ffi and raw)
+ * backend.{cuda,hip}.raw    -> backend, their own ffi     (the raw driver calls, not exported)
  * park.ffi, backend.{cuda,hip}.ffi -> the JDK only         (jextract's generated bindings)
  * host                      -> core, park                 (never its sub-package)
  * host.uring                -> host, core, park, loom   (UringHost composes the ring with a reactor builder)
@@ -70,23 +74,29 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     static final String ROOT = "dev/gpureactor/";
     /** The library's own packages: what an engine driven by the command line may use. */
-    static final Set<String> LIBRARY = Set.of("core", "park", "loom", "backend", "backend/sim", "backend/cuda",
-            "backend/hip", "backend/metal", "host", "host/uring");
-    static final Set<String> BACKEND_SUB = Set.of("backend", "core", "park");
+    static final Set<String> LIBRARY = Set.of("core", "loader", "park", "carrier", "parker", "loom", "backend", "backend/sim", "backend/cuda",
+            "backend/cuda/raw", "backend/hip", "backend/hip/raw", "backend/metal", "host", "host/uring");
+    static final Set<String> BACKEND_SUB = Set.of("backend", "core", "loader");
     static final Set<String> ENGINE = union(LIBRARY, Set.of("json"));
     /** Each package (its path below dev/gpureactor/) and the other packages it may use. */
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             Map.entry("core", Set.of()),
-            Map.entry("park", Set.of("core", "park/ffi")),
+            Map.entry("loader", Set.of("core")),
+            Map.entry("park", Set.of("core", "loader", "park/ffi")),
             // jextract's generated bindings: descriptors and address-taking invokes over java.lang.foreign.
             Map.entry("park/ffi", Set.of()),
             Map.entry("backend/cuda/ffi", Set.of()),
             Map.entry("backend/hip/ffi", Set.of()),
-            Map.entry("loom", Set.of("core", "park")),
-            Map.entry("backend", Set.of("core", "park")),
+            Map.entry("carrier", Set.of("core")),
+            Map.entry("parker", Set.of("core", "park", "carrier")),
+            Map.entry("loom", Set.of("core", "loader", "park", "parker", "carrier")),
+            Map.entry("backend", Set.of("core", "loader")),
             Map.entry("backend/sim", BACKEND_SUB),
-            Map.entry("backend/cuda", union(BACKEND_SUB, Set.of("backend/cuda/ffi"))),
-            Map.entry("backend/hip", union(BACKEND_SUB, Set.of("backend/hip/ffi"))),
+            // the raw driver calls (not exported) over the generated bindings, at the binding's addresses
+            Map.entry("backend/cuda/raw", Set.of("backend", "backend/cuda/ffi")),
+            Map.entry("backend/hip/raw", Set.of("backend", "backend/hip/ffi")),
+            Map.entry("backend/cuda", union(BACKEND_SUB, Set.of("backend/cuda/ffi", "backend/cuda/raw"))),
+            Map.entry("backend/hip", union(BACKEND_SUB, Set.of("backend/hip/ffi", "backend/hip/raw"))),
             Map.entry("backend/metal", BACKEND_SUB),
             Map.entry("host", Set.of("core", "park")),
             Map.entry("host/uring", Set.of("host", "core", "park", "loom")),
@@ -111,9 +121,9 @@ class ArchitectureTest {
     static final Set<String> JAVA_ONLY = Set.of("core", "json");
     /**
      * The JDK internals a layer may name: the carriers are the JDK's own carrier class, so that the
-     * JDK compensates their blocking calls (loom.CarrierThreads exports it to the library at run time).
+     * JDK compensates their blocking calls (carrier.CarrierThreads exports it to the library at run time).
      */
-    static final Map<String, Set<String>> MAY_USE_JDK_INTERNAL = Map.of("loom", Set.of("jdk/internal/misc/CarrierThread"));
+    static final Map<String, Set<String>> MAY_USE_JDK_INTERNAL = Map.of("carrier", Set.of("jdk/internal/misc/CarrierThread"));
     /** Packages that may use a library outside the JDK (the optional dependencies). */
     static final Set<String> MAY_USE_LIBRARIES = Set.of("cli", "bench", "bench/service", "bench/scale");
 
@@ -282,6 +292,11 @@ class ArchitectureTest {
         assertTrue(violation("park", "jdk/internal/misc/Unsafe") != null);
         assertEquals(null, violation("loom", "dev/gpureactor/park/WordWait"));
         assertTrue(violation("loom", "dev/gpureactor/backend/sim/SimDevice") != null);
+        assertEquals(null, violation("loom", "dev/gpureactor/parker/LineParker"));
+        assertTrue(violation("parker", "dev/gpureactor/loom/GpuFuture") != null, "the internals never name the API");
+        assertTrue(violation("carrier", "dev/gpureactor/parker/ParkerThread") != null, "the pool knows a parker only as a WakeCapture");
+        assertTrue(violation("backend", "dev/gpureactor/park/WordWait") != null, "backend loads through loader, not park");
+        assertTrue(violation("backend/cuda/raw", "dev/gpureactor/backend/cuda/CudaDriver") != null);
         assertTrue(violation("backend", "dev/gpureactor/host/Uring") != null);
         assertTrue(violation("host", "org/HdrHistogram/Histogram") != null);
         assertTrue(violation("host", "dev/gpureactor/loom/GpuFuture") != null);

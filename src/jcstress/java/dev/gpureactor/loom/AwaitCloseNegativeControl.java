@@ -1,5 +1,7 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.ReactorControls;
+
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;

@@ -1,5 +1,7 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.LineParker;
+
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;

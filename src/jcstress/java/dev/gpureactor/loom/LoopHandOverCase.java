@@ -1,5 +1,8 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.ParkerThread;
+import dev.gpureactor.parker.ParkerHooks;
+import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.CompletionLine;
 import org.openjdk.jcstress.infra.results.III_Result;
 

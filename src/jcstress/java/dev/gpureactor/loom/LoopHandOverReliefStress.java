@@ -1,5 +1,7 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.ParkerThread;
+import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.CompletionLine;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;

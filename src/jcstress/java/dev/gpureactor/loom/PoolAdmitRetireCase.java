@@ -1,5 +1,7 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.CarrierPool;
+
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 import java.time.Duration;

@@ -1,5 +1,8 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.CarrierPool;
+import dev.gpureactor.carrier.LiveThreads;
+
 import org.openjdk.jcstress.infra.results.II_Result;
 
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.LiveThreads;
+import dev.gpureactor.carrier.CarrierPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;

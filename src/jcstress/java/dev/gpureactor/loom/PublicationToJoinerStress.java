@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.Slot;
 import org.openjdk.jcstress.annotations.Actor;

@@ -1,5 +1,8 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.Turn;
+import dev.gpureactor.parker.ParkerHooks;
+import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.Slot;
 import org.openjdk.jcstress.infra.results.IIII_Result;

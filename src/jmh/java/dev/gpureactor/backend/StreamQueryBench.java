@@ -1,5 +1,7 @@
 package dev.gpureactor.backend;
 
+import dev.gpureactor.backend.hip.raw.HipRaw;
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.cuda.CudaDriver;
 import dev.gpureactor.backend.hip.HipRuntime;
 
@@ -39,11 +41,11 @@ public class StreamQueryBench {
 
     @Benchmark
     public int cuStreamQuery() {
-        return cuda.cuStreamQuery(nullStream);
+        return CudaRaw.cuStreamQuery(cuda, nullStream);
     }
 
     @Benchmark
     public int hipStreamQuery() {
-        return hip.hipStreamQuery(nullStream);
+        return HipRaw.hipStreamQuery(hip, nullStream);
     }
 }

@@ -1,5 +1,6 @@
 package dev.gpureactor.park;
 
+import dev.gpureactor.loader.NativeLoader;
 import dev.gpureactor.core.CompletionLine;
 
 import org.openjdk.jmh.annotations.Benchmark;

@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param devices the devices, empty when not found or none
  */
 public record BackendReport(String backend, String library, boolean found, String why, List<DeviceReport> devices) {
+    /** Checks the components: the backend, library and reason are non-null; the devices are copied. */
     public BackendReport {
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(library, "library");
@@ -23,7 +24,7 @@ public record BackendReport(String backend, String library, boolean found, Strin
         devices = List.copyOf(devices);
     }
 
-    /** One line per backend and per device, as {@code gar probe} prints it. */
+    /** {@return one line per backend and per device, as {@code gar probe} prints it} */
     public String render() {
         StringBuilder out = new StringBuilder();
         out.append(backend).append(": ").append(found ? "found" : "not found").append(" (").append(library).append("): ").append(why);

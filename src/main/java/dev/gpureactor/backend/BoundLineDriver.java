@@ -22,10 +22,13 @@ public abstract class BoundLineDriver<B extends DriverBinding<?> & PrimaryContex
     private final String synchronizeCall;
 
     /**
+     * The table of a line over {@code binding}: its calls, names and coded errors.
+     *
      * @param vendor          how a domain's description names the vendor ("CUDA", "HIP")
      * @param notReady        the status of a stream still running
      * @param queryCall       the name of the call behind {@link #queryStatus}, for messages
      * @param synchronizeCall the name of the call behind {@link #synchronizeStatus}, for messages
+     * @param binding the vendor binding
      */
     protected BoundLineDriver(B binding, String vendor, int notReady, String queryCall, String synchronizeCall) {
         this.binding = Objects.requireNonNull(binding, "binding");

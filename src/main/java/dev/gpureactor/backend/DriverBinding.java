@@ -2,8 +2,8 @@ package dev.gpureactor.backend;
 
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
+import dev.gpureactor.loader.NativeLibrary;
+import dev.gpureactor.loader.NativeLoader;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -48,6 +48,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * error, and its checked helpers (one line each over the calls above).
  *
  * <p><b>Threads.</b> Immutable after construction; every method may be called from any thread.
+ *
+ * @param <F> the vendor's enum of bound functions
  */
 @SuppressWarnings("restricted") // FFM: handle() links a downcall for callers that want a MethodHandle
 public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
@@ -65,15 +67,20 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
     private final List<String> missing;
 
     /**
-     * Resolves every function of {@code calls} (in header order) in {@code lib}, once.
+     * Opens {@code library} through the one loader and resolves every function of {@code calls} (in
+     * header order) in it, once.
      *
      * @param backend "cuda", "hip": the first argument of the {@code Backend} errors
+     * @param library the library's path (containing {@code /}) or loader name
+     * @param calls   the vendor's enum of bound functions
      * @param success the status of a call that succeeded
+     * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library;
+     *     {@link ErrorCode#NativeDirUnsafe} for a path another user could write
      */
-    protected DriverBinding(String backend, NativeLibrary lib, Class<F> calls, int success) {
+    protected DriverBinding(String backend, String library, Class<F> calls, int success) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.success = success;
-        this.lib = Objects.requireNonNull(lib, "lib");
+        this.lib = NativeLoader.load(Objects.requireNonNull(library, "library"));
         this.calls = Objects.requireNonNull(calls, "calls");
         F[] all = calls.getEnumConstants();
         this.addresses = Arrays.stream(all).map(f -> lib.symbol(f.name()).orElse(MemorySegment.NULL))
@@ -81,7 +88,12 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
         this.missing = Arrays.stream(all).filter(f -> addresses[f.ordinal()].address() == 0).map(Enum::name).toList();
     }
 
-    /** Every function of a vendor's {@code calls} and its exact descriptor, in header order. */
+    /**
+     * {@return every function of a vendor's {@code calls} and its exact descriptor, in header order}
+     *
+     * @param <F> the vendor's enum of bound functions
+     * @param calls the vendor's enum of bound functions
+     */
     public static <F extends Enum<F> & DriverCall> Map<String, FunctionDescriptor> descriptors(Class<F> calls) {
         Map<String, FunctionDescriptor> d = new LinkedHashMap<>();
         for (F f : calls.getEnumConstants()) d.put(f.name(), f.descriptor());
@@ -89,28 +101,37 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
     }
 
     /**
-     * The binding of {@code pathOrName}, made by {@code make} from the opened library the first time and
-     * kept in {@code cache} (drivers are never unloaded).
+     * {@return the binding of {@code pathOrName}, made by {@code make} (which opens the library) the first time
+     * and kept in {@code cache} (drivers are never unloaded)}
      *
+     * @param <B> the binding's type
+     * @param cache the bindings made so far
+     * @param pathOrName a path (containing {@code /}) or a loader name
+     * @param make makes a binding of a library name
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library;
      *     {@link ErrorCode#NativeDirUnsafe} for a path another user could write
      */
     public static <B extends DriverBinding<?>> B once(ConcurrentHashMap<String, B> cache, String pathOrName,
-                                                  Function<NativeLibrary, B> make) {
+                                                  Function<String, B> make) {
         Objects.requireNonNull(pathOrName, "pathOrName");
         B known = cache.get(pathOrName);
         if (known != null) return known;
-        B fresh = make.apply(NativeLoader.load(pathOrName));
+        B fresh = make.apply(pathOrName);
         B raced = cache.putIfAbsent(pathOrName, fresh);
         return raced != null ? raced : fresh;
     }
 
     /**
-     * The {@code gar probe} entry of a vendor, written once: loads the binding of {@code library} (not
-     * found: the coded reason), says what was found ({@link #probeFound}), lists the devices and whether
-     * each can store into a line (not where the library lacks a function of {@link #lineFunctions}; else
-     * {@link LineVendor#storeSupport}); a binding whose library loaded but cannot run says why ({@link
-     * #cannotRun}). It never runs work on a device.
+     * {@return the {@code gar probe} entry of a vendor, written once: loads the binding of {@code library} (not
+     * found: the coded reason), says what was found ({@link #probeFound}), lists the devices and whether each can
+     * store into a line (not where the library lacks a function of {@link #lineFunctions}; else {@link
+     * LineVendor#storeSupport}); a binding whose library loaded but cannot run says why ({@link #cannotRun})} It
+     * never runs work on a device.
+     *
+     * @param <B> the binding's type
+     * @param backend the backend's name
+     * @param library the library's path or name
+     * @param load loads a binding by library name
      */
     public static <B extends DriverBinding<?> & LineVendor<?, ?>> BackendReport probe(String backend, String library,
                                                                                      Function<String, B> load) {
@@ -148,34 +169,58 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
         return new BackendReport(backend, library, true, why, devices);
     }
 
-    /** Every function a line needs; a library without one of them offers the query plan only. */
+    /** {@return every function a line needs; a library without one of them offers the query plan only} */
     public abstract List<String> lineFunctions();
 
-    /** Readies the library for the probe's questions and says what was found ("driver 13.0"). */
+    /**
+     * Readies the library for the probe's questions and says what was found ("driver 13.0").
+     *
+     * @return what was found, e.g. "driver 13.0"
+     */
     protected abstract String probeFound();
 
-    /** What the probe says of a library that loaded but failed a call ({@code e}). */
+    /**
+     * {@return what the probe says of a library that loaded but failed a call ({@code e})}
+     *
+     * @param e the failure
+     */
     protected abstract String cannotRun(ReactorException e);
 
-    /** How many devices the library sees. */
+    /** {@return how many devices the library sees} */
     public abstract int deviceCount();
 
-    /** The device of an ordinal. */
+    /**
+     * {@return the device of an ordinal}
+     *
+     * @param ordinal the device ordinal
+     */
     public abstract int device(int ordinal);
 
-    /** A device's name. */
+    /**
+     * {@return a device's name}
+     *
+     * @param device the device
+     */
     public abstract String deviceName(int device);
 
-    /** "cuda", "hip": the first argument of the {@code Backend} errors. */
+    /**
+     * "cuda", "hip": the first argument of the {@code Backend} errors.
+     *
+     * @return "cuda" or "hip"
+     */
     public final String backend() { return backend; }
 
-    /** The path or loader name the library was opened by. */
+    /** {@return the path or loader name the library was opened by} */
     public final String library() { return lib.name(); }
 
-    /** The bound functions the library does not export, in header order. */
+    /** {@return the bound functions the library does not export, in header order} */
     public final List<String> missing() { return missing; }
 
-    /** A downcall handle of a bound function, or {@code NativeUnavailable} naming it. */
+    /**
+     * {@return a downcall handle of a bound function, or {@code NativeUnavailable} naming it}
+     *
+     * @param function the function
+     */
     public final MethodHandle handle(String function) {
         F f = call(function);
         return Linker.nativeLinker().downcallHandle(need(f), f.descriptor());
@@ -184,6 +229,8 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
     /**
      * Throws {@link ErrorCode#NativeUnavailable} naming the library and every function of {@code
      * required} it lacks; does nothing when all are there.
+     *
+     * @param required the function names required
      */
     public final void require(List<String> required) {
         List<String> lacking = required.stream().filter(f -> !has(call(f))).toList();
@@ -192,16 +239,23 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
         }
     }
 
-    /** Whether the library exports {@code function}. */
-    protected final boolean has(F function) {
+    /**
+     * Whether the library exports {@code function}.
+     *
+     * @param function the bound function
+     * @return whether its address resolved
+     */
+    public final boolean has(F function) {
         return addresses[function.ordinal()].address() != 0; // the final array: see the field
     }
 
     /**
-     * The address of a bound function, or {@code NativeUnavailable} naming it when the library lacks it:
-     * each raw call's first step, so one array load (no lookup by name).
+     * {@return the address of a bound function, or {@code NativeUnavailable} naming it when the library lacks it:
+     * each raw call's first step, so one array load (no lookup by name)}
+     *
+     * @param function the function
      */
-    protected final MemorySegment need(F function) {
+    public final MemorySegment need(F function) {
         MemorySegment a = addresses[function.ordinal()]; // the final array: see the field
         if (a.address() == 0) throw lib.missing(function.name());
         return a;
@@ -216,18 +270,37 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
         }
     }
 
-    /** The driver's name for a status, e.g. "CUDA_ERROR_LAUNCH_FAILED", or a fallback naming the number. */
+    /**
+     * {@return the driver's name for a status, e.g} "CUDA_ERROR_LAUNCH_FAILED", or a fallback naming the number.
+     *
+     * @param status the driver's status
+     */
     public abstract String errorName(int status);
 
-    /** The driver's description of a status, or "unknown error". */
+    /**
+     * {@return the driver's description of a status, or "unknown error"}
+     *
+     * @param status the driver's status
+     */
     public abstract String errorString(int status);
 
-    /** {@link ErrorCode#Backend}: (backend, call, status, the driver's error name, its description). */
+    /**
+     * {@link ErrorCode#Backend}: (backend, call, status, the driver's error name, its description).
+     *
+     * @param call the call's name, for the error
+     * @param status the driver's status
+     * @return the coded error
+     */
     public final ReactorException failure(String call, int status) {
         return new ReactorException(ErrorCode.Backend, backend, call, status, errorName(status), errorString(status));
     }
 
-    /** Throws {@link #failure} unless {@code status} is the success status. */
+    /**
+     * Throws {@link #failure} unless {@code status} is the success status.
+     *
+     * @param call the call's name, for the error
+     * @param status the driver's status
+     */
     public final void check(String call, int status) {
         if (status != success) throw failure(call, status);
     }
@@ -235,10 +308,21 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
     /** A raw call that writes its result into {@code out} and returns the driver's status. */
     @FunctionalInterface
     protected interface OutCall {
+        /**
+         * Runs the call.
+         *
+         * @param out the cell the call writes its result into
+         * @return the driver's status
+         */
         int invoke(MemorySegment out);
     }
 
-    /** The {@code int} a checked call writes (a count, a device, a version). */
+    /**
+     * {@return the {@code int} a checked call writes (a count, a device, a version)}
+     *
+     * @param call the call's name, for the error
+     * @param raw the raw handle
+     */
     protected final int outInt(String call, OutCall raw) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_INT);
@@ -247,7 +331,12 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
         }
     }
 
-    /** The 64-bit value a checked call writes (a {@code CUdeviceptr}). */
+    /**
+     * {@return the 64-bit value a checked call writes (a {@code CUdeviceptr})}
+     *
+     * @param call the call's name, for the error
+     * @param raw the raw handle
+     */
     protected final long outLong(String call, OutCall raw) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_LONG);
@@ -256,7 +345,12 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
         }
     }
 
-    /** The pointer a checked call writes (a context, a stream, host memory), as its address. */
+    /**
+     * {@return the pointer a checked call writes (a context, a stream, host memory), as its address}
+     *
+     * @param call the call's name, for the error
+     * @param raw the raw handle
+     */
     protected final long outAddress(String call, OutCall raw) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
@@ -265,7 +359,13 @@ public abstract class DriverBinding<F extends Enum<F> & DriverCall> {
         }
     }
 
-    /** The NUL-terminated string a checked call writes into {@code bytes} bytes (a device name). */
+    /**
+     * {@return the NUL-terminated string a checked call writes into {@code bytes} bytes (a device name)}
+     *
+     * @param call the call's name, for the error
+     * @param bytes the size in bytes
+     * @param raw the raw handle
+     */
     protected final String outString(String call, int bytes, OutCall raw) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(bytes);

@@ -8,12 +8,12 @@ import java.lang.foreign.FunctionDescriptor;
  * binding resolved once, so a raw call finds its address by an array load, never by name.
  */
 public interface DriverCall {
-    /** The symbol in the library: the enum constant's name. */
+    /** {@return the symbol in the library: the enum constant's name} */
     String name();
 
-    /** The slot of this function's address in its binding: the enum constant's ordinal. */
+    /** {@return the slot of this function's address in its binding: the enum constant's ordinal} */
     int ordinal();
 
-    /** The function's exact descriptor (from the jextract-generated {@code *_fn} type). */
+    /** {@return the function's exact descriptor (from the jextract-generated {@code *_fn} type)} */
     FunctionDescriptor descriptor();
 }

@@ -48,6 +48,12 @@ public abstract class DriverPort<S extends DriverStream> implements CompletionPo
     /**
      * A port on {@code line}'s word {@code slot} reaching {@code target}; it queries instead of waiting
      * on the word when the line's device takes no store ({@link MappedLine#stores()}).
+     *
+     * @param line the line
+     * @param stream the stream
+     * @param slot the slot
+     * @param target the value that means done
+     * @param park the park on the word
      */
     protected DriverPort(MappedLine<S, ?> line, S stream, Slot slot, long target, WordPark park) {
         this(line.page().driver(), line.page(), stream, Objects.requireNonNull(slot, "slot"), target, park,
@@ -59,6 +65,9 @@ public abstract class DriverPort<S extends DriverStream> implements CompletionPo
      * The vendors' {@code queryOnly}: it first checks that the binding has every function of {@code
      * needs}, so a driver that cannot make lines still gets this port and one that cannot query does not.
      *
+     * @param driver the driver
+     * @param stream the stream
+     * @param needs the function names it needs
      * @throws dev.gpureactor.core.ReactorException {@code NativeUnavailable} naming what the library lacks
      */
     protected DriverPort(BoundLineDriver<?> driver, S stream, List<String> needs) {
@@ -111,22 +120,26 @@ public abstract class DriverPort<S extends DriverStream> implements CompletionPo
         return query();
     }
 
-    /** Whether the device stores into the word (flag mode), or the port only queries. */
+    /** {@return whether the device stores into the word (flag mode), or the port only queries} */
     public boolean storesIntoLine() { return flagMode; }
 
-    /** Whether {@link #arm()} queued the store. */
+    /** {@return whether {@link #arm()} queued the store} */
     public boolean isArmed() { return armed.get(); }
 
-    /** The word this port waits on: empty without a line. */
+    /** {@return the word this port waits on: empty without a line} */
     public Optional<MemoryDescriptor> descriptor() { return Optional.ofNullable(descriptor); }
 
-    /** The stream whose status this port queries and whose store it arms. */
+    /** {@return the stream whose status this port queries and whose store it arms} */
     public S stream() { return stream; }
 
-    /** The raw stream handle. */
+    /** {@return the raw stream handle} */
     public long streamHandle() { return stream.handle(); }
 
-    /** {@code flag} (the recommended plan) when the device stores into the word, else {@code poll}. */
+    /**
+     * {@code flag} (the recommended plan) when the device stores into the word, else {@code poll}.
+     *
+     * @return the plan this port serves best
+     */
     public WaitPlan recommendedPlan() {
         return flagMode ? WaitPlan.recommended() : new WaitPlan.QueryPoll(Optional.empty());
     }

@@ -8,10 +8,13 @@ import java.lang.foreign.MemorySegment;
  * line of one vendor takes only that vendor's streams.
  */
 public interface DriverStream {
-    /** The raw pointer value of the handle; 0 is the null stream of the calling thread's current context or device. */
+    /**
+     * {@return the raw pointer value of the handle; 0 is the null stream of the calling thread's current context
+     * or device}
+     */
     long handle();
 
-    /** The handle as a pointer segment, for FFM calls. */
+    /** {@return the handle as a pointer segment, for FFM calls} */
     default MemorySegment segment() {
         return MemorySegment.ofAddress(handle());
     }

@@ -25,7 +25,7 @@ public final class HostFunction {
 
     private HostFunction() {}
 
-    /** The function pointer to pass with {@link #register}'s user data. */
+    /** {@return the function pointer to pass with {@link #register}'s user data} */
     public static MemorySegment stub() {
         MemorySegment s = stub;
         if (s != null) return s;
@@ -43,14 +43,23 @@ public final class HostFunction {
         }
     }
 
-    /** Registers a body that runs once; returns the user data to launch it with. */
+    /**
+     * Registers a body that runs once; returns the user data to launch it with.
+     *
+     * @param body the body
+     * @return the function pointer to pass with its user data
+     */
     public static MemorySegment register(Runnable body) {
         long id = IDS.getAndIncrement();
         BODIES.put(id, body);
         return MemorySegment.ofAddress(id);
     }
 
-    /** Forgets a body whose launch failed. */
+    /**
+     * Forgets a body whose launch failed.
+     *
+     * @param userData the host function's argument
+     */
     public static void forget(MemorySegment userData) {
         BODIES.remove(userData.address());
     }

@@ -24,62 +24,128 @@ public interface LineDriver {
         public String toString() { return description; }
     }
 
-    /** "cuda", "hip": the first argument of the {@code Backend} errors. */
+    /**
+     * "cuda", "hip": the first argument of the {@code Backend} errors.
+     *
+     * @return "cuda" or "hip"
+     */
     String backend();
 
-    /** The library the calls go to. */
+    /** {@return the library the calls go to} */
     String library();
 
-    /** Retains the domain of the calling thread's current device (its primary context). */
+    /**
+     * Retains the domain of the calling thread's current device (its primary context).
+     *
+     * @return the retained domain; {@link #releaseDomain} gives it back
+     */
     Domain retainDomain();
 
-    /** Releases what {@link #retainDomain} retained. */
+    /**
+     * Releases what {@link #retainDomain} retained.
+     *
+     * @param domain the line's domain (a context or a device)
+     */
     void releaseDomain(Domain domain);
 
     /**
      * Makes {@code domain} current on this thread for the calls that need one; returns a token for
      * {@link #exit}. Calls between enter and exit run on the same thread.
+     *
+     * @param domain the line's domain (a context or a device)
+     * @return the token {@link #exit} takes
      */
     long enter(Domain domain);
 
-    /** Restores what {@link #enter} changed. */
+    /**
+     * Restores what {@link #enter} changed.
+     *
+     * @param domain the line's domain (a context or a device)
+     * @param token the token
+     */
     void exit(Domain domain, long token);
 
-    /** Allocates page-locked, device-mapped, cache-coherent host memory (inside {@link #enter}). */
+    /**
+     * Allocates page-locked, device-mapped, cache-coherent host memory (inside {@link #enter}).
+     *
+     * @param bytes the size in bytes
+     * @return the host address of the page
+     */
     long allocPage(long bytes);
 
-    /** The device address of host memory from {@link #allocPage} (inside {@link #enter}). */
+    /**
+     * {@return the device address of host memory from {@link #allocPage} (inside {@link #enter})}
+     *
+     * @param host the host address
+     */
     long devicePointer(long host);
 
-    /** Frees memory from {@link #allocPage} (inside {@link #enter}). */
+    /**
+     * Frees memory from {@link #allocPage} (inside {@link #enter}).
+     *
+     * @param host the host address
+     */
     void freePage(long host);
 
-    /** Throws {@code ForeignStream} unless {@code stream} belongs to {@code domain}. */
+    /**
+     * Throws {@code ForeignStream} unless {@code stream} belongs to {@code domain}.
+     *
+     * @param domain the line's domain (a context or a device)
+     * @param stream the stream
+     */
     void checkStream(Domain domain, long stream);
 
-    /** Whether {@code stream} names a stream only through the current context (the null stream). */
+    /**
+     * {@return whether {@code stream} names a stream only through the current context (the null stream)}
+     *
+     * @param stream the stream
+     */
     boolean implicitStream(long stream);
 
-    /** Queues the 64-bit store of {@code value} at {@code deviceAddress} behind the stream's work. */
+    /**
+     * Queues the 64-bit store of {@code value} at {@code deviceAddress} behind the stream's work.
+     *
+     * @param stream the stream
+     * @param deviceAddress the device address
+     * @param value the value
+     */
     void writeValue64(long stream, long deviceAddress, long value);
 
-    /** The stream's raw status: 0 done, {@link #notReady()} pending, anything else a failure. */
+    /**
+     * {@return the stream's raw status: 0 done, {@link #notReady()} pending, anything else a failure}
+     *
+     * @param stream the stream
+     */
     int queryStatus(long stream);
 
-    /** The status meaning "still running" (CUDA_ERROR_NOT_READY, hipErrorNotReady). */
+    /** {@return the status meaning "still running" (CUDA_ERROR_NOT_READY, hipErrorNotReady)} */
     int notReady();
 
-    /** The driver's blocking wait; returns its raw status. */
+    /**
+     * {@return the driver's blocking wait; returns its raw status}
+     *
+     * @param stream the stream
+     */
     int synchronizeStatus(long stream);
 
-    /** The driver's name for a status, e.g. "CUDA_ERROR_LAUNCH_FAILED". */
+    /**
+     * {@return the driver's name for a status, e.g} "CUDA_ERROR_LAUNCH_FAILED".
+     *
+     * @param status the driver's status
+     */
     String statusName(int status);
 
-    /** The coded {@code Backend} error of a failed call, with the driver's error name and text. */
+    /**
+     * {@return the coded {@code Backend} error of a failed call, with the driver's error name and text}
+     *
+     * @param call the call's name, for the error
+     * @param status the driver's status
+     */
     ReactorException failure(String call, int status);
 
-    /** The names of the query and blocking-wait calls, for messages. */
+    /** {@return the names of the query and blocking-wait calls, for messages} */
     String queryCall();
 
+    /** {@return the name of the blocking-wait call, for messages} */
     String synchronizeCall();
 }

@@ -22,6 +22,7 @@ public record LineOptions(Duration settleTimeout, Consumer<Warning> warnings, Wo
 
     private static final System.Logger LOG = System.getLogger("dev.gpureactor.backend");
 
+    /** Checks the components: a settle timeout of 0 or more, a sink and a park. */
     public LineOptions {
         Objects.requireNonNull(settleTimeout, "settleTimeout");
         Objects.requireNonNull(warnings, "warnings");
@@ -29,15 +30,34 @@ public record LineOptions(Duration settleTimeout, Consumer<Warning> warnings, Wo
         Durations.nonNegativeNanos("settleTimeout", settleTimeout);
     }
 
-    /** 10 s to settle, warnings logged at WARNING to {@code dev.gpureactor.backend}, the spin-then-park park. */
+    /**
+     * 10 s to settle, warnings logged at WARNING to {@code dev.gpureactor.backend}, the spin-then-park park.
+     *
+     * @return the defaults
+     */
     public static LineOptions defaults() {
         return new LineOptions(DEFAULT_SETTLE, LineOptions::log, WordPark.spinThenPark());
     }
 
+    /**
+     * {@return these options with the settle timeout {@code d}}
+     *
+     * @param d the timeout
+     */
     public LineOptions withSettleTimeout(Duration d) { return new LineOptions(d, warnings, park); }
 
+    /**
+     * {@return these options with the warning sink {@code sink}}
+     *
+     * @param sink where coded warnings go
+     */
     public LineOptions withWarnings(Consumer<Warning> sink) { return new LineOptions(settleTimeout, sink, park); }
 
+    /**
+     * {@return these options with the word park {@code p}}
+     *
+     * @param p the park
+     */
     public LineOptions withPark(WordPark p) { return new LineOptions(settleTimeout, warnings, p); }
 
     private static void log(Warning w) {

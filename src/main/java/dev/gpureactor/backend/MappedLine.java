@@ -44,15 +44,26 @@ public final class MappedLine<S extends DriverStream, P extends DriverPort<S>> i
         this.stores = stores;
     }
 
-    /** {@link #create(LineVendor, LineOptions)} with the default options. */
+    /**
+     * {@link #create(LineVendor, LineOptions)} with the default options.
+     *
+     * @param <S> the stream handle's type
+     * @param <P> the port's type
+     * @param vendor the vendor binding
+     * @return the new line
+     */
     public static <S extends DriverStream, P extends DriverPort<S>> MappedLine<S, P> create(LineVendor<S, P> vendor) {
         return create(vendor, LineOptions.defaults());
     }
 
     /**
-     * A fresh line reading all 0, owned by the primary context of the calling thread's current
-     * device (CUDA: of its current context's device).
+     * {@return a fresh line reading all 0, owned by the primary context of the calling thread's current device
+     * (CUDA: of its current context's device)}
      *
+     * @param <S> the stream handle's type
+     * @param <P> the port's type
+     * @param vendor the vendor binding
+     * @param options the options
      * @throws ReactorException {@code NativeUnavailable} naming every missing entry point (such as
      *     {@code cuStreamWriteValue64_v2}); {@code Backend} with the driver's error name when a call
      *     fails ({@code CUDA_ERROR_INVALID_CONTEXT} without a current context, out of memory, ...)
@@ -80,32 +91,40 @@ public final class MappedLine<S extends DriverStream, P extends DriverPort<S>> i
         return new MappedLine<>(vendor, page, stores);
     }
 
-    /** The host view: acquire loads of the words. */
+    /** {@return the host view: acquire loads of the words} */
     public CompletionLine line() { return page.line(); }
 
-    /** The device address of word 0; word i is at +8·i (for stream-side waits). */
+    /** {@return the device address of word 0; word i is at +8·i (for stream-side waits)} */
     public long deviceAddress() { return page.deviceAddress(Slot.of(0)); }
 
+    /**
+     * {@return the device address of word {@code slot}, for the vendor's store}
+     *
+     * @param slot the slot
+     */
     public long deviceAddress(Slot slot) { return page.deviceAddress(slot); }
 
-    /** The device whose primary context owns the line. */
+    /** {@return the device whose primary context owns the line} */
     public int device() { return page.domain().device(); }
 
-    /** The retained primary context (raw handle). */
+    /** {@return the retained primary context (raw handle)} */
     public long context() { return page.domain().handle(); }
 
-    /** Whether the device stores into the line, and what said so. */
+    /** {@return whether the device stores into the line, and what said so} */
     public StoreSupport stores() { return stores; }
 
-    /** The vendor binding the line was made from. */
+    /** {@return the vendor binding the line was made from} */
     public LineVendor<S, P> vendor() { return vendor; }
 
-    /** The page under the line: its driver table, domain, options and tracked streams. */
+    /** {@return the page under the line: its driver table, domain, options and tracked streams} */
     public MappedPage page() { return page; }
 
     /**
      * Queues the store of {@code seq} into the slot's word behind the stream's queued work.
      *
+     * @param stream the stream
+     * @param slot the slot
+     * @param seq the sequence number
      * @throws ReactorException {@code ForeignStream} for a stream of another domain; {@code
      *     NoStreamMemOps} when the device takes no store; {@code LineClosed}; {@code Backend}
      */
@@ -117,12 +136,25 @@ public final class MappedLine<S extends DriverStream, P extends DriverPort<S>> i
         page.enqueueStore(stream.handle(), slot, seq);
     }
 
-    /** A port waiting for word {@code slot} to reach {@code target}, parking with the line's options. */
+    /**
+     * {@return a port waiting for word {@code slot} to reach {@code target}, parking with the line's options}
+     *
+     * @param stream the stream
+     * @param slot the slot
+     * @param target the value that means done
+     */
     public P port(S stream, Slot slot, long target) {
         return port(stream, slot, target, page.options().park());
     }
 
-    /** A port waiting for word {@code slot} to reach {@code target}, parking with {@code park}. */
+    /**
+     * {@return a port waiting for word {@code slot} to reach {@code target}, parking with {@code park}}
+     *
+     * @param stream the stream
+     * @param slot the slot
+     * @param target the value that means done
+     * @param park the park on the word
+     */
     public P port(S stream, Slot slot, long target, WordPark park) {
         return vendor.port(this, Objects.requireNonNull(stream, "stream"), slot, target, park);
     }
@@ -130,16 +162,21 @@ public final class MappedLine<S extends DriverStream, P extends DriverPort<S>> i
     /**
      * Forgets a stream whose work all ran (call it before destroying a stream that stored into
      * this line): {@code true} when it settled and is forgotten, {@code false} when it still runs.
+     *
+     * @param stream the stream
+     * @return whether the stream settled and is forgotten
      */
     public boolean retire(S stream) {
         return page.retire(stream.handle());
     }
 
-    /** The coded warnings so far ({@code NoStreamMemOps}, {@code LineLeaked}). */
+    /** {@return the coded warnings so far ({@code NoStreamMemOps}, {@code LineLeaked})} */
     public List<Warning> warnings() { return page.warnings(); }
 
+    /** {@return whether the page was freed} */
     public boolean isFreed() { return page.isFreed(); }
 
+    /** {@return whether the page was leaked instead of freed (a stream that did not settle)} */
     public boolean isLeaked() { return page.isLeaked(); }
 
     /** Settles the streams, then frees the page and releases the context, or leaks both with a warning. */

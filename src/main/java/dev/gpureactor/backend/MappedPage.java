@@ -92,6 +92,11 @@ public final class MappedPage {
     /**
      * Retains the calling thread's domain, allocates and maps the page, and wraps its first 64 bytes
      * as a line named {@code name}. On any failure everything acquired so far is given back.
+     *
+     * @param driver the driver
+     * @param name the name
+     * @param options the options
+     * @return the page
      */
     public static MappedPage create(LineDriver driver, String name, LineOptions options) {
         return create(driver, name, options, true);
@@ -136,24 +141,34 @@ public final class MappedPage {
         }
     }
 
-    /** The host view; closing it settles the streams, then frees or leaks the page. */
+    /** {@return the host view; closing it settles the streams, then frees or leaks the page} */
     public CompletionLine line() { return line; }
 
-    /** The device address of the slot's word (word 0 is the page's device address). */
+    /**
+     * {@return the device address of the slot's word (word 0 is the page's device address)}
+     *
+     * @param slot the slot
+     */
     public long deviceAddress(Slot slot) { return device + slot.offset(); }
 
-    /** The host address of word 0 (for diagnostics; read the line only through {@link #line()}). */
+    /** {@return the host address of word 0 (for diagnostics; read the line only through {@link #line()})} */
     public long hostAddress() { return host; }
 
+    /** {@return the domain the page was allocated in} */
     public LineDriver.Domain domain() { return domain; }
 
+    /** {@return the driver table of the page} */
     public LineDriver driver() { return driver; }
 
+    /** {@return the page's options} */
     public LineOptions options() { return options; }
 
     /**
      * Queues the store of {@code value} into the slot's word behind the stream's queued work.
      *
+     * @param stream the stream
+     * @param slot the slot
+     * @param value the value
      * @throws ReactorException {@code LineClosed} after close; {@code ForeignStream} for a stream of
      *     another domain; {@code Backend} when the driver refuses the store
      */
@@ -176,6 +191,9 @@ public final class MappedPage {
      * Forgets a stream whose stores all ran (for example before destroying it): returns {@code true}
      * if it was settled and has left the tracked set, {@code false} if it still has work queued (it
      * stays tracked). Throws the driver's coded error for a failed stream.
+     *
+     * @param stream the stream
+     * @return whether the stream settled and is forgotten
      */
     public boolean retire(long stream) {
         lock.writeLock().lock();
@@ -191,21 +209,26 @@ public final class MappedPage {
         }
     }
 
-    /** The streams that were given a store and not retired. */
+    /** {@return the streams that were given a store and not retired} */
     public Set<Long> streams() { return Set.copyOf(streams); }
 
-    /** Records a coded warning: into {@link #warnings()} and the options' sink. */
+    /**
+     * Records a coded warning: into {@link #warnings()} and the options' sink.
+     *
+     * @param warning the warning
+     */
     public void warn(Warning warning) {
         warnings.add(warning);
         options.warnings().accept(warning);
     }
 
+    /** {@return the coded warnings so far} */
     public List<Warning> warnings() { return List.copyOf(warnings); }
 
-    /** Whether close freed the page (after its streams settled). */
+    /** {@return whether close freed the page (after its streams settled)} */
     public boolean isFreed() { return state == State.FREED; }
 
-    /** Whether close leaked the page (a stream could not settle). */
+    /** {@return whether close leaked the page (a stream could not settle)} */
     public boolean isLeaked() { return state == State.LEAKED; }
 
     private int statusInDomain(long stream) {

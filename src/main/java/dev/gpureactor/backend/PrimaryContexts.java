@@ -6,12 +6,21 @@ package dev.gpureactor.backend;
  * error when the call fails.
  */
 public interface PrimaryContexts {
-    /** The calling thread's current device (CUDA: the device of its current context). */
+    /** {@return the calling thread's current device (CUDA: the device of its current context)} */
     int currentDevice();
 
-    /** Retains the device's primary context and returns its raw handle. */
+    /**
+     * Retains the device's primary context and returns its raw handle.
+     *
+     * @param device the device
+     * @return the primary context's handle
+     */
     long primaryContextRetain(int device);
 
-    /** Releases what {@link #primaryContextRetain} retained. */
+    /**
+     * Releases what {@link #primaryContextRetain} retained.
+     *
+     * @param device the device
+     */
     void primaryContextRelease(int device);
 }

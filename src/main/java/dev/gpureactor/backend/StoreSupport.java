@@ -11,6 +11,7 @@ import java.util.Objects;
  * @param detail what said so, for messages and {@code gar probe}
  */
 public record StoreSupport(boolean usable, String detail) {
+    /** Checks the components: the detail is non-null. */
     public StoreSupport {
         Objects.requireNonNull(detail, "detail");
     }

@@ -12,25 +12,61 @@ import java.lang.foreign.MemorySegment;
  * @param <S> the vendor's stream handle
  */
 public interface StreamCalls<S extends DriverStream> {
-    /** A new stream of the calling thread's current context (CUDA, non-blocking) or device (HIP). */
+    /** {@return a new stream of the calling thread's current context (CUDA, non-blocking) or device (HIP)} */
     S newStream();
 
-    /** The driver's blocking wait; returns the raw status, so a failed stream is seen, not thrown. */
+    /**
+     * {@return the driver's blocking wait; returns the raw status, so a failed stream is seen, not thrown}
+     *
+     * @param stream the stream
+     */
     int synchronizeStatus(S stream);
 
+    /**
+     * Destroys a stream made by {@link #newStream}.
+     *
+     * @param stream the stream
+     */
     void destroyStream(S stream);
 
-    /** Queues {@code fn(userData)} on the stream ({@link HostFunction#stub()} for a Java body). */
+    /**
+     * Queues {@code fn(userData)} on the stream ({@link HostFunction#stub()} for a Java body).
+     *
+     * @param stream the stream
+     * @param fn the host function
+     * @param userData the host function's argument
+     */
     void launchHostFunction(S stream, MemorySegment fn, MemorySegment userData);
 
-    /** Queues a device-side write of {@code bytes} bytes of {@code value} at {@code deviceAddress}. */
+    /**
+     * Queues a device-side write of {@code bytes} bytes of {@code value} at {@code deviceAddress}.
+     *
+     * @param stream the stream
+     * @param deviceAddress the device address
+     * @param value the value
+     * @param bytes the size in bytes
+     */
     void fillAsync(S stream, long deviceAddress, byte value, long bytes);
 
-    /** Page-locked host memory mapped for the device (never write-combined); returns the host address. */
+    /**
+     * Page-locked host memory mapped for the device (never write-combined); returns the host address.
+     *
+     * @param bytes the size in bytes
+     * @return the host address
+     */
     long allocMapped(long bytes);
 
-    /** The device address of memory from {@link #allocMapped}. */
+    /**
+     * {@return the device address of memory from {@link #allocMapped}}
+     *
+     * @param host the host address
+     */
     long mappedDevicePointer(long host);
 
+    /**
+     * Frees memory from {@link #allocMapped}.
+     *
+     * @param host the host address
+     */
     void freeMapped(long host);
 }

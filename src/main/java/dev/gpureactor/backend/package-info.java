@@ -9,8 +9,9 @@
  * {@link dev.gpureactor.backend.PrimaryContexts} and {@link dev.gpureactor.backend.StreamCalls}; a line's
  * table ({@link dev.gpureactor.backend.BoundLineDriver}) keeps only the vendor's own calls.
  * {@code metal} is an {@code MTLSharedEvent} port.
- * Every vendor entry point is resolved at run time through FFM ({@link
- * dev.gpureactor.park.NativeLoader#load}, with its directory checks); nothing links against a vendor library at build time.
- * Depends on {@code core}, {@code park} (its one native-library loader) and the JDK only.
+ * Every vendor entry point is resolved at run time through FFM (the non-exported {@code
+ * dev.gpureactor.loader.NativeLoader}, with its directory checks); nothing links against a vendor library
+ * at build time. The raw calls live in the vendors' non-exported {@code raw} packages.
+ * Depends on {@code core}, {@code loader} (the one native-library loader) and the JDK only.
  */
 package dev.gpureactor.backend;

@@ -27,6 +27,8 @@ public final class ArenaRelease {
     /**
      * Closes {@code arena}, retrying while a native call holds it.
      *
+     * @param arena the arena
+     * @param limit the limit
      * @return {@code true} when the arena is closed (no thread can touch its segments any more);
      *     {@code false} when a call still held it after {@code limit} (it stays open)
      */

@@ -3,7 +3,11 @@ package dev.gpureactor.core;
 import java.util.Objects;
 import java.util.Optional;
 
-/** Whether the host offers something, and if not, why: probed once by the host, never by the core. */
+/**
+ * Whether the host offers something, and if not, why: probed once by the host, never by the core.
+ *
+ * @param missing what is missing
+ */
 public record Capability(Optional<String> missing) {
     private static final Capability PRESENT = new Capability(Optional.empty());
 

@@ -8,20 +8,36 @@ package dev.gpureactor.core;
  */
 @FunctionalInterface
 public interface Clock {
-    /** Monotonic nanoseconds; never decreases. */
+    /**
+     * Monotonic nanoseconds; never decreases.
+     *
+     * @return the time now, in nanoseconds from the clock's origin
+     */
     long nanos();
 
-    /** The JVM's monotonic clock ({@link System#nanoTime()}). */
+    /** {@return the JVM's monotonic clock ({@link System#nanoTime()})} */
     static Clock system() {
         return SystemClock.INSTANCE;
     }
 
-    /** {@code later - earlier}, or 0 when {@code earlier} is later. */
+    /**
+     * {@code later - earlier}, or 0 when {@code earlier} is later.
+     *
+     * @param later the later one
+     * @param earlier the earlier one
+     * @return the nanoseconds from {@code earlier} to {@code later}, at least 0
+     */
     static long since(long later, long earlier) {
         return later - earlier > 0 ? later - earlier : 0;
     }
 
-    /** {@code at + d}, saturating at {@link Long#MAX_VALUE}. */
+    /**
+     * {@code at + d}, saturating at {@link Long#MAX_VALUE}.
+     *
+     * @param at the time, in nanoseconds of the clock
+     * @param d the duration
+     * @return the time {@code d} after {@code at}
+     */
     static long after(long at, long d) {
         long r = at + d;
         return ((at ^ r) & (d ^ r)) < 0 ? Long.MAX_VALUE : r;

@@ -90,19 +90,21 @@ public final class CompletionLine implements AutoCloseable {
     }
 
     /**
-     * A fresh line reading all zero, in memory it owns and frees on {@link #close()}; a leak (see
-     * {@link #allocate(Duration, Consumer)}) is logged at WARNING to {@code dev.gpureactor.core}.
+     * {@return a fresh line reading all zero, in memory it owns and frees on {@link #close()}; a leak (see {@link
+     * #allocate(Duration, Consumer)}) is logged at WARNING to {@code dev.gpureactor.core}}
      */
     public static CompletionLine allocate() {
         return allocate(CLOSE_LIMIT, w -> LOG.log(System.Logger.Level.WARNING, w.message()));
     }
 
     /**
-     * A fresh line reading all zero, in memory it owns. {@link #close()} frees it once no thread can
-     * touch it: it waits up to {@code closeLimit} for a native park that holds the memory to return;
-     * should one still hold it then, the memory is leaked (never freed under the park) with the coded
-     * warning {@link ErrorCode#LineLeaked} to {@code warnings}. A zero limit tries the close once.
+     * {@return a fresh line reading all zero, in memory it owns} {@link #close()} frees it once no thread can
+     * touch it: it waits up to {@code closeLimit} for a native park that holds the memory to return; should one
+     * still hold it then, the memory is leaked (never freed under the park) with the coded warning {@link
+     * ErrorCode#LineLeaked} to {@code warnings}. A zero limit tries the close once.
      *
+     * @param closeLimit the close limit
+     * @param warnings where coded warnings go
      * @throws ReactorException {@link ErrorCode#InvalidArgument} when {@code closeLimit} is negative
      *     or longer than {@link Durations#MAX}
      */
@@ -122,12 +124,14 @@ public final class CompletionLine implements AutoCloseable {
     }
 
     /**
-     * A line over memory someone else owns (a driver's mapped page). {@code release} runs once, on
-     * close, after the line has stopped reading; it is where the owner frees the memory, if it may.
-     * The segment should belong to a shared arena that {@code release} closes (with {@link
-     * ArenaRelease}) before it frees the memory, so that a reader racing the close, or a segment taken
-     * before it, fails instead of reading freed memory.
+     * {@return a line over memory someone else owns (a driver's mapped page)} {@code release} runs once, on close,
+     * after the line has stopped reading; it is where the owner frees the memory, if it may. The segment should
+     * belong to a shared arena that {@code release} closes (with {@link ArenaRelease}) before it frees the memory,
+     * so that a reader racing the close, or a segment taken before it, fails instead of reading freed memory.
      *
+     * @param segment the memory
+     * @param name the name
+     * @param release releases it
      * @throws ReactorException {@link ErrorCode#BadLineSegment} when the segment is smaller than 64
      *     bytes or its address is not 64-byte aligned
      */
@@ -149,7 +153,12 @@ public final class CompletionLine implements AutoCloseable {
         return new CompletionLine(segment.asSlice(0, BYTES), name, release, controls);
     }
 
-    /** Acquire load of a slot's word: a reader that sees a value sees what the writer wrote before it. */
+    /**
+     * Acquire load of a slot's word: a reader that sees a value sees what the writer wrote before it.
+     *
+     * @param slot the slot
+     * @return the word's value
+     */
     public long word(Slot slot) {
         try {
             return (long) WORD.getAcquire(live("read"), slot.offset());
@@ -158,7 +167,12 @@ public final class CompletionLine implements AutoCloseable {
         }
     }
 
-    /** Sequentially consistent load: the re-check half of register-then-recheck. */
+    /**
+     * Sequentially consistent load: the re-check half of register-then-recheck.
+     *
+     * @param slot the slot
+     * @return the word's value
+     */
     public long wordVolatile(Slot slot) {
         try {
             return (long) WORD.getVolatile(live("read"), slot.offset());
@@ -167,7 +181,12 @@ public final class CompletionLine implements AutoCloseable {
         }
     }
 
-    /** Release store of a slot's word: what the caller wrote before is visible to an acquiring reader. */
+    /**
+     * Release store of a slot's word: what the caller wrote before is visible to an acquiring reader.
+     *
+     * @param slot the slot
+     * @param value the value
+     */
     public void store(Slot slot, long value) {
         try {
             WORD.setRelease(live("store"), slot.offset(), value);
@@ -176,14 +195,14 @@ public final class CompletionLine implements AutoCloseable {
         }
     }
 
-    /** All eight words, each by an acquire load. */
+    /** {@return all eight words, each by an acquire load} */
     public long[] snapshot() {
         long[] w = new long[WORDS];
         for (int i = 0; i < WORDS; i++) w[i] = word(Slot.of(i));
         return w;
     }
 
-    /** The line's memory, for native parks and device-side stores. Never read it with plain loads. */
+    /** {@return the line's memory, for native parks and device-side stores} Never read it with plain loads. */
     public MemorySegment segment() {
         return live("access");
     }
@@ -205,6 +224,8 @@ public final class CompletionLine implements AutoCloseable {
     /**
      * Runs {@code listener} once when the line closes (at once if it already has). The parker uses it
      * to fail the line's waiters with {@link ErrorCode#LineClosed}.
+     *
+     * @param listener the listener
      */
     public void onClose(Runnable listener) {
         closeListeners.add(Objects.requireNonNull(listener, "listener"));
@@ -218,6 +239,10 @@ public final class CompletionLine implements AutoCloseable {
      * and was dropped is not kept alive by a line that outlives it. {@code action} must not capture
      * {@code owner} (a method reference like {@code Owner::lineClosed} does not). Entries whose
      * owner was collected are dropped when the next one is added.
+     *
+     * @param <O> the outcome's type
+     * @param owner the owner
+     * @param action what to run
      */
     public <O> void onClose(O owner, BiConsumer<? super O, CompletionLine> action) {
         Objects.requireNonNull(owner, "owner");

@@ -9,22 +9,37 @@ package dev.gpureactor.core;
  * {@link ErrorCode#Backend} with the driver's error name.
  */
 public interface CompletionPort {
-    /** Answers at once: {@code true} done, {@code false} pending; throws when the work failed. */
+    /**
+     * Answers at once: {@code true} done, {@code false} pending; throws when the work failed.
+     *
+     * @return {@code true} when the work is done; a failed stream throws
+     */
     boolean query();
 
-    /** The vendor's blocking wait ({@code cuStreamSynchronize}); returns when done, throws when failed. */
+    /**
+     * The vendor's blocking wait ({@code cuStreamSynchronize}); returns when done, throws when failed.
+     *
+     * @throws InterruptedException if interrupted while blocked
+     */
     void block() throws InterruptedException;
 
     /** Queues the device's store of the completion word behind the pending work. */
     void arm();
 
     /**
-     * A bounded park on the completion word: returns {@code true} once the word reached its target,
-     * {@code false} when the bound passed (or early, which is allowed).
+     * {@return a bounded park on the completion word: returns {@code true} once the word reached its target,
+     * {@code false} when the bound passed (or early, which is allowed)}
+     *
+     * @param boundNanos the bound, in nanoseconds
+     * @throws InterruptedException if interrupted while parked
      */
     boolean park(long boundNanos) throws InterruptedException;
 
-    /** Queries until done, yielding the CPU between queries. */
+    /**
+     * Queries until done, yielding the CPU between queries.
+     *
+     * @throws InterruptedException if interrupted while polling
+     */
     default void poll() throws InterruptedException {
         while (!query()) {
             if (Thread.interrupted()) throw new InterruptedException();

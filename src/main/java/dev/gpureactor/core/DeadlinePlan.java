@@ -8,6 +8,11 @@ package dev.gpureactor.core;
  *
  * <p>The fields are nanoseconds, in whole microseconds (the text's unit) up to
  * {@link #SLEEP_US_MAX} µs, so every plan that exists prints as text that parses back to it.
+ *
+ * @param marginNanos the margin, in nanoseconds
+ * @param minSleepNanos the min sleep, in nanoseconds
+ * @param maxSleepNanos the max sleep, in nanoseconds
+ * @param window the window
  */
 public record DeadlinePlan(long marginNanos, long minSleepNanos, long maxSleepNanos, int window) {
     /** Largest window the grammar accepts. */

@@ -38,6 +38,13 @@ public interface Declared<T extends Declared<T, C>, C> {
      * else, under {@link Strictness#FALLBACK}, the first value down the chain that can, with an
      * {@link ErrorCode#ExecutorFallback} warning (requested, why, what runs); under
      * {@link Strictness#STRICT}, {@link ErrorCode#ExecutorRefused} (requested, why). Pure.
+     *
+     * @param <T> the result's type
+     * @param <C> the type
+     * @param requested the one requested
+     * @param strictness fallback or refusal
+     * @param caps the host capabilities
+     * @return what was requested, what runs, and the fallback's warning if any
      */
     static <T extends Declared<T, C>, C> Resolved<T> resolve(T requested, Strictness strictness, C caps) {
         Objects.requireNonNull(requested, "requested");
@@ -61,7 +68,14 @@ public interface Declared<T extends Declared<T, C>, C> {
                 Optional.of(Warning.of(ErrorCode.ExecutorFallback, requested.declaredName(), why.get(), running.declaredName())));
     }
 
-    /** What was asked for, what runs, and the warning when they differ. */
+    /**
+     * What was asked for, what runs, and the warning when they differ.
+     *
+     * @param <T> the result's type
+     * @param requested the one requested
+     * @param running the one that runs
+     * @param warning the warning
+     */
     record Resolved<T extends Declared<T, ?>>(T requested, T running, Optional<Warning> warning) {
         /** Checks that no component is null. */
         public Resolved {
@@ -70,7 +84,7 @@ public interface Declared<T extends Declared<T, C>, C> {
             Objects.requireNonNull(warning, "warning");
         }
 
-        /** The running value's name; equals the requested name when nothing fell back. */
+        /** {@return the running value's name; equals the requested name when nothing fell back} */
         public String label() {
             return running == requested ? running.declaredName()
                     : running.declaredName() + " (fallback for " + requested.declaredName() + ")";

@@ -22,6 +22,8 @@ public final class Durations {
      * {@code d} in nanoseconds, from 0 up to {@link #MAX}.
      *
      * @param name the setting's name, as the error shows it
+     * @param d the duration
+     * @return the nanoseconds
      * @throws ReactorException {@link ErrorCode#InvalidArgument} when {@code d} is negative or longer than {@link #MAX}
      */
     public static long nonNegativeNanos(String name, Duration d) {
@@ -33,6 +35,8 @@ public final class Durations {
      * (an interval, a period).
      *
      * @param name the setting's name, as the error shows it
+     * @param d the duration
+     * @return the nanoseconds
      * @throws ReactorException {@link ErrorCode#InvalidArgument} when {@code d} is zero, negative or longer than {@link #MAX}
      */
     public static long positiveNanos(String name, Duration d) {
@@ -44,6 +48,10 @@ public final class Durations {
      *
      * @param name     the setting's name, as the error shows it
      * @param expected what would be right, as the error shows it (e.g. {@code "between 1 µs and 10 ms"})
+     * @param d the duration
+     * @param minNanos the min, in nanoseconds
+     * @param maxNanos the max, in nanoseconds
+     * @return the nanoseconds
      * @throws ReactorException {@link ErrorCode#InvalidArgument} when {@code d} is outside the range
      */
     public static long nanos(String name, Duration d, long minNanos, long maxNanos, String expected) {

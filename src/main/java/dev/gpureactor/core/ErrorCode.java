@@ -88,7 +88,7 @@ public enum ErrorCode {
         this.tag = "GAR-" + "0".repeat(Math.max(0, 4 - digits.length())) + digits;
     }
 
-    /** The stable number: never changed, never reused. */
+    /** {@return the stable number: never changed, never reused} */
     public int number() { return number; }
 
     /**
@@ -98,13 +98,22 @@ public enum ErrorCode {
      */
     public Kind kind() { return kind; }
 
-    /** The message template; each {@code {}} takes one argument in order. */
+    /** {@return the message template; each {@code {}} takes one argument in order} */
     public String form() { return form; }
 
-    /** {@code GAR-0001}: the form printed before every message. */
+    /**
+     * {@code GAR-0001}: the form printed before every message.
+     *
+     * @return "GAR-" and the number in four digits
+     */
     public String tag() { return tag; }
 
-    /** Renders the form with its arguments; missing arguments print as {@code ?}, extra ones are appended. */
+    /**
+     * Renders the form with its arguments; missing arguments print as {@code ?}, extra ones are appended.
+     *
+     * @param args the arguments
+     * @return the message
+     */
     public String render(List<String> args) {
         StringBuilder out = new StringBuilder(tag()).append(' ').append(name()).append(": ");
         int next = 0;
@@ -121,14 +130,18 @@ public enum ErrorCode {
         return out.toString();
     }
 
-    /** The number of {@code {}} placeholders, which is the number of arguments the code takes. */
+    /** {@return the number of {@code {}} placeholders, which is the number of arguments the code takes} */
     public int arity() {
         int n = 0;
         for (int i = form.indexOf("{}"); i >= 0; i = form.indexOf("{}", i + 2)) n++;
         return n;
     }
 
-    /** The code with this stable number. */
+    /**
+     * {@return the code with this stable number}
+     *
+     * @param number the number
+     */
     public static ErrorCode ofNumber(int number) {
         for (ErrorCode c : values()) if (c.number == number) return c;
         throw new ReactorException(InvalidArgument, "error number", Integer.toString(number), "1.." + values().length);

@@ -50,8 +50,9 @@ public enum ExecutorKind implements Declared<ExecutorKind, HostCaps> {
     }
 
     /**
-     * The kind with this name.
+     * {@return the kind with this name}
      *
+     * @param name the name
      * @throws ReactorException {@link ErrorCode#InvalidExecutor} with the accepted names
      */
     public static ExecutorKind parse(String name) {
@@ -69,7 +70,14 @@ public enum ExecutorKind implements Declared<ExecutorKind, HostCaps> {
         return Arrays.stream(values()).map(ExecutorKind::declaredName).collect(Collectors.joining(", "));
     }
 
-    /** {@link Declared#resolve} for executor kinds. */
+    /**
+     * {@link Declared#resolve} for executor kinds.
+     *
+     * @param kind the executor kind
+     * @param strictness fallback or refusal
+     * @param caps the host capabilities
+     * @return what was requested, what runs, and the fallback's warning if any
+     */
     public static Declared.Resolved<ExecutorKind> resolve(ExecutorKind kind, Strictness strictness, HostCaps caps) {
         return Declared.resolve(kind, strictness, caps);
     }

@@ -19,7 +19,7 @@ public record HostCaps(Capability parkers, Capability carriers, Capability wordW
         Objects.requireNonNull(ioUring, "ioUring");
     }
 
-    /** A host with everything, for tests. */
+    /** {@return a host with everything, for tests} */
     public static HostCaps everything() {
         return new HostCaps(Capability.present(), Capability.present(), Capability.present(), Capability.present());
     }

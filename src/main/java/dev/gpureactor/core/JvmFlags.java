@@ -9,12 +9,20 @@ package dev.gpureactor.core;
 public final class JvmFlags {
     private JvmFlags() {}
 
-    /** The flag that opens the JDK's virtual-thread scheduler hook to {@code library}'s module. */
+    /**
+     * {@return the flag that opens the JDK's virtual-thread scheduler hook to {@code library}'s module}
+     *
+     * @param library the library's path or name
+     */
     public static String addOpens(Module library) {
         return "--add-opens java.base/java.lang=" + target(library);
     }
 
-    /** The flag that lets {@code library}'s module link native code. */
+    /**
+     * {@return the flag that lets {@code library}'s module link native code}
+     *
+     * @param library the library's path or name
+     */
     public static String enableNativeAccess(Module library) {
         return "--enable-native-access=" + target(library);
     }

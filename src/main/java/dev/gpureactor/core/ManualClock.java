@@ -39,13 +39,21 @@ public final class ManualClock implements Clock {
     @Override
     public long nanos() { return now; }
 
-    /** Moves the clock forward by {@code d} ns and fires what came due. */
+    /**
+     * Moves the clock forward by {@code d} ns and fires what came due.
+     *
+     * @param d the duration
+     */
     public void advance(long d) {
         if (d < 0) throw new ReactorException(ErrorCode.InvalidArgument, "advance", d, ">= 0 ns");
         set(Clock.after(now, d));
     }
 
-    /** Moves the clock to {@code at} (never backwards) and fires what came due, in deadline order. */
+    /**
+     * Moves the clock to {@code at} (never backwards) and fires what came due, in deadline order.
+     *
+     * @param at the time, in nanoseconds of the clock
+     */
     public void set(long at) {
         if (at < now) throw new ReactorException(ErrorCode.InvalidArgument, "set", at, ">= now (" + now + ")");
         now = at;
@@ -57,7 +65,12 @@ public final class ManualClock implements Clock {
         due.forEach(Runnable::run);
     }
 
-    /** Runs {@code action} when the clock reaches {@code at}; at once if it already has. */
+    /**
+     * Runs {@code action} when the clock reaches {@code at}; at once if it already has.
+     *
+     * @param at the time, in nanoseconds of the clock
+     * @param action what to run
+     */
     public void at(long at, Runnable action) {
         if (at <= now) {
             action.run();
@@ -66,14 +79,16 @@ public final class ManualClock implements Clock {
         }
     }
 
-    /** The earliest pending timer deadline, or {@link Long#MAX_VALUE} if none. */
+    /** {@return the earliest pending timer deadline, or {@link Long#MAX_VALUE} if none} */
     public long nextTimer() {
         return timers.isEmpty() ? Long.MAX_VALUE : timers.firstKey().at();
     }
 
     /**
-     * A sleeper that, instead of blocking, moves this clock to the deadline plus {@code overshootNanos}:
-     * the test host's model of an OS sleep that wakes late.
+     * {@return a sleeper that, instead of blocking, moves this clock to the deadline plus {@code overshootNanos}:
+     * the test host's model of an OS sleep that wakes late}
+     *
+     * @param overshootNanos the overshoot, in nanoseconds
      */
     public Sleeper sleeper(long overshootNanos) {
         return at -> set(Math.max(now, Clock.after(at, overshootNanos)));

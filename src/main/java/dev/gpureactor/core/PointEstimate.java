@@ -43,10 +43,10 @@ public final class PointEstimate {
         this.censored = censored;
     }
 
-    /** No samples: the first wait at a point does not sleep. */
+    /** {@return no samples: the first wait at a point does not sleep} */
     public static PointEstimate cold() { return COLD; }
 
-    /** The minimum of the kept samples, or empty before the first. */
+    /** {@return the minimum of the kept samples, or empty before the first} */
     public OptionalLong predictedNanos() {
         if (samples.length == 0) return OptionalLong.empty();
         long min = Long.MAX_VALUE;
@@ -55,12 +55,11 @@ public final class PointEstimate {
     }
 
     /**
-     * The spread of the kept exact samples, 0 with fewer than two: how far apart the work's recent
-     * completions came. From the smallest to the largest, or with {@link #OUTLIER_FROM} or more exact
-     * samples to the second largest: one slow completion (a device thread the OS woke late, a
-     * preempted stream) does not make a sharp point diffuse for a whole window, while work that
-     * really spreads has many samples far apart. A censored sample is no completion time, so it is
-     * not part of it. The reactor uses it to size how long a
+     * {@return the spread of the kept exact samples, 0 with fewer than two: how far apart the work's recent
+     * completions came} From the smallest to the largest, or with {@link #OUTLIER_FROM} or more exact samples to
+     * the second largest: one slow completion (a device thread the OS woke late, a preempted stream) does not make
+     * a sharp point diffuse for a whole window, while work that really spreads has many samples far apart. A
+     * censored sample is no completion time, so it is not part of it. The reactor uses it to size how long a
      * parker watches past its predicted wake.
      */
     public long spreadNanos() {
@@ -92,6 +91,9 @@ public final class PointEstimate {
      * late wake itself (newest censored) it is empty, so the next wait is watched from the halved
      * prediction and measures the work exactly: work that really got faster is found at once, and
      * its exact sample lowers the floor.
+     *
+     * @param plan the wait plan
+     * @return the sleep, or empty for none
      */
     public OptionalLong resumeSleepNanos(DeadlinePlan plan) {
         if (samples.length == 0 || censored[samples.length - 1]) return OptionalLong.empty();
@@ -104,7 +106,11 @@ public final class PointEstimate {
         return sleepFor(floor, plan);
     }
 
-    /** How long to sleep from the wait's start; empty means do not sleep. Never above max_sleep. */
+    /**
+     * {@return how long to sleep from the wait's start; empty means do not sleep} Never above max_sleep.
+     *
+     * @param plan the wait plan
+     */
     public OptionalLong sleepNanos(DeadlinePlan plan) {
         OptionalLong predicted = predictedNanos();
         return predicted.isEmpty() ? OptionalLong.empty() : sleepFor(predicted.getAsLong(), plan);
@@ -118,7 +124,13 @@ public final class PointEstimate {
         return capped > 0 ? OptionalLong.of(capped) : OptionalLong.empty(); // max_sleep 0: never sleep
     }
 
-    /** This estimate with the outcome of one more wait folded in, keeping the last {@code plan.window()} samples. */
+    /**
+     * {@return this estimate with the outcome of one more wait folded in, keeping the last {@code plan.window()}
+     * samples}
+     *
+     * @param plan the wait plan
+     * @param outcome the outcome
+     */
     public PointEstimate observe(DeadlinePlan plan, Outcome outcome) {
         long sample = switch (outcome) {
             case Outcome.Immediate i -> Math.max(0, i.residualNanos());
@@ -138,10 +150,13 @@ public final class PointEstimate {
     }
 
     /**
-     * This estimate with {@code outcomes} folded in, in order: exactly {@link #observe} applied to
-     * each (a late wake's censored sample reads the prediction of the samples kept at its turn), in
-     * one allocation. A parker's scan completes every wait a store reached at once (a fan-out: a
-     * thousand waits of one point), and one {@code observe} each copied the window a thousand times.
+     * {@return this estimate with {@code outcomes} folded in, in order: exactly {@link #observe} applied to each
+     * (a late wake's censored sample reads the prediction of the samples kept at its turn), in one allocation} A
+     * parker's scan completes every wait a store reached at once (a fan-out: a thousand waits of one point), and
+     * one {@code observe} each copied the window a thousand times.
+     *
+     * @param plan the wait plan
+     * @param outcomes the outcomes
      */
     public PointEstimate observeAll(DeadlinePlan plan, List<? extends Outcome> outcomes) {
         int window = plan.window();
@@ -172,7 +187,7 @@ public final class PointEstimate {
         return min;
     }
 
-    /** How many samples are kept. */
+    /** {@return how many samples are kept} */
     public int sampleCount() { return samples.length; }
 
     @Override

@@ -11,6 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p><b>Threads.</b> Safe to share. Each point's {@link PointEstimate} is an immutable value;
  * {@link #observe} replaces it inside {@link ConcurrentHashMap#compute}, which runs the update for
  * one key at a time, so no concurrent observation is lost and every reader sees a whole estimate.
+ *
+ * @param <K> the key's type
  */
 public final class PointTable<K> {
     private final ConcurrentHashMap<K, PointEstimate> points = new ConcurrentHashMap<>();
@@ -18,12 +20,23 @@ public final class PointTable<K> {
     /** An empty table: every point starts cold. */
     public PointTable() {}
 
-    /** The sleep the point asks for under {@code plan}; empty for a cold point. */
+    /**
+     * {@return the sleep the point asks for under {@code plan}; empty for a cold point}
+     *
+     * @param key the key
+     * @param plan the wait plan
+     */
     public OptionalLong sleepNanos(K key, DeadlinePlan plan) {
         return estimate(key).sleepNanos(plan);
     }
 
-    /** Folds one wait's outcome into the point's estimate. */
+    /**
+     * Folds one wait's outcome into the point's estimate.
+     *
+     * @param key the key
+     * @param plan the wait plan
+     * @param outcome the outcome
+     */
     public void observe(K key, DeadlinePlan plan, Outcome outcome) {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(outcome, "outcome");
@@ -37,6 +50,10 @@ public final class PointTable<K> {
      * Folds {@code outcomes}, in order, into the point's estimate in one update: what
      * {@link #observe} once each would leave, with one {@code compute} and one estimate allocated
      * (a store that reached many waits of one point). Readers see the estimate before or after all.
+     *
+     * @param key the key
+     * @param plan the wait plan
+     * @param outcomes the outcomes
      */
     public void observeAll(K key, DeadlinePlan plan, List<? extends Outcome> outcomes) {
         Objects.requireNonNull(plan, "plan");
@@ -47,12 +64,20 @@ public final class PointTable<K> {
         });
     }
 
-    /** The point's current estimate (cold if never observed). */
+    /**
+     * {@return the point's current estimate (cold if never observed)}
+     *
+     * @param key the key
+     */
     public PointEstimate estimate(K key) {
         return points.getOrDefault(Objects.requireNonNull(key, "key"), PointEstimate.cold());
     }
 
-    /** Drops the point's estimate (its readback point is gone); a later observation starts it cold. */
+    /**
+     * Drops the point's estimate (its readback point is gone); a later observation starts it cold.
+     *
+     * @param key the key
+     */
     public void forget(K key) {
         points.remove(Objects.requireNonNull(key, "key"));
     }

@@ -57,6 +57,6 @@ public final class ReactorException extends RuntimeException {
     @Override
     public String getMessage() { return code.render(args); }
 
-    /** This error as a warning value, for a caller that decided to go on. */
+    /** {@return this error as a warning value, for a caller that decided to go on} */
     public Warning asWarning() { return new Warning(code, args); }
 }

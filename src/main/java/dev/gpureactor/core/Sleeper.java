@@ -15,7 +15,11 @@ public interface Sleeper {
      */
     void sleepUntil(long atNanos) throws InterruptedException;
 
-    /** {@link java.util.concurrent.locks.LockSupport#parkNanos} to the deadline of the system clock. */
+    /**
+     * {@link java.util.concurrent.locks.LockSupport#parkNanos} to the deadline of the system clock.
+     *
+     * @return the sleeper on {@code LockSupport.parkNanos}
+     */
     static Sleeper system() {
         return at -> {
             long left;

@@ -3,6 +3,8 @@ package dev.gpureactor.core;
 /**
  * The index of one word of a {@link CompletionLine}, in {@code 0..7}, checked once when it is made.
  * A slot is typically one stream's completion word.
+ *
+ * @param index the index
  */
 public record Slot(int index) {
     private static final Slot[] ALL = {
@@ -17,12 +19,16 @@ public record Slot(int index) {
         if (index < 0 || index >= CompletionLine.WORDS) throw new ReactorException(ErrorCode.SlotOutOfRange, index);
     }
 
-    /** The slot with this index, or {@link ErrorCode#SlotOutOfRange}. */
+    /** {@return the slot with this index, or {@link ErrorCode#SlotOutOfRange}} */
     public static Slot of(int index) {
         if (index < 0 || index >= CompletionLine.WORDS) throw new ReactorException(ErrorCode.SlotOutOfRange, index);
         return ALL[index];
     }
 
-    /** Byte offset of this slot's word in the line. */
+    /**
+     * Byte offset of this slot's word in the line.
+     *
+     * @return the word's byte offset in the line
+     */
     public long offset() { return (long) index * Long.BYTES; }
 }

@@ -29,7 +29,11 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
         public Optional<DeadlinePlan> predict() { return Optional.empty(); }
     }
 
-    /** Query the port's status until done. */
+    /**
+     * Query the port's status until done.
+     *
+     * @param predict the prediction settings
+     */
     record QueryPoll(Optional<DeadlinePlan> predict) implements WaitPlan {
         /** Checks {@code predict} is not null. */
         public QueryPoll {
@@ -40,6 +44,10 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
     /**
      * Park on the word the device stores behind its work, at most {@code parkNanos} per park, and
      * query the port (the error authority) at least every {@code backstopNanos}.
+     *
+     * @param parkNanos the park, in nanoseconds
+     * @param backstopNanos the backstop, in nanoseconds
+     * @param predict the prediction settings
      */
     record FlagWait(long parkNanos, long backstopNanos, Optional<DeadlinePlan> predict) implements WaitPlan {
         /** Checks the bounds the grammar states (whole microseconds, positive, within the maxima), else a coded {@link ErrorCode#InvalidArgument}. */
@@ -60,10 +68,10 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
         }
     }
 
-    /** The deadline sleep in front of the park, if any. */
+    /** {@return the deadline sleep in front of the park, if any} */
     Optional<DeadlinePlan> predict();
 
-    /** The canonical text, which {@link #parse} reads back to an equal plan. */
+    /** {@return the canonical text, which {@link #parse} reads back to an equal plan} */
     default String label() {
         return WaitPlanText.label(this);
     }
@@ -71,13 +79,15 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
     /**
      * Reads a plan from its text.
      *
+     * @param text the text
+     * @return the plan
      * @throws ReactorException {@link ErrorCode#InvalidPlan} naming the text, the position and the first fault
      */
     static WaitPlan parse(String text) {
         return WaitPlanText.parse(text);
     }
 
-    /** The recommended plan: park on the word, query every millisecond. */
+    /** {@return the recommended plan: park on the word, query every millisecond} */
     static WaitPlan recommended() {
         return new FlagWait(100_000, 1_000_000, Optional.empty());
     }

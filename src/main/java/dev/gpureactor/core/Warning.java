@@ -7,6 +7,9 @@ import java.util.Objects;
 /**
  * A coded condition the library went on through (a fallback, a leak instead of a free): a value
  * the caller can log, inspect by {@link #code()}, or turn into an error with {@link #raise()}.
+ *
+ * @param code the code
+ * @param args the arguments
  */
 public record Warning(ErrorCode code, List<String> args) {
     /** Checks {@code code} is not null and copies {@code args}. */

@@ -75,8 +75,11 @@ public final class Watcher implements AutoCloseable {
     }
 
     /**
+     * A watcher with its own platform thread, started now.
+     *
      * @param interval how often the watcher looks at the lines (e.g. 100 µs to 1 ms)
      * @param backstop how often it queries each port, the error authority
+     * @param warnings where coded warnings go
      */
     public Watcher(Duration interval, Duration backstop, Consumer<Warning> warnings) {
         this(interval, backstop, warnings, Controls.NONE);
@@ -94,14 +97,17 @@ public final class Watcher implements AutoCloseable {
         this.thread = Thread.ofPlatform().daemon(true).name("gar-watcher").start(this::loop);
     }
 
-    /** A watcher polling every 200 µs and querying every millisecond. */
+    /** {@return a watcher polling every 200 µs and querying every millisecond} */
     public static Watcher start() {
         return new Watcher(Duration.ofMillis(1).dividedBy(5), Duration.ofMillis(1), w -> { });
     }
 
     /**
-     * A future completed when {@code descriptor} is reached (with a {@code null} value), or failed
-     * with the port's coded error. Cancelling or completing it drops the registration.
+     * {@return a future completed when {@code descriptor} is reached (with a {@code null} value), or failed with
+     * the port's coded error} Cancelling or completing it drops the registration.
+     *
+     * @param descriptor the descriptor
+     * @param port the port (the error authority)
      */
     public CompletableFuture<Void> watch(MemoryDescriptor descriptor, CompletionPort port) {
         Objects.requireNonNull(descriptor, "descriptor");
@@ -120,7 +126,11 @@ public final class Watcher implements AutoCloseable {
         return f;
     }
 
-    /** Registrations held now. */
+    /**
+     * Registrations held now.
+     *
+     * @return the count
+     */
     public int registrations() { return registrations.size(); }
 
     private void loop() {

@@ -1,5 +1,20 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.SlotPoint;
+import dev.gpureactor.carrier.BacklogEvent;
+import dev.gpureactor.carrier.LiveThreads;
+import dev.gpureactor.parker.WaitEvent;
+import dev.gpureactor.parker.PortFailureEvent;
+import dev.gpureactor.parker.Oversleep;
+import dev.gpureactor.parker.ReliefEvent;
+import dev.gpureactor.parker.ParkerLateEvent;
+import dev.gpureactor.parker.ParkerThread;
+import dev.gpureactor.parker.ParkerInbox;
+import dev.gpureactor.parker.ParkerHosting;
+import dev.gpureactor.parker.LineWait;
+import dev.gpureactor.parker.LineWatch;
+import dev.gpureactor.parker.LineGroup;
+import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.DeadlinePlan;
 import dev.gpureactor.core.Outcome;
@@ -58,7 +73,7 @@ final class FirstUse {
             throw new AssertionError("a class of the await path cannot be initialised", e);
         }
         // SlotPoint's hashCode and equals (ObjectMethods call sites, linked on first call), as PointTable uses them.
-        GpuReactor.SlotPoint a = new GpuReactor.SlotPoint(null, 0), b = new GpuReactor.SlotPoint(null, 1);
+        SlotPoint a = new SlotPoint(null, 0), b = new SlotPoint(null, 1);
         PointTable<Object> table = new PointTable<>();
         DeadlinePlan plan = new DeadlinePlan(0, 0, 1_000, 2);
         table.observe(a, plan, new Outcome.Exact(1_000));
@@ -69,7 +84,7 @@ final class FirstUse {
             e = e.observe(plan, o);
         }
         // And the parker's fold of a scan's run (observeAll's own pattern switch), linked here too.
-        table.observeAll(new GpuReactor.SlotPoint(null, 2), plan, List.of(new Outcome.Immediate(1), new Outcome.Exact(1), new Outcome.Late(1), new Outcome.Blocked(1)));
+        table.observeAll(new SlotPoint(null, 2), plan, List.of(new Outcome.Immediate(1), new Outcome.Exact(1), new Outcome.Late(1), new Outcome.Blocked(1)));
         return distinct && e.sleepNanos(plan).orElse(0) >= 0 && e.spreadNanos() >= 0 && table.sleepNanos(b, plan).isEmpty();
     }
 }

@@ -3,6 +3,7 @@ package dev.gpureactor.loom;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.parker.LineWait;
 
 /** A {@link GpuFuture}'s registration node: it settles that future, and nothing else of it. */
 final class FutureNode extends LineWait {
@@ -14,9 +15,9 @@ final class FutureNode extends LineWait {
         this.future = future;
     }
 
-    @Override boolean signal() { return future.signal(); }
+    @Override public boolean signal() { return future.signal(); }
 
-    @Override boolean fail(ReactorException error) { return future.fail(error); }
+    @Override public boolean fail(ReactorException error) { return future.fail(error); }
 
-    @Override boolean isPending() { return future.rawState() == GpuFuture.PENDING; }
+    @Override public boolean isPending() { return future.rawState() == GpuFuture.PENDING; }
 }

@@ -4,6 +4,8 @@ import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.parker.LineWait;
+import dev.gpureactor.parker.WaitEvent;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -2,7 +2,7 @@ package dev.gpureactor.loom;
 
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Warning;
-import dev.gpureactor.park.NativeAccess;
+import dev.gpureactor.loader.NativeAccess;
 
 import java.util.EnumSet;
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.PortFailureEvent;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;

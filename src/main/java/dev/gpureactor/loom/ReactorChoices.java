@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.SnapshotPark;
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.Declared;
 import dev.gpureactor.core.ErrorCode;

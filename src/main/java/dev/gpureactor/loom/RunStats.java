@@ -9,7 +9,7 @@ package dev.gpureactor.loom;
  * less busy).
  *
  * <p>The carrier statistics ({@code polls}, {@code busyNanos}, {@code idleNanos}) are counted by
- * each carrier in a tally of its own and summed when read ({@link CarrierTally}): each carrier's
+ * each carrier in a tally of its own and summed when read ({@code carrier.CarrierTally}): each carrier's
  * part is at most a little behind, and the sum is no snapshot of one moment. {@code polls} is
  * exact once the carriers are quiet. {@code busyNanos} is an estimate: each carrier times its first
  * task and then one task in 8 at random, counted 8 times (unbiased; over a few thousand tasks within
@@ -29,7 +29,7 @@ package dev.gpureactor.loom;
  * @param hosted        woken virtual threads a parker ran itself (hosting) instead of handing them to a carrier
  * @param relieved      times a registration or close took a line's loop from a parker thread that was running a guest
  * @param queueDepth    tasks (woken virtual threads, callbacks) waiting for a carrier now, approximately
- *                      ({@link CarrierPool#queueDepth()}); a backlog shows here first
+ *                      ({@code CarrierPool.queueDepth()}); a backlog shows here first
  * @param liveThreads   virtual threads of the carrier pool that started and have not ended, parked ones included
  * @param carriers      carrier threads of the pool (0 on the JDK's default scheduler)
  * @param parkerCpuNanos CPU time the parker threads of all lines used (thread CPU time, sampled at each of their
@@ -38,7 +38,7 @@ package dev.gpureactor.loom;
  *                       idle is);
  *                       0 where the JVM cannot measure thread CPU time
  * @param compensations  extra carriers started to stand in for carriers a pinned virtual thread blocked,
- *                       or one blocked in the OS (a read of a pipe, a blocking downcall) ({@link CarrierWatch});
+ *                       or one blocked in the OS (a read of a pipe, a blocking downcall) ({@code carrier.CarrierWatch});
  *                       0 in a pool whose threads never block while pinned or in the OS
  * @param parkerPhases   where the parkers' time went between their sleeps, by phase, booked with their CPU samples
  */

@@ -6,12 +6,12 @@ import dev.gpureactor.core.HostCaps;
 import java.util.Optional;
 
 /**
- * Where this library's virtual threads run: on its own {@link CarrierPool}, or, when the JDK hook
+ * Where this library's virtual threads run: on its own carrier pool ({@code carrier.CarrierPool}), or, when the JDK hook
  * is closed, on the JDK's default scheduler (declared fallback, coded
  * {@link dev.gpureactor.core.ErrorCode#ExecutorFallback} warning; refused when strict).
  */
 public enum Scheduler implements Declared<Scheduler, HostCaps> {
-    /** The reactor's own {@link CarrierPool} (needs {@code --add-opens java.base/java.lang}); the default. */
+    /** The reactor's own carrier pool (needs {@code --add-opens java.base/java.lang}); the default. */
     CARRIER_POOL("carrier-pool"),
     /** The JDK's default virtual-thread scheduler: the fallback where the carrier pool cannot run. */
     JDK_DEFAULT("jdk-default");

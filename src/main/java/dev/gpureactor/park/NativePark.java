@@ -1,5 +1,6 @@
 package dev.gpureactor.park;
 
+import dev.gpureactor.loader.NativeLibrary;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.park.ffi.garpark_abi_version_fn;

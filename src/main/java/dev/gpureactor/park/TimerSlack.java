@@ -1,5 +1,6 @@
 package dev.gpureactor.park;
 
+import dev.gpureactor.loader.NativeAccess;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 

@@ -1,5 +1,7 @@
 package dev.gpureactor.park;
 
+import dev.gpureactor.loader.NativeAccess;
+import dev.gpureactor.loader.NativeLoader;
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.ErrorCode;

@@ -1,7 +1,7 @@
 package dev.gpureactor.backend;
 
-import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
+import dev.gpureactor.loader.NativeLibrary;
+import dev.gpureactor.loader.NativeLoader;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

@@ -75,16 +75,16 @@ class BackendProbeTest {
         assertTrue(hip.render().startsWith("hip: not found (/nonexistent/libamdhip64.so): GAR-0013"), hip.render());
     }
 
-    /** The backend layer uses core, park (its one native-library loader) and the JDK only (ArchitectureTest's layers). */
+    /** The backend layer uses core, loader (its one native-library loader) and the JDK only (ArchitectureTest's layers). */
     @Test
-    void theBackendDependsOnCoreParkAndTheJdkOnly() throws IOException {
+    void theBackendDependsOnCoreLoaderAndTheJdkOnly() throws IOException {
         Path root = Path.of(System.getProperty("user.dir"), "src", "main", "java", "dev", "gpureactor", "backend");
         try (Stream<Path> files = Files.walk(root)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
                 for (String line : Files.readAllLines(f)) {
                     if (!line.startsWith("import ")) continue;
                     String what = line.substring(7).replace("static ", "");
-                    boolean ok = what.startsWith("java.") || what.startsWith("dev.gpureactor.core.") || what.startsWith("dev.gpureactor.park.")
+                    boolean ok = what.startsWith("java.") || what.startsWith("dev.gpureactor.core.") || what.startsWith("dev.gpureactor.loader.")
                             || what.startsWith("dev.gpureactor.backend.");
                     assertTrue(ok, f + ": " + line);
                 }

@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class BacklogTest {
     @Test
     void a_parker_does_not_host_while_the_carriers_are_backlogged() throws Exception {
         try (GpuReactor r = GpuReactor.builder().hosting(true).carriers(1).build(); SimDevice dev = SimDevice.open()) {
-            CarrierPool pool = r.carriers().orElseThrow();
+            CarrierPool pool = r.pool();
             SimStream s = dev.stream();
             CountDownLatch go = new CountDownLatch(1);
             SimStream.Signal sig = s.hold(go).signal();

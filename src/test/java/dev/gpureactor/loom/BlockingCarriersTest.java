@@ -1,5 +1,7 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.VirtualThreads;
+import dev.gpureactor.carrier.CarrierPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,7 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.CarrierTally;
+import dev.gpureactor.carrier.CarrierPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,7 +57,7 @@ class CarrierTallyTest {
     @Test
     void the_pool_counts_every_task_its_carriers_ran() throws Exception {
         try (GpuReactor r = GpuReactor.builder().carriers(2).build()) {
-            CarrierPool pool = r.carriers().orElseThrow();
+            CarrierPool pool = r.pool();
             long before = pool.tasksRun();
             int n = 10_000;
             CountDownLatch done = new CountDownLatch(n);

@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.ErrorCode;
@@ -60,7 +61,7 @@ class CloseLifecycleTest {
         r.close();
         assertTrue(vt.join(Duration.ofSeconds(GUARD_S)), "the sleeping virtual thread was stranded by close");
         assertTrue(finished.get());
-        CarrierPool pool = r.carriers().orElseThrow();
+        CarrierPool pool = r.pool();
         assertTrue(pool.awaitExit(Duration.ofSeconds(GUARD_S)), "the carriers leave once the last live thread ends");
         assertEquals(0, pool.liveThreads());
         assertTrue(unparkersAlive(), "the JDK's VirtualThread-unparker survived");
@@ -87,7 +88,7 @@ class CloseLifecycleTest {
         Warning w = warnings.stream().filter(x -> x.code() == ErrorCode.LiveAtClose).findFirst()
                 .orElseThrow(() -> new AssertionError("no LiveAtClose warning: " + warnings));
         assertTrue(w.toString().contains("still-here"), w.toString());
-        CarrierPool pool = r.carriers().orElseThrow();
+        CarrierPool pool = r.pool();
         assertEquals(1, pool.liveThreads());
         assertFalse(pool.awaitExit(Duration.ofMillis(50)), "carriers must stay while a thread lives");
         release.countDown(); // its resume after close is not rejected

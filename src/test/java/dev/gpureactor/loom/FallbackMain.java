@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.VirtualThreads;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.ReactorException;

@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.LineWait;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;

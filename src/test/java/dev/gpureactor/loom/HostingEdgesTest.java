@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.CompletionLine;

@@ -1,5 +1,7 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.VirtualThreads;
+import dev.gpureactor.carrier.CarrierPool;
 import jdk.jfr.Event;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;

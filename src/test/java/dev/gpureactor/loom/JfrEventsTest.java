@@ -1,5 +1,10 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.BacklogEvent;
+import dev.gpureactor.parker.WaitEvent;
+import dev.gpureactor.parker.PortFailureEvent;
+import dev.gpureactor.parker.ReliefEvent;
+import dev.gpureactor.parker.ParkerLateEvent;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.ErrorCode;

@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.CarrierWatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.OsThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -92,7 +93,7 @@ class OsThreadTest {
             long id = carrierId.get(10, TimeUnit.SECONDS);
             assertNotEquals(OsThread.NO_ID, id);
             List<Long> ids = new ArrayList<>();
-            r.carriers().orElseThrow().forEachCarrier((c, tally) -> {
+            r.pool().forEachCarrier((c, tally) -> {
                 if (c.getName().equals(carrierName.getNow(""))) ids.add(tally.osThreadId());
             });
             assertEquals(List.of(id), ids, "the carrier that ran the thread, by name " + carrierName.getNow(""));

@@ -1,5 +1,9 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.ReactorCounters;
+import dev.gpureactor.parker.Oversleep;
+import dev.gpureactor.parker.Turn;
+import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.ManualClock;
 import dev.gpureactor.core.MemoryDescriptor;

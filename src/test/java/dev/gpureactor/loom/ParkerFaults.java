@@ -1,5 +1,7 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.ParkerHooks;
+import dev.gpureactor.parker.LineParker;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

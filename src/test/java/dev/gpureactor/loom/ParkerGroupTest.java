@@ -1,5 +1,11 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.ReactorCounters;
+import dev.gpureactor.parker.Turn;
+import dev.gpureactor.parker.SnapshotPark;
+import dev.gpureactor.parker.LineWatch;
+import dev.gpureactor.parker.LineGroup;
+import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;

@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.CarrierPool;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +26,7 @@ class PoolStatsTest {
     @Test
     void a_busy_carrier_shows_its_backlog_and_the_live_threads() throws Exception {
         try (GpuReactor r = GpuReactor.builder().carriers(1).build()) {
-            CarrierPool pool = r.carriers().orElseThrow();
+            CarrierPool pool = r.pool();
             assertEquals(1, r.stats().carriers());
             assertFalse(pool.backlogged());
             CountDownLatch carrierHeld = new CountDownLatch(1), releaseCarrier = new CountDownLatch(1);

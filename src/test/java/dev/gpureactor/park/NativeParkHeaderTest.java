@@ -1,5 +1,7 @@
 package dev.gpureactor.park;
 
+import dev.gpureactor.loader.NativeLibrary;
+import dev.gpureactor.loader.NativeLoader;
 import dev.gpureactor.core.CompletionLine;
 
 import org.junit.jupiter.api.BeforeAll;

@@ -1,5 +1,6 @@
 package dev.gpureactor.park;
 
+import dev.gpureactor.loader.NativeLoader;
 import dev.gpureactor.core.ErrorCode;
 
 import org.junit.jupiter.api.Test;

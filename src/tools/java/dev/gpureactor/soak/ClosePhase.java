@@ -1,10 +1,10 @@
 package dev.gpureactor.soak;
 
+import dev.gpureactor.loom.CarrierView;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.loom.CarrierPool;
 import dev.gpureactor.loom.GpuExecutorService;
 import dev.gpureactor.loom.GpuFuture;
 import dev.gpureactor.loom.GpuReactor;
@@ -104,7 +104,7 @@ public final class ClosePhase {
         Random rnd = new Random(seed);
         outcome(null, null); // its lambda's class, loaded here rather than in the first callbacks, concurrently
         GpuReactor reactor = GpuReactor.builder().carriers(carriers).build();
-        CarrierPool pool = reactor.carriers().orElseThrow();
+        CarrierView pool = reactor.carriers().orElseThrow();
         GpuExecutorService exec = reactor.newExecutor();
         CountDownLatch afterClose = new CountDownLatch(1);
         CountDownLatch answered = new CountDownLatch(waits);

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.DriverStream;
 
 import java.lang.foreign.MemorySegment;
@@ -21,19 +22,24 @@ public record CuStream(long handle) implements DriverStream {
     /** The NULL stream of the current context: handle 0. */
     public static final CuStream NULL = new CuStream(0);
 
-    /** A stream from a raw {@code CUstream} pointer value (see the contract above). */
+    /** {@return a stream from a raw {@code CUstream} pointer value (see the contract above)} */
     public static CuStream ofRaw(long handle) {
         return handle == 0 ? NULL : new CuStream(handle);
     }
 
-    /** A stream from a {@code CUstream} pointer segment, e.g. one FFM code received from {@code cuStreamCreate}. */
+    /**
+     * {@return a stream from a {@code CUstream} pointer segment, e.g} one FFM code received from {@code
+     * cuStreamCreate}.
+     *
+     * @param stream the stream
+     */
     public static CuStream of(MemorySegment stream) {
         return ofRaw(stream.address());
     }
 
-    /** Whether the handle names a stream only through the current context (0, legacy, per-thread). */
+    /** {@return whether the handle names a stream only through the current context (0, legacy, per-thread)} */
     public boolean isImplicit() {
-        return handle == 0 || handle == CudaDriver.CU_STREAM_LEGACY || handle == CudaDriver.CU_STREAM_PER_THREAD;
+        return handle == 0 || handle == CudaRaw.CU_STREAM_LEGACY || handle == CudaRaw.CU_STREAM_PER_THREAD;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.gpureactor.backend.cuda;
 
 import dev.gpureactor.backend.DriverBinding;
+import dev.gpureactor.backend.cuda.raw.CudaCall;
 import dev.gpureactor.backend.LineDriver;
 import dev.gpureactor.backend.LineVendor;
 import dev.gpureactor.backend.MappedLine;
@@ -8,45 +9,10 @@ import dev.gpureactor.backend.PrimaryContexts;
 import dev.gpureactor.backend.StoreSupport;
 import dev.gpureactor.backend.StreamCalls;
 import dev.gpureactor.backend.WordPark;
-import dev.gpureactor.backend.cuda.ffi.cuCtxCreate_v4_fn;
-import dev.gpureactor.backend.cuda.ffi.cuCtxDestroy_v2_fn;
-import dev.gpureactor.backend.cuda.ffi.cuCtxGetCurrent_fn;
-import dev.gpureactor.backend.cuda.ffi.cuCtxGetDevice_fn;
-import dev.gpureactor.backend.cuda.ffi.cuCtxPopCurrent_v2_fn;
-import dev.gpureactor.backend.cuda.ffi.cuCtxPushCurrent_v2_fn;
-import dev.gpureactor.backend.cuda.ffi.cuCtxSetCurrent_fn;
-import dev.gpureactor.backend.cuda.ffi.cuDeviceGetAttribute_fn;
-import dev.gpureactor.backend.cuda.ffi.cuDeviceGetCount_fn;
-import dev.gpureactor.backend.cuda.ffi.cuDeviceGetName_fn;
-import dev.gpureactor.backend.cuda.ffi.cuDeviceGet_fn;
-import dev.gpureactor.backend.cuda.ffi.cuDevicePrimaryCtxRelease_v2_fn;
-import dev.gpureactor.backend.cuda.ffi.cuDevicePrimaryCtxRetain_fn;
-import dev.gpureactor.backend.cuda.ffi.cuDevicePrimaryCtxSetFlags_v2_fn;
-import dev.gpureactor.backend.cuda.ffi.cuDriverGetVersion_fn;
-import dev.gpureactor.backend.cuda.ffi.cuGetErrorName_fn;
-import dev.gpureactor.backend.cuda.ffi.cuGetErrorString_fn;
-import dev.gpureactor.backend.cuda.ffi.cuInit_fn;
-import dev.gpureactor.backend.cuda.ffi.cuLaunchHostFunc_fn;
-import dev.gpureactor.backend.cuda.ffi.cuLaunchKernel_fn;
-import dev.gpureactor.backend.cuda.ffi.cuMemFreeHost_fn;
-import dev.gpureactor.backend.cuda.ffi.cuMemHostAlloc_fn;
-import dev.gpureactor.backend.cuda.ffi.cuMemHostGetDevicePointer_v2_fn;
-import dev.gpureactor.backend.cuda.ffi.cuMemsetD8Async_fn;
-import dev.gpureactor.backend.cuda.ffi.cuModuleGetFunction_fn;
-import dev.gpureactor.backend.cuda.ffi.cuModuleLoadData_fn;
-import dev.gpureactor.backend.cuda.ffi.cuModuleUnload_fn;
-import dev.gpureactor.backend.cuda.ffi.cuStreamCreate_fn;
-import dev.gpureactor.backend.cuda.ffi.cuStreamDestroy_v2_fn;
-import dev.gpureactor.backend.cuda.ffi.cuStreamGetCtx_fn;
-import dev.gpureactor.backend.cuda.ffi.cuStreamQuery_fn;
-import dev.gpureactor.backend.cuda.ffi.cuStreamSynchronize_fn;
-import dev.gpureactor.backend.cuda.ffi.cuStreamWaitValue64_v2_fn;
-import dev.gpureactor.backend.cuda.ffi.cuStreamWriteValue64_v2_fn;
-import dev.gpureactor.backend.cuda.ffi.cuda_ffi_h;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
-import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.loader.NativeLibrary;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -56,15 +22,15 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
+import static dev.gpureactor.backend.cuda.raw.CudaRaw.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
- * The CUDA driver API ({@code libcuda.so.1}) over FFM: the typed layer over the jextract-generated
- * {@link dev.gpureactor.backend.cuda.ffi} ({@code scripts/jextract.sh}, from {@code native/ffi/cuda_ffi.h}
- * over {@code cuda.h}, CUDA 13.0). Every descriptor and constant comes from there; each raw method calls the
- * generated {@code invoke(address, ...)} with the address resolved in the library this driver was loaded
- * from ({@link DriverBinding}), so the library stays chosen at run time.
+ * The CUDA driver API ({@code libcuda.so.1}) over FFM, as checked calls: each runs a raw call of the
+ * non-exported {@code backend.cuda.raw.CudaRaw} (the jextract-generated {@code invoke} of {@code
+ * backend.cuda.ffi}, from {@code native/ffi/cuda_ffi.h} over {@code cuda.h}, CUDA 13.0, at the address
+ * resolved in the library this driver was loaded from), so the library stays chosen at run time.
  *
  * <p>Symbols are the ABI names {@code cuda.h} binds its API names to ({@code cuMemHostGetDevicePointer}
  * is {@code cuMemHostGetDevicePointer_v2}, {@code cuStreamWriteValue64} is {@code
@@ -76,10 +42,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * <p>The library comes from the system property {@value #LIBRARY_PROPERTY} (default {@value
  * #DEFAULT_LIBRARY}). A missing library is {@link ErrorCode#NativeUnavailable} naming it; a missing
  * symbol is the same error naming the symbol, raised when that function is first needed (so a
- * driver without {@code cuStreamWriteValue64_v2} still answers queries).
- *
- * <p>Each raw method ({@code cuX(...)}) returns the {@code CUresult}; the helpers below them turn a
- * nonzero status into a coded {@link ErrorCode#Backend} error with the driver's error name and text.
+ * driver without {@code cuStreamWriteValue64_v2} still answers queries). A call that fails is a coded
+ * {@link ErrorCode#Backend} error with the driver's error name and text.
  *
  * <p>It is the CUDA {@link LineVendor}: {@code MappedLine.create(cuda)} makes a line of the current
  * context's device, whose ports are {@link CudaPort}s; and its {@link StreamCalls} drive streams of the
@@ -90,40 +54,6 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
     public static final String LIBRARY_PROPERTY = "gar.cuda.library";
     /** The driver's loader name. */
     public static final String DEFAULT_LIBRARY = "libcuda.so.1";
-
-    // cuda.h: enum cudaError_enum (the values this library tests for)
-    public static final int CUDA_SUCCESS = cuda_ffi_h.CUDA_SUCCESS();
-    public static final int CUDA_ERROR_INVALID_VALUE = cuda_ffi_h.CUDA_ERROR_INVALID_VALUE();
-    public static final int CUDA_ERROR_OUT_OF_MEMORY = cuda_ffi_h.CUDA_ERROR_OUT_OF_MEMORY();
-    public static final int CUDA_ERROR_NOT_INITIALIZED = cuda_ffi_h.CUDA_ERROR_NOT_INITIALIZED();
-    public static final int CUDA_ERROR_INVALID_CONTEXT = cuda_ffi_h.CUDA_ERROR_INVALID_CONTEXT();
-    public static final int CUDA_ERROR_NOT_READY = cuda_ffi_h.CUDA_ERROR_NOT_READY();
-    public static final int CUDA_ERROR_LAUNCH_FAILED = cuda_ffi_h.CUDA_ERROR_LAUNCH_FAILED();
-    public static final int CUDA_ERROR_NOT_SUPPORTED = cuda_ffi_h.CUDA_ERROR_NOT_SUPPORTED();
-    /** The image has no SASS for this GPU and no PTX the driver can compile for it. */
-    public static final int CUDA_ERROR_NO_BINARY_FOR_GPU = cuda_ffi_h.CUDA_ERROR_NO_BINARY_FOR_GPU();
-    // cuda.h: cuMemHostAlloc flags
-    public static final int CU_MEMHOSTALLOC_PORTABLE = cuda_ffi_h.CU_MEMHOSTALLOC_PORTABLE();
-    public static final int CU_MEMHOSTALLOC_DEVICEMAP = cuda_ffi_h.CU_MEMHOSTALLOC_DEVICEMAP();
-    /** Never used for a line: its memory bypasses the CPU caches, so no monitor would see the store. */
-    public static final int CU_MEMHOSTALLOC_WRITECOMBINED = cuda_ffi_h.CU_MEMHOSTALLOC_WRITECOMBINED();
-    // cuda.h: enum CUdevice_attribute_enum (stream memory operations, legacy and current numbers)
-    public static final int CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1 = cuda_ffi_h.CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1();
-    public static final int CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1 = cuda_ffi_h.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1();
-    public static final int CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS = cuda_ffi_h.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS();
-    // cuda.h: stream flags and special handles
-    public static final int CU_STREAM_DEFAULT = cuda_ffi_h.CU_STREAM_DEFAULT();
-    public static final int CU_STREAM_NON_BLOCKING = cuda_ffi_h.CU_STREAM_NON_BLOCKING();
-    public static final long CU_STREAM_LEGACY = 0x1;
-    public static final long CU_STREAM_PER_THREAD = 0x2;
-    public static final int CU_STREAM_WRITE_VALUE_DEFAULT = cuda_ffi_h.CU_STREAM_WRITE_VALUE_DEFAULT();
-    /** cuda.h: wait until {@code (int64_t)(*addr - value) >= 0} (wrapping order, as a descriptor is reached). */
-    public static final int CU_STREAM_WAIT_VALUE_GEQ = cuda_ffi_h.CU_STREAM_WAIT_VALUE_GEQ();
-    // cuda.h: CUctx_flags, the scheduling of a thread blocked in a synchronize call
-    public static final int CU_CTX_SCHED_AUTO = cuda_ffi_h.CU_CTX_SCHED_AUTO();
-    public static final int CU_CTX_SCHED_SPIN = cuda_ffi_h.CU_CTX_SCHED_SPIN();
-    public static final int CU_CTX_SCHED_YIELD = cuda_ffi_h.CU_CTX_SCHED_YIELD();
-    public static final int CU_CTX_SCHED_BLOCKING_SYNC = cuda_ffi_h.CU_CTX_SCHED_BLOCKING_SYNC();
 
     /**
      * Every entry point a line needs. A driver without one of them cannot make lines ({@link
@@ -144,174 +74,33 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
 
     private volatile boolean initialized;
 
-    private CudaDriver(NativeLibrary lib) {
-        super("cuda", lib, CudaCall.class, CUDA_SUCCESS);
+    private CudaDriver(String library) {
+        super("cuda", library, CudaCall.class, CUDA_SUCCESS);
     }
 
-    /** The library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}. */
+    /** {@return the library named by {@value #LIBRARY_PROPERTY}, or {@value #DEFAULT_LIBRARY}} */
     public static String configuredLibrary() {
         return System.getProperty(LIBRARY_PROPERTY, DEFAULT_LIBRARY);
     }
 
-    /** The driver from {@link #configuredLibrary()}. */
+    /** {@return the driver from {@link #configuredLibrary()}} */
     public static CudaDriver load() {
         return load(configuredLibrary());
     }
 
     /**
-     * The driver in the library at a path (containing {@code /}) or of a loader name; opened once.
+     * {@return the driver in the library at a path (containing {@code /}) or of a loader name; opened once}
      *
+     * @param pathOrName a path (containing {@code /}) or a loader name
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} naming the library
      */
     public static CudaDriver load(String pathOrName) {
         return DriverBinding.once(DRIVERS, pathOrName, CudaDriver::new);
     }
 
-    /** Every bound function and its exact descriptor, in header order. */
+    /** {@return every bound function and its exact descriptor, in header order} */
     public static Map<String, FunctionDescriptor> functions() { return FUNCTIONS; }
 
-    // ------------------------------------------------------------------ raw entry points (CUresult)
-
-    public int cuInit(int Flags) {
-        return cuInit_fn.invoke(need(CudaCall.cuInit), Flags);
-    }
-
-    public int cuDriverGetVersion(MemorySegment driverVersion) {
-        return cuDriverGetVersion_fn.invoke(need(CudaCall.cuDriverGetVersion), driverVersion);
-    }
-
-    public int cuGetErrorName(int error, MemorySegment pStr) {
-        return cuGetErrorName_fn.invoke(need(CudaCall.cuGetErrorName), error, pStr);
-    }
-
-    public int cuGetErrorString(int error, MemorySegment pStr) {
-        return cuGetErrorString_fn.invoke(need(CudaCall.cuGetErrorString), error, pStr);
-    }
-
-    public int cuDeviceGetCount(MemorySegment count) {
-        return cuDeviceGetCount_fn.invoke(need(CudaCall.cuDeviceGetCount), count);
-    }
-
-    public int cuDeviceGet(MemorySegment device, int ordinal) {
-        return cuDeviceGet_fn.invoke(need(CudaCall.cuDeviceGet), device, ordinal);
-    }
-
-    public int cuDeviceGetName(MemorySegment name, int len, int dev) {
-        return cuDeviceGetName_fn.invoke(need(CudaCall.cuDeviceGetName), name, len, dev);
-    }
-
-    public int cuDeviceGetAttribute(MemorySegment pi, int attrib, int dev) {
-        return cuDeviceGetAttribute_fn.invoke(need(CudaCall.cuDeviceGetAttribute), pi, attrib, dev);
-    }
-
-    public int cuDevicePrimaryCtxRetain(MemorySegment pctx, int dev) {
-        return cuDevicePrimaryCtxRetain_fn.invoke(need(CudaCall.cuDevicePrimaryCtxRetain), pctx, dev);
-    }
-
-    public int cuDevicePrimaryCtxRelease_v2(int dev) {
-        return cuDevicePrimaryCtxRelease_v2_fn.invoke(need(CudaCall.cuDevicePrimaryCtxRelease_v2), dev);
-    }
-
-    /** The primary context's flags ({@code CU_CTX_SCHED_*}); since CUDA 11 also while it is active. */
-    public int cuDevicePrimaryCtxSetFlags_v2(int dev, int flags) {
-        return cuDevicePrimaryCtxSetFlags_v2_fn.invoke(need(CudaCall.cuDevicePrimaryCtxSetFlags_v2), dev, flags);
-    }
-
-    public int cuCtxCreate_v4(MemorySegment pctx, MemorySegment ctxCreateParams, int flags, int dev) {
-        return cuCtxCreate_v4_fn.invoke(need(CudaCall.cuCtxCreate_v4), pctx, ctxCreateParams, flags, dev);
-    }
-
-    public int cuCtxDestroy_v2(MemorySegment ctx) {
-        return cuCtxDestroy_v2_fn.invoke(need(CudaCall.cuCtxDestroy_v2), ctx);
-    }
-
-    public int cuCtxGetCurrent(MemorySegment pctx) {
-        return cuCtxGetCurrent_fn.invoke(need(CudaCall.cuCtxGetCurrent), pctx);
-    }
-
-    public int cuCtxSetCurrent(MemorySegment ctx) {
-        return cuCtxSetCurrent_fn.invoke(need(CudaCall.cuCtxSetCurrent), ctx);
-    }
-
-    public int cuCtxPushCurrent_v2(MemorySegment ctx) {
-        return cuCtxPushCurrent_v2_fn.invoke(need(CudaCall.cuCtxPushCurrent_v2), ctx);
-    }
-
-    public int cuCtxPopCurrent_v2(MemorySegment pctx) {
-        return cuCtxPopCurrent_v2_fn.invoke(need(CudaCall.cuCtxPopCurrent_v2), pctx);
-    }
-
-    public int cuCtxGetDevice(MemorySegment device) {
-        return cuCtxGetDevice_fn.invoke(need(CudaCall.cuCtxGetDevice), device);
-    }
-
-    public int cuMemHostAlloc(MemorySegment pp, long bytesize, int Flags) {
-        return cuMemHostAlloc_fn.invoke(need(CudaCall.cuMemHostAlloc), pp, bytesize, Flags);
-    }
-
-    public int cuMemHostGetDevicePointer_v2(MemorySegment pdptr, MemorySegment p, int Flags) {
-        return cuMemHostGetDevicePointer_v2_fn.invoke(need(CudaCall.cuMemHostGetDevicePointer_v2), pdptr, p, Flags);
-    }
-
-    public int cuMemFreeHost(MemorySegment p) {
-        return cuMemFreeHost_fn.invoke(need(CudaCall.cuMemFreeHost), p);
-    }
-
-    public int cuStreamCreate(MemorySegment phStream, int Flags) {
-        return cuStreamCreate_fn.invoke(need(CudaCall.cuStreamCreate), phStream, Flags);
-    }
-
-    public int cuStreamDestroy_v2(MemorySegment hStream) {
-        return cuStreamDestroy_v2_fn.invoke(need(CudaCall.cuStreamDestroy_v2), hStream);
-    }
-
-    public int cuStreamGetCtx(MemorySegment hStream, MemorySegment pctx) {
-        return cuStreamGetCtx_fn.invoke(need(CudaCall.cuStreamGetCtx), hStream, pctx);
-    }
-
-    public int cuStreamQuery(MemorySegment hStream) {
-        return cuStreamQuery_fn.invoke(need(CudaCall.cuStreamQuery), hStream);
-    }
-
-    public int cuStreamSynchronize(MemorySegment hStream) {
-        return cuStreamSynchronize_fn.invoke(need(CudaCall.cuStreamSynchronize), hStream);
-    }
-
-    public int cuMemsetD8Async(long dstDevice, byte uc, long N, MemorySegment hStream) {
-        return cuMemsetD8Async_fn.invoke(need(CudaCall.cuMemsetD8Async), dstDevice, uc, N, hStream);
-    }
-
-    public int cuLaunchHostFunc(MemorySegment hStream, MemorySegment fn, MemorySegment userData) {
-        return cuLaunchHostFunc_fn.invoke(need(CudaCall.cuLaunchHostFunc), hStream, fn, userData);
-    }
-
-    public int cuModuleLoadData(MemorySegment module, MemorySegment image) {
-        return cuModuleLoadData_fn.invoke(need(CudaCall.cuModuleLoadData), module, image);
-    }
-
-    public int cuModuleUnload(MemorySegment hmod) {
-        return cuModuleUnload_fn.invoke(need(CudaCall.cuModuleUnload), hmod);
-    }
-
-    public int cuModuleGetFunction(MemorySegment hfunc, MemorySegment hmod, MemorySegment name) {
-        return cuModuleGetFunction_fn.invoke(need(CudaCall.cuModuleGetFunction), hfunc, hmod, name);
-    }
-
-    public int cuLaunchKernel(MemorySegment f, int gridDimX, int gridDimY, int gridDimZ, int blockDimX, int blockDimY, int blockDimZ,
-                              int sharedMemBytes, MemorySegment hStream, MemorySegment kernelParams, MemorySegment extra) {
-        return cuLaunchKernel_fn.invoke(need(CudaCall.cuLaunchKernel), f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
-                blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
-    }
-
-    /** The store behind the stream's work; flags {@link #CU_STREAM_WRITE_VALUE_DEFAULT} order earlier work. */
-    public int cuStreamWriteValue64_v2(MemorySegment stream, long addr, long value, int flags) {
-        return cuStreamWriteValue64_v2_fn.invoke(need(CudaCall.cuStreamWriteValue64_v2), stream, addr, value, flags);
-    }
-
-    /** The stream stands still until the word at {@code addr} passes the test of {@code flags} ({@link #CU_STREAM_WAIT_VALUE_GEQ}). */
-    public int cuStreamWaitValue64_v2(MemorySegment stream, long addr, long value, int flags) {
-        return cuStreamWaitValue64_v2_fn.invoke(need(CudaCall.cuStreamWaitValue64_v2), stream, addr, value, flags);
-    }
 
     // ------------------------------------------------------------------ checked helpers
 
@@ -332,7 +121,7 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         if (!has(name ? CudaCall.cuGetErrorName : CudaCall.cuGetErrorString)) return fallback;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            int rc = name ? cuGetErrorName(status, out) : cuGetErrorString(status, out);
+            int rc = name ? cuGetErrorName(this, status, out) : cuGetErrorString(this, status, out);
             String s = rc == CUDA_SUCCESS ? NativeLibrary.cString(out.get(ADDRESS, 0)) : null;
             return s != null ? s : fallback;
         }
@@ -343,13 +132,14 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
         if (initialized) return;
         synchronized (this) {
             if (initialized) return;
-            check("cuInit", cuInit(0));
+            check("cuInit", cuInit(this, 0));
             initialized = true;
         }
     }
 
+    /** {@return the driver's version number ({@code cuDriverGetVersion}: major·1000 + minor·10)} */
     public int driverVersion() {
-        return outInt("cuDriverGetVersion", this::cuDriverGetVersion);
+        return outInt("cuDriverGetVersion", o -> cuDriverGetVersion(this, o));
     }
 
     /** {@code cuInit(0)} and the driver's version ("driver 13.0"). */
@@ -370,25 +160,31 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
 
     @Override
     public int deviceCount() {
-        return outInt("cuDeviceGetCount", this::cuDeviceGetCount);
+        return outInt("cuDeviceGetCount", o -> cuDeviceGetCount(this, o));
     }
 
     /** The {@code CUdevice} of an ordinal. */
     @Override
     public int device(int ordinal) {
-        return outInt("cuDeviceGet", d -> cuDeviceGet(d, ordinal));
+        return outInt("cuDeviceGet", d -> cuDeviceGet(this, d, ordinal));
     }
 
     @Override
     public String deviceName(int device) {
-        return outString("cuDeviceGetName", 256, name -> cuDeviceGetName(name, 256, device));
+        return outString("cuDeviceGetName", 256, name -> cuDeviceGetName(this, name, 256, device));
     }
 
-    /** An attribute's value; empty when this driver does not know the attribute ({@code CUDA_ERROR_INVALID_VALUE}). */
+    /**
+     * {@return an attribute's value; empty when this driver does not know the attribute ({@code
+     * CUDA_ERROR_INVALID_VALUE})}
+     *
+     * @param attribute the attribute
+     * @param device the device
+     */
     public OptionalInt attribute(int attribute, int device) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(JAVA_INT);
-            int rc = cuDeviceGetAttribute(v, attribute, device);
+            int rc = cuDeviceGetAttribute(this, v, attribute, device);
             if (rc == CUDA_ERROR_INVALID_VALUE) return OptionalInt.empty();
             check("cuDeviceGetAttribute", rc);
             return OptionalInt.of(v.get(JAVA_INT, 0));
@@ -398,68 +194,112 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
     /** The device of the calling thread's current context ({@code cuCtxGetDevice}). */
     @Override
     public int currentDevice() {
-        return outInt("cuCtxGetDevice", this::cuCtxGetDevice);
+        return outInt("cuCtxGetDevice", o -> cuCtxGetDevice(this, o));
     }
 
-    /** The calling thread's current context, 0 for none. */
+    /** {@return the calling thread's current context, 0 for none} */
     public long currentContext() {
-        return outAddress("cuCtxGetCurrent", this::cuCtxGetCurrent);
+        return outAddress("cuCtxGetCurrent", o -> cuCtxGetCurrent(this, o));
     }
 
+    /**
+     * Makes {@code context} the calling thread's current one ({@code cuCtxSetCurrent}; 0 for none).
+     *
+     * @param context the context
+     */
     public void setCurrent(long context) {
-        check("cuCtxSetCurrent", cuCtxSetCurrent(MemorySegment.ofAddress(context)));
+        check("cuCtxSetCurrent", cuCtxSetCurrent(this, MemorySegment.ofAddress(context)));
     }
 
+    /**
+     * Pushes {@code context} on the calling thread's stack ({@code cuCtxPushCurrent_v2}).
+     *
+     * @param context the context
+     */
     public void pushCurrent(long context) {
-        check("cuCtxPushCurrent_v2", cuCtxPushCurrent_v2(MemorySegment.ofAddress(context)));
+        check("cuCtxPushCurrent_v2", cuCtxPushCurrent_v2(this, MemorySegment.ofAddress(context)));
     }
 
+    /** {@return the context popped off the calling thread's stack ({@code cuCtxPopCurrent_v2})} */
     public long popCurrent() {
-        return outAddress("cuCtxPopCurrent_v2", this::cuCtxPopCurrent_v2);
+        return outAddress("cuCtxPopCurrent_v2", o -> cuCtxPopCurrent_v2(this, o));
     }
 
     /** Retains the device's primary context and returns it. */
     @Override
     public long primaryContextRetain(int device) {
-        return outAddress("cuDevicePrimaryCtxRetain", c -> cuDevicePrimaryCtxRetain(c, device));
+        return outAddress("cuDevicePrimaryCtxRetain", c -> cuDevicePrimaryCtxRetain(this, c, device));
     }
 
-    /** Sets the primary context's flags, e.g. {@link #CU_CTX_SCHED_BLOCKING_SYNC}. */
+    /**
+     * Sets the primary context's flags, e.g. {@code CU_CTX_SCHED_BLOCKING_SYNC}.
+     *
+     * @param device the device
+     * @param flags the flags
+     */
     public void primaryContextSetFlags(int device, int flags) {
-        check("cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags_v2(device, flags));
+        check("cuDevicePrimaryCtxSetFlags_v2", cuDevicePrimaryCtxSetFlags_v2(this, device, flags));
     }
 
     @Override
     public void primaryContextRelease(int device) {
-        check("cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease_v2(device));
+        check("cuDevicePrimaryCtxRelease_v2", cuDevicePrimaryCtxRelease_v2(this, device));
     }
 
-    /** A new stream of the current context. */
+    /**
+     * {@return a new stream of the current context}
+     *
+     * @param flags the flags
+     */
     public long streamCreate(int flags) {
-        return outAddress("cuStreamCreate", st -> cuStreamCreate(st, flags));
+        return outAddress("cuStreamCreate", st -> cuStreamCreate(this, st, flags));
     }
 
+    /**
+     * Destroys a stream ({@code cuStreamDestroy_v2}).
+     *
+     * @param stream the stream's handle
+     */
     public void streamDestroy(long stream) {
-        check("cuStreamDestroy_v2", cuStreamDestroy_v2(MemorySegment.ofAddress(stream)));
+        check("cuStreamDestroy_v2", cuStreamDestroy_v2(this, MemorySegment.ofAddress(stream)));
     }
 
-    /** The context of a stream ({@code cuStreamGetCtx}); for the null stream, the current context. */
+    /**
+     * {@return the context of a stream ({@code cuStreamGetCtx}); for the null stream, the current context}
+     *
+     * @param stream the stream
+     */
     public long streamContext(long stream) {
-        return outAddress("cuStreamGetCtx", c -> cuStreamGetCtx(MemorySegment.ofAddress(stream), c));
+        return outAddress("cuStreamGetCtx", c -> cuStreamGetCtx(this, MemorySegment.ofAddress(stream), c));
     }
 
-    /** Page-locked host memory ({@code cuMemHostAlloc}); returns the host address. */
+    /**
+     * Page-locked host memory ({@code cuMemHostAlloc}); returns the host address.
+     *
+     * @param bytes the size in bytes
+     * @param flags the flags
+     * @return the host address
+     */
     public long memHostAlloc(long bytes, int flags) {
-        return outAddress("cuMemHostAlloc", p -> cuMemHostAlloc(p, bytes, flags));
+        return outAddress("cuMemHostAlloc", p -> cuMemHostAlloc(this, p, bytes, flags));
     }
 
-    /** The device address of mapped host memory ({@code cuMemHostGetDevicePointer_v2}, flags 0). */
+    /**
+     * {@return the device address of mapped host memory ({@code cuMemHostGetDevicePointer_v2}, flags 0)}
+     *
+     * @param host the host address
+     */
     public long memHostDevicePointer(long host) {
-        return outLong("cuMemHostGetDevicePointer_v2", d -> cuMemHostGetDevicePointer_v2(d, MemorySegment.ofAddress(host), 0));
+        return outLong("cuMemHostGetDevicePointer_v2", d -> cuMemHostGetDevicePointer_v2(this, d, MemorySegment.ofAddress(host), 0));
     }
 
+    /**
+     * Frees page-locked host memory ({@code cuMemFreeHost}).
+     *
+     * @param host the host address
+     */
     public void memFreeHost(long host) {
-        check("cuMemFreeHost", cuMemFreeHost(MemorySegment.ofAddress(host)));
+        check("cuMemFreeHost", cuMemFreeHost(this, MemorySegment.ofAddress(host)));
     }
 
     // ------------------------------------------------------------------ stream calls (current context)
@@ -469,20 +309,20 @@ public final class CudaDriver extends DriverBinding<CudaCall> implements LineVen
     public CuStream newStream() { return CuStream.ofRaw(streamCreate(CU_STREAM_NON_BLOCKING)); }
 
     @Override
-    public int synchronizeStatus(CuStream stream) { return cuStreamSynchronize(stream.segment()); }
+    public int synchronizeStatus(CuStream stream) { return cuStreamSynchronize(this, stream.segment()); }
 
     @Override
     public void destroyStream(CuStream stream) { streamDestroy(stream.handle()); }
 
     @Override
     public void launchHostFunction(CuStream stream, MemorySegment fn, MemorySegment userData) {
-        check("cuLaunchHostFunc", cuLaunchHostFunc(stream.segment(), fn, userData));
+        check("cuLaunchHostFunc", cuLaunchHostFunc(this, stream.segment(), fn, userData));
     }
 
     /** {@code cuMemsetD8Async}. */
     @Override
     public void fillAsync(CuStream stream, long deviceAddress, byte value, long bytes) {
-        check("cuMemsetD8Async", cuMemsetD8Async(deviceAddress, value, bytes, stream.segment()));
+        check("cuMemsetD8Async", cuMemsetD8Async(this, deviceAddress, value, bytes, stream.segment()));
     }
 
     /** {@code cuMemHostAlloc(DEVICEMAP | PORTABLE)}. */

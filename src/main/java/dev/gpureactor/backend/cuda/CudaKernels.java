@@ -1,8 +1,9 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.loader.NativeLibrary;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,6 +58,8 @@ public final class CudaKernels implements AutoCloseable {
     /**
      * Loads the jar's fatbin into the current context.
      *
+     * @param cuda the CUDA driver
+     * @return the loaded kernels
      * @throws ReactorException {@code NativeUnavailable} when the jar has no fatbin (built without nvcc)
      *     or the driver lacks an entry point; {@code Backend} when the driver refuses the image
      */
@@ -64,7 +67,7 @@ public final class CudaKernels implements AutoCloseable {
         return load(cuda, jarImage());
     }
 
-    /** The jar's fatbin. */
+    /** {@return the jar's fatbin} */
     public static byte[] jarImage() {
         try (InputStream in = CudaKernels.class.getClassLoader().getResourceAsStream(RESOURCE)) {
             if (in == null) {
@@ -77,7 +80,13 @@ public final class CudaKernels implements AutoCloseable {
         }
     }
 
-    /** Loads {@code image} (a fatbin or cubin holding both kernels) into the current context. */
+    /**
+     * Loads {@code image} (a fatbin or cubin holding both kernels) into the current context.
+     *
+     * @param cuda the CUDA driver
+     * @param image the image
+     * @return the loaded kernels
+     */
     public static CudaKernels load(CudaDriver cuda, byte[] image) {
         Objects.requireNonNull(cuda, "cuda");
         Objects.requireNonNull(image, "image");
@@ -86,16 +95,16 @@ public final class CudaKernels implements AutoCloseable {
         long module;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            int rc = cuda.cuModuleLoadData(out, a.allocateFrom(JAVA_BYTE, image)); // the driver copies the image
-            if (rc == CudaDriver.CUDA_ERROR_NO_BINARY_FOR_GPU) throw noBinary(cuda, rc);
+            int rc = CudaRaw.cuModuleLoadData(cuda, out, a.allocateFrom(JAVA_BYTE, image)); // the driver copies the image
+            if (rc == CudaRaw.CUDA_ERROR_NO_BINARY_FOR_GPU) throw noBinary(cuda, rc);
             cuda.check("cuModuleLoadData", rc);
             module = out.get(ADDRESS, 0).address();
         }
         try {
             return new CudaKernels(cuda, module, function(cuda, module, SPIN), function(cuda, module, WRITE_BYTE));
         } catch (RuntimeException e) {
-            int rc = cuda.cuModuleUnload(MemorySegment.ofAddress(module));
-            if (rc != CudaDriver.CUDA_SUCCESS) e.addSuppressed(cuda.failure("cuModuleUnload", rc));
+            int rc = CudaRaw.cuModuleUnload(cuda, MemorySegment.ofAddress(module));
+            if (rc != CudaRaw.CUDA_SUCCESS) e.addSuppressed(cuda.failure("cuModuleUnload", rc));
             throw e;
         }
     }
@@ -110,12 +119,17 @@ public final class CudaKernels implements AutoCloseable {
     private static long function(CudaDriver cuda, long module, String name) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            cuda.check("cuModuleGetFunction(" + name + ")", cuda.cuModuleGetFunction(out, MemorySegment.ofAddress(module), a.allocateFrom(name)));
+            cuda.check("cuModuleGetFunction(" + name + ")", CudaRaw.cuModuleGetFunction(cuda, out, MemorySegment.ofAddress(module), a.allocateFrom(name)));
             return out.get(ADDRESS, 0).address();
         }
     }
 
-    /** Queues {@code gar_spin_ns(nanos)}: the stream is busy for {@code nanos} of GPU time. */
+    /**
+     * Queues {@code gar_spin_ns(nanos)}: the stream is busy for {@code nanos} of GPU time.
+     *
+     * @param stream the stream
+     * @param nanos the time in nanoseconds
+     */
     public void spin(CuStream stream, long nanos) {
         if (nanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "nanos", nanos, ">= 0");
         try (Arena a = Arena.ofConfined()) {
@@ -124,7 +138,13 @@ public final class CudaKernels implements AutoCloseable {
         }
     }
 
-    /** Queues {@code gar_write_byte(deviceAddress, value)}: one payload byte, fenced system-wide. */
+    /**
+     * Queues {@code gar_write_byte(deviceAddress, value)}: one payload byte, fenced system-wide.
+     *
+     * @param stream the stream
+     * @param deviceAddress the device address
+     * @param value the value
+     */
     public void writeByte(CuStream stream, long deviceAddress, byte value) {
         try (Arena a = Arena.ofConfined()) {
             launch(WRITE_BYTE, writeByte, stream, a, a.allocateFrom(JAVA_LONG, deviceAddress), a.allocateFrom(JAVA_BYTE, value));
@@ -138,7 +158,7 @@ public final class CudaKernels implements AutoCloseable {
         MemorySegment params = a.allocate(ADDRESS, args.length);
         for (int i = 0; i < args.length; i++) params.setAtIndex(ADDRESS, i, args[i]);
         // cuLaunchKernel copies the parameter values before it returns: the arena may close after it.
-        cuda.check("cuLaunchKernel(" + name + ")", cuda.cuLaunchKernel(MemorySegment.ofAddress(function), 1, 1, 1, 1, 1, 1, 0,
+        cuda.check("cuLaunchKernel(" + name + ")", CudaRaw.cuLaunchKernel(cuda, MemorySegment.ofAddress(function), 1, 1, 1, 1, 1, 1, 0,
                 stream.segment(), params, MemorySegment.NULL));
     }
 
@@ -147,6 +167,6 @@ public final class CudaKernels implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
-        cuda.check("cuModuleUnload", cuda.cuModuleUnload(MemorySegment.ofAddress(module)));
+        cuda.check("cuModuleUnload", CudaRaw.cuModuleUnload(cuda, MemorySegment.ofAddress(module)));
     }
 }

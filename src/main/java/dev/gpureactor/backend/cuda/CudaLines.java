@@ -1,6 +1,7 @@
 package dev.gpureactor.backend.cuda;
 
 import dev.gpureactor.backend.BoundLineDriver;
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
@@ -12,10 +13,10 @@ import java.lang.foreign.MemorySegment;
  */
 final class CudaLines extends BoundLineDriver<CudaDriver> {
     /** The line's allocation flags: mapped for the device, usable from every context; never write-combined. */
-    static final int ALLOC_FLAGS = CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE;
+    static final int ALLOC_FLAGS = CudaRaw.CU_MEMHOSTALLOC_DEVICEMAP | CudaRaw.CU_MEMHOSTALLOC_PORTABLE;
 
     CudaLines(CudaDriver cuda) {
-        super(cuda, "CUDA", CudaDriver.CUDA_ERROR_NOT_READY, "cuStreamQuery", "cuStreamSynchronize");
+        super(cuda, "CUDA", CudaRaw.CUDA_ERROR_NOT_READY, "cuStreamQuery", "cuStreamSynchronize");
     }
 
     @Override
@@ -31,7 +32,7 @@ final class CudaLines extends BoundLineDriver<CudaDriver> {
 
     @Override
     public void checkStream(Domain domain, long stream) {
-        if (stream == CudaDriver.CU_STREAM_PER_THREAD) {
+        if (stream == CudaRaw.CU_STREAM_PER_THREAD) {
             // Each host thread has its own per-thread stream: a port or close on another thread
             // would query a different stream than the one that holds the store.
             throw new ReactorException(ErrorCode.InvalidArgument, "stream", "CU_STREAM_PER_THREAD (0x2)",
@@ -52,16 +53,16 @@ final class CudaLines extends BoundLineDriver<CudaDriver> {
     @Override
     public void writeValue64(long stream, long deviceAddress, long value) {
         binding.check("cuStreamWriteValue64_v2",
-                binding.cuStreamWriteValue64_v2(MemorySegment.ofAddress(stream), deviceAddress, value, CudaDriver.CU_STREAM_WRITE_VALUE_DEFAULT));
+                CudaRaw.cuStreamWriteValue64_v2(binding, MemorySegment.ofAddress(stream), deviceAddress, value, CudaRaw.CU_STREAM_WRITE_VALUE_DEFAULT));
     }
 
     @Override
     public int queryStatus(long stream) {
-        return binding.cuStreamQuery(MemorySegment.ofAddress(stream));
+        return CudaRaw.cuStreamQuery(binding, MemorySegment.ofAddress(stream));
     }
 
     @Override
     public int synchronizeStatus(long stream) {
-        return binding.cuStreamSynchronize(MemorySegment.ofAddress(stream));
+        return CudaRaw.cuStreamSynchronize(binding, MemorySegment.ofAddress(stream));
     }
 }

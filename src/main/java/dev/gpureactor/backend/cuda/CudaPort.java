@@ -36,9 +36,12 @@ public final class CudaPort extends DriverPort<CuStream> {
     }
 
     /**
-     * A port without a line: status by query, wait by {@code cuStreamSynchronize}, {@code arm} does
-     * nothing (the query plan). Works with a driver that cannot make lines. A null-stream handle is
-     * resolved through the calling thread's current context.
+     * {@return a port without a line: status by query, wait by {@code cuStreamSynchronize}, {@code arm} does
+     * nothing (the query plan)} Works with a driver that cannot make lines. A null-stream handle is resolved
+     * through the calling thread's current context.
+     *
+     * @param driver the driver
+     * @param stream the stream
      */
     public static CudaPort queryOnly(CudaDriver driver, CuStream stream) {
         return new CudaPort(driver, stream);

@@ -2,9 +2,9 @@ package dev.gpureactor.backend.cuda;
 
 import java.util.OptionalInt;
 
-import static dev.gpureactor.backend.cuda.CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS;
-import static dev.gpureactor.backend.cuda.CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1;
-import static dev.gpureactor.backend.cuda.CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1;
+import static dev.gpureactor.backend.cuda.raw.CudaRaw.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS;
+import static dev.gpureactor.backend.cuda.raw.CudaRaw.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1;
+import static dev.gpureactor.backend.cuda.raw.CudaRaw.CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1;
 
 /**
  * Whether a device takes {@code cuStreamWriteValue64}, read from both attribute numbers {@code
@@ -22,7 +22,13 @@ import static dev.gpureactor.backend.cuda.CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE
  */
 public record StreamMemOps(boolean usable, int answeredBy, String detail) {
 
-    /** Reads the attributes of {@code device} (a {@code CUdevice}). */
+    /**
+     * Reads the attributes of {@code device} (a {@code CUdevice}).
+     *
+     * @param driver the driver
+     * @param device the device
+     * @return the readings
+     */
     public static StreamMemOps read(CudaDriver driver, int device) {
         OptionalInt current = driver.attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, device);
         OptionalInt v1 = driver.attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1, device);

@@ -7,8 +7,11 @@
  * ({@link dev.gpureactor.backend.cuda.CuStream}), and the probe {@code gar probe} lists
  * ({@link dev.gpureactor.backend.cuda.CudaBackend}). See {@code docs/CUDA.md}.
  *
+ * <p>The raw driver calls and their constants live in the non-exported {@code backend.cuda.raw}; this
+ * package holds what a user calls.
+ *
  * <p>Layer rule ({@code ArchitectureTest}): uses {@code dev.gpureactor.backend} (the mapped page, the
- * line driver, the library loader, the probe's report records), {@code core}, {@code park} and the
- * JDK; never a sibling backend, and {@code backend} never uses it.
+ * line driver, the probe's report records), {@code backend.cuda.raw}, {@code backend.cuda.ffi}, {@code
+ * core}, {@code loader} and the JDK; never a sibling backend, and {@code backend} never uses it.
  */
 package dev.gpureactor.backend.cuda;

@@ -1,6 +1,7 @@
 package dev.gpureactor.backend.hip;
 
 import dev.gpureactor.backend.BoundLineDriver;
+import dev.gpureactor.backend.hip.raw.HipRaw;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
@@ -12,10 +13,10 @@ import java.lang.foreign.MemorySegment;
  */
 final class HipLines extends BoundLineDriver<HipRuntime> {
     /** Mapped for the device and fine-grained (coherent while kernels run); never write-combined. */
-    static final int ALLOC_FLAGS = HipRuntime.hipHostMallocMapped | HipRuntime.hipHostMallocCoherent;
+    static final int ALLOC_FLAGS = HipRaw.hipHostMallocMapped | HipRaw.hipHostMallocCoherent;
 
     HipLines(HipRuntime hip) {
-        super(hip, "HIP", HipRuntime.hipErrorNotReady, "hipStreamQuery", "hipStreamSynchronize");
+        super(hip, "HIP", HipRaw.hipErrorNotReady, "hipStreamQuery", "hipStreamSynchronize");
     }
 
     @Override
@@ -44,16 +45,16 @@ final class HipLines extends BoundLineDriver<HipRuntime> {
     @Override
     public void writeValue64(long stream, long deviceAddress, long value) {
         binding.check("hipStreamWriteValue64",
-                binding.hipStreamWriteValue64(MemorySegment.ofAddress(stream), MemorySegment.ofAddress(deviceAddress), value, 0));
+                HipRaw.hipStreamWriteValue64(binding, MemorySegment.ofAddress(stream), MemorySegment.ofAddress(deviceAddress), value, 0));
     }
 
     @Override
     public int queryStatus(long stream) {
-        return binding.hipStreamQuery(MemorySegment.ofAddress(stream));
+        return HipRaw.hipStreamQuery(binding, MemorySegment.ofAddress(stream));
     }
 
     @Override
     public int synchronizeStatus(long stream) {
-        return binding.hipStreamSynchronize(MemorySegment.ofAddress(stream));
+        return HipRaw.hipStreamSynchronize(binding, MemorySegment.ofAddress(stream));
     }
 }

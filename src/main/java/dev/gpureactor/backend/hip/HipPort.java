@@ -21,7 +21,12 @@ public final class HipPort extends DriverPort<HipStream> {
         super(new HipLines(hip), stream, HipRuntime.QUERY_FUNCTIONS);
     }
 
-    /** A port without a line (the query plan); works with a runtime that cannot make lines. */
+    /**
+     * {@return a port without a line (the query plan); works with a runtime that cannot make lines}
+     *
+     * @param hip the HIP runtime
+     * @param stream the stream
+     */
     public static HipPort queryOnly(HipRuntime hip, HipStream stream) {
         return new HipPort(hip, stream);
     }

@@ -7,7 +7,10 @@
  * ({@link dev.gpureactor.backend.hip.HipBackend}). Tested against a stand-in driver; see
  * {@code docs/HIP.md}.
  *
- * <p>Layer rule ({@code ArchitectureTest}): uses {@code dev.gpureactor.backend}, {@code core},
- * {@code park} and the JDK; never a sibling backend, and {@code backend} never uses it.
+ * <p>The raw runtime calls and their constants live in the non-exported {@code backend.hip.raw}; this
+ * package holds what a user calls.
+ *
+ * <p>Layer rule ({@code ArchitectureTest}): uses {@code dev.gpureactor.backend}, {@code backend.hip.raw},
+ * {@code backend.hip.ffi}, {@code core}, {@code loader} and the JDK; never a sibling backend, and {@code backend} never uses it.
  */
 package dev.gpureactor.backend.hip;

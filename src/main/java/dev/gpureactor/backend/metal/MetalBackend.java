@@ -11,6 +11,7 @@ import java.util.List;
 public final class MetalBackend {
     private MetalBackend() {}
 
+    /** {@return the probe of Metal on this host (not found where the framework does not load)} */
     public static BackendReport probe() {
         MetalRuntime rt;
         try {

@@ -1,7 +1,7 @@
 package dev.gpureactor.backend.metal;
 
-import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
+import dev.gpureactor.loader.NativeLibrary;
+import dev.gpureactor.loader.NativeLoader;
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
@@ -37,7 +37,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 @SuppressWarnings("restricted") // FFM: objc_msgSend is linked once per shape
 public final class MetalRuntime {
+    /** The Objective-C runtime's path. */
     public static final String OBJC_LIBRARY = "/usr/lib/libobjc.A.dylib";
+    /** The Metal framework's path. */
     public static final String METAL_LIBRARY = "/System/Library/Frameworks/Metal.framework/Metal";
 
     /** The C entry points and their exact descriptors. */
@@ -100,7 +102,7 @@ public final class MetalRuntime {
         this.shapes = Collections.unmodifiableMap(s);
     }
 
-    /** Whether this host can run Metal at all (macOS), and if not, why. */
+    /** {@return whether this host can run Metal at all (macOS), and if not, why} */
     public static Capability available() {
         return isMacOs() ? Capability.present() : Capability.missing("not macOS");
     }
@@ -110,7 +112,7 @@ public final class MetalRuntime {
     }
 
     /**
-     * The runtime, loaded once.
+     * {@return the runtime, loaded once}
      *
      * @throws ReactorException {@link ErrorCode#NativeUnavailable}: ("Metal.framework", "not macOS")
      *     on any other OS; naming the library or symbol when one is missing

@@ -1,6 +1,6 @@
 package dev.gpureactor.backend.metal;
 
-import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.loader.NativeLibrary;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 
@@ -24,7 +24,7 @@ public final class SharedEvent implements AutoCloseable {
     }
 
     /**
-     * A new event (value 0) on the system default device.
+     * {@return a new event (value 0) on the system default device}
      *
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} off macOS ("not macOS"), or
      *     when there is no Metal device or it cannot make a shared event
@@ -36,7 +36,12 @@ public final class SharedEvent implements AutoCloseable {
         return create(rt, device);
     }
 
-    /** A new event on {@code device} (an {@code id<MTLDevice>}). */
+    /**
+     * {@return a new event on {@code device} (an {@code id<MTLDevice>})}
+     *
+     * @param rt the runtime
+     * @param device the device
+     */
     public static SharedEvent create(MetalRuntime rt, MemorySegment device) {
         Objects.requireNonNull(rt, "rt");
         MemorySegment event = rt.sendId(device, "newSharedEvent");
@@ -46,34 +51,59 @@ public final class SharedEvent implements AutoCloseable {
         return new SharedEvent(rt, event);
     }
 
-    /** The {@code id<MTLSharedEvent>}, for encoding into command buffers of other bindings. */
+    /** {@return the {@code id<MTLSharedEvent>}, for encoding into command buffers of other bindings} */
     public MemorySegment event() { return live(); }
 
+    /** {@return the event's value now ({@code signaledValue})} */
     public long signaledValue() {
         return rt.sendU64(live(), "signaledValue");
     }
 
-    /** Signals from the host (the value only grows). */
+    /**
+     * Signals from the host (the value only grows).
+     *
+     * @param value the value
+     */
     public void signal(long value) {
         rt.sendVoidU64(live(), "setSignaledValue:", value);
     }
 
-    /** Encodes the signal of {@code value} behind the command buffer's work; call before {@code commit}. */
+    /**
+     * Encodes the signal of {@code value} behind the command buffer's work; call before {@code commit}.
+     *
+     * @param commandBuffer the command buffer
+     * @param value the value
+     */
     public void encodeSignal(MemorySegment commandBuffer, long value) {
         rt.sendVoidIdU64(commandBuffer, "encodeSignalEvent:value:", live(), value);
     }
 
-    /** {@code waitUntilSignaledValue:timeoutMS:}: {@code true} once the value reached {@code value}. */
+    /**
+     * {@code waitUntilSignaledValue:timeoutMS:}: {@code true} once the value reached {@code value}.
+     *
+     * @param value the value
+     * @param timeoutMillis the timeout, in milliseconds
+     * @return whether the value was reached in time
+     */
     public boolean waitUntilSignaled(long value, long timeoutMillis) {
         return rt.sendBoolU64U64(live(), "waitUntilSignaledValue:timeoutMS:", value, Math.max(0, timeoutMillis));
     }
 
-    /** A port waiting for the value to reach {@code target}. */
+    /**
+     * {@return a port waiting for the value to reach {@code target}}
+     *
+     * @param target the value that means done
+     */
     public SharedEventPort port(long target) {
         return new SharedEventPort(this, target, MemorySegment.NULL);
     }
 
-    /** A port that also reads {@code commandBuffer}'s status, so a failed buffer fails the wait. */
+    /**
+     * {@return a port that also reads {@code commandBuffer}'s status, so a failed buffer fails the wait}
+     *
+     * @param target the value that means done
+     * @param commandBuffer the command buffer
+     */
     public SharedEventPort port(long target, MemorySegment commandBuffer) {
         return new SharedEventPort(this, target, commandBuffer);
     }

@@ -1,6 +1,6 @@
 package dev.gpureactor.backend.metal;
 
-import dev.gpureactor.park.NativeLibrary;
+import dev.gpureactor.loader.NativeLibrary;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
@@ -91,6 +91,7 @@ public final class SharedEventPort implements CompletionPort {
         return new ParkSplit(0, Math.min(BLOCK_SLICE_MS, boundNanos / 1_000_000));
     }
 
+    /** {@return the value that means done} */
     public long target() { return target; }
 
     private void checkBuffer() {

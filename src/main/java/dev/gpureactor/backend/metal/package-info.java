@@ -6,6 +6,6 @@
  * ({@link dev.gpureactor.backend.metal.MetalBackend}). Written, not run; see {@code docs/METAL.md}.
  *
  * <p>Layer rule ({@code ArchitectureTest}): uses {@code dev.gpureactor.backend}, {@code core},
- * {@code park} and the JDK; never a sibling backend, and {@code backend} never uses it.
+ * {@code loader} and the JDK; never a sibling backend, and {@code backend} never uses it.
  */
 package dev.gpureactor.backend.metal;

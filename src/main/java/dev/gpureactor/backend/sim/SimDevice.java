@@ -24,15 +24,15 @@ public final class SimDevice implements AutoCloseable {
 
     private SimDevice(boolean spin) { this.spin = spin; }
 
-    /** A device whose "work" sleeps in the OS (cheap on a shared machine). */
+    /** {@return a device whose "work" sleeps in the OS (cheap on a shared machine)} */
     public static SimDevice open() { return new SimDevice(false); }
 
-    /** A device whose "work" spins, like a GPU that is busy rather than a CPU that sleeps. */
+    /** {@return a device whose "work" spins, like a GPU that is busy rather than a CPU that sleeps} */
     public static SimDevice spinning() { return new SimDevice(true); }
 
     boolean spins() { return spin; }
 
-    /** A new stream on the next free slot, on a new line every eight streams. */
+    /** {@return a new stream on the next free slot, on a new line every eight streams} */
     public synchronized SimStream stream() {
         if (closed) throw new ReactorException(ErrorCode.Rejected, "sim device", "stream");
         int n = streams.size();
@@ -42,7 +42,13 @@ public final class SimDevice implements AutoCloseable {
         return s;
     }
 
-    /** A new stream on {@code slot} of {@code line} (a line the caller owns), numbering on from the slot's current word. */
+    /**
+     * {@return a new stream on {@code slot} of {@code line} (a line the caller owns), numbering on from the slot's
+     * current word}
+     *
+     * @param line the line
+     * @param slot the slot
+     */
     public synchronized SimStream stream(CompletionLine line, Slot slot) {
         Objects.requireNonNull(line, "line");
         Objects.requireNonNull(slot, "slot");
@@ -52,6 +58,7 @@ public final class SimDevice implements AutoCloseable {
         return s;
     }
 
+    /** {@return the lines of this device's streams} */
     public synchronized List<CompletionLine> lines() { return List.copyOf(lines); }
 
     /** Stops the streams (no store can still be pending), then frees the lines. */

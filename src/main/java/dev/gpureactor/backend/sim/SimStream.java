@@ -83,17 +83,26 @@ public final class SimStream implements AutoCloseable {
         this.worker = Thread.ofPlatform().daemon(true).name("gar-sim-" + line.name() + "-" + slot.index()).start(this::run);
     }
 
-    /** A handle to wait on one store: the descriptor and the port that is its error authority. */
+    /**
+     * A handle to wait on one store: the descriptor and the port that is its error authority.
+     *
+     * @param descriptor the descriptor
+     * @param port the port (the error authority)
+     */
     public record Signal(MemoryDescriptor descriptor, CompletionPort port) {}
 
+    /** {@return the line this stream stores into} */
     public CompletionLine line() { return line; }
 
+    /** {@return the slot this stream stores into} */
     public Slot slot() { return slot; }
 
     /**
      * Queues {@code d} of device work (sleeping, or spinning when the device was built to spin); zero
      * is a step that takes no time.
      *
+     * @param d the duration
+     * @return this stream
      * @throws dev.gpureactor.core.ReactorException {@link dev.gpureactor.core.ErrorCode#InvalidArgument}
      *     when {@code d} is negative or longer than {@link Durations#MAX}
      */
@@ -102,7 +111,13 @@ public final class SimStream implements AutoCloseable {
         return queueWork(Durations.nonNegativeNanos("compute", d), null);
     }
 
-    /** Queues a kernel: {@code body} runs on the stream (writing its payload), then {@code d} of work (as {@link #compute(Duration)}). */
+    /**
+     * Queues a kernel: {@code body} runs on the stream (writing its payload), then {@code d} of work (as {@link #compute(Duration)}).
+     *
+     * @param d the duration
+     * @param body the body
+     * @return this stream
+     */
     public SimStream compute(Duration d, Runnable body) {
         Objects.requireNonNull(d, "d");
         long nanos = Durations.nonNegativeNanos("compute", d);
@@ -122,6 +137,9 @@ public final class SimStream implements AutoCloseable {
      * Queues a wait on a host-side gate: the stream runs nothing after it until {@code gate} opens,
      * as a stream waiting on a host-written flag ({@code cuStreamWaitValue32}) would. Closing the
      * stream ends the wait.
+     *
+     * @param gate the gate
+     * @return this stream
      */
     public SimStream hold(CountDownLatch gate) {
         Objects.requireNonNull(gate, "gate");
@@ -129,7 +147,11 @@ public final class SimStream implements AutoCloseable {
         return this;
     }
 
-    /** Queues the store of the next sequence number into this stream's slot, and returns what to wait on. */
+    /**
+     * Queues the store of the next sequence number into this stream's slot, and returns what to wait on.
+     *
+     * @return the descriptor and port of the store
+     */
     public synchronized Signal signal() {
         long seq = ++queued;
         enqueue(() -> {
@@ -139,14 +161,23 @@ public final class SimStream implements AutoCloseable {
         return signalOf(seq);
     }
 
-    /** Fault: the stream passes the store (the query says done) but the word is never written. */
+    /**
+     * Fault: the stream passes the store (the query says done) but the word is never written.
+     *
+     * @return the descriptor and port of the lost store
+     */
     public synchronized Signal signalLost() {
         long seq = ++queued;
         enqueue(() -> passed(seq));
         return signalOf(seq);
     }
 
-    /** Fault: the word is written, then the stream fails before the query can say done. */
+    /**
+     * Fault: the word is written, then the stream fails before the query can say done.
+     *
+     * @param why the cause
+     * @return the descriptor and port of the store
+     */
     public synchronized Signal signalThenFail(String why) {
         Objects.requireNonNull(why, "why");
         long seq = ++queued;
@@ -162,6 +193,9 @@ public final class SimStream implements AutoCloseable {
      * signal's port has reported the failure (or after a 30 s bound, so the stream never hangs).
      * A waiter's outcome is therefore fixed: the query, the error authority, fails it before the
      * word could complete it, and the late word changes nothing.
+     *
+     * @param why the cause
+     * @return the descriptor and port of the store
      */
     public synchronized Signal signalIntoFailure(String why) {
         Objects.requireNonNull(why, "why");
@@ -176,7 +210,12 @@ public final class SimStream implements AutoCloseable {
         return new Signal(new MemoryDescriptor(line, slot, seq), port);
     }
 
-    /** Queues a failure: the stream fails when it reaches this operation. */
+    /**
+     * Queues a failure: the stream fails when it reaches this operation.
+     *
+     * @param why the cause
+     * @return this stream
+     */
     public SimStream fail(String why) {
         Objects.requireNonNull(why, "why");
         enqueue(() -> failNow(why));
@@ -264,10 +303,10 @@ public final class SimStream implements AutoCloseable {
         }
     }
 
-    /** Whether every queued operation has run (or the stream failed), gates included. */
+    /** {@return whether every queued operation has run (or the stream failed), gates included} */
     public boolean isIdle() { return pending.get() == 0 || failure != null; }
 
-    /** Whether the stream has failed (every later query of its unexecuted signals throws). */
+    /** {@return whether the stream has failed (every later query of its unexecuted signals throws)} */
     public boolean isFailed() { return failure != null; }
 
     private final class Port implements CompletionPort {

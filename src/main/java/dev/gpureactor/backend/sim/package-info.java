@@ -5,6 +5,6 @@
  * reports failures the way a driver's query does. What the demo, the soak and the tests run on.
  *
  * <p>Layer rule ({@code ArchitectureTest}): uses {@code dev.gpureactor.backend}, {@code core},
- * {@code park} and the JDK; never a sibling backend.
+ * {@code loader} and the JDK; never a sibling backend.
  */
 package dev.gpureactor.backend.sim;

@@ -172,13 +172,13 @@ public final class Ring implements AutoCloseable {
         }
     }
 
-    /** SQ entries the kernel granted (a power of two at least the requested count). */
+    /** {@return the SQ entries the kernel granted (a power of two at least the requested count)} */
     public int entries() { return sqEntries; }
 
-    /** CQ entries the kernel granted (twice the SQ entries unless asked otherwise). */
+    /** {@return the CQ entries the kernel granted (twice the SQ entries unless asked otherwise)} */
     public int completionEntries() { return cqEntries; }
 
-    /** {@code io_uring_params.features} as the kernel reported them. */
+    /** {@return {@code io_uring_params.features} as the kernel reported them} */
     public int features() { return features; }
 
     /**
@@ -190,6 +190,7 @@ public final class Ring implements AutoCloseable {
     /** {@return the thread this ring belongs to} */
     public Thread owner() { return owner; }
 
+    /** {@return whether the ring was closed} */
     public boolean isClosed() { return closed; }
 
     /**
@@ -198,6 +199,7 @@ public final class Ring implements AutoCloseable {
      * which is the only expected result; anything else is a refusal (a negative errno).
      *
      * @param nanos the time in nanoseconds
+     * @return the completion's result: {@link #TIMEOUT_EXPIRED}, or a negative errno
      * @throws ReactorException {@link ErrorCode#InvalidArgument} for a negative duration, a closed
      *     ring or a call from another thread; {@link ErrorCode#Backend} when
      *     {@code io_uring_enter} fails or the ring is broken

@@ -22,7 +22,11 @@ import dev.gpureactor.loom.GpuReactor;
 public final class UringHost {
     private UringHost() {}
 
-    /** {@link GpuReactor#builder()} with io_uring wired in ({@link #configure}); the kind is still the caller's to choose. */
+    /**
+     * {@link GpuReactor#builder()} with io_uring wired in ({@link #configure}); the kind is still the caller's to choose.
+     *
+     * @return a reactor builder configured for io_uring
+     */
     public static GpuReactor.Builder builder() {
         return configure(GpuReactor.builder());
     }
@@ -31,12 +35,19 @@ public final class UringHost {
      * Applies the io_uring host to {@code builder}: {@link #hostCaps()} as its capabilities and
      * {@link UringSleeper#open} as its deadline sleeper (used only when the kind resolves to io-uring).
      * A later {@code caps(...)} on the builder replaces the probed capabilities.
+     *
+     * @param builder the builder
+     * @return {@code builder}
      */
     public static GpuReactor.Builder configure(GpuReactor.Builder builder) {
         return builder.caps(hostCaps()).deadlineSleeper(UringSleeper::open);
     }
 
-    /** Everything this host offers, io_uring included: the reactor's probe plus {@link UringProbe#probe()}. */
+    /**
+     * Everything this host offers, io_uring included: the reactor's probe plus {@link UringProbe#probe()}.
+     *
+     * @return the host's capabilities with io_uring probed
+     */
     public static HostCaps hostCaps() {
         return UringProbe.hostCaps(GpuReactor.probe());
     }

@@ -61,8 +61,8 @@ public final class UringSleeper implements Sleeper, AutoCloseable {
     }
 
     /**
-     * A sleeper on a fresh ring of {@link Ring#DEFAULT_ENTRIES} entries, owned by the calling
-     * thread, with deadlines on {@link Clock#system()}.
+     * {@return a sleeper on a fresh ring of {@link Ring#DEFAULT_ENTRIES} entries, owned by the calling thread,
+     * with deadlines on {@link Clock#system()}}
      *
      * @throws ReactorException {@link dev.gpureactor.core.ErrorCode#NativeUnavailable} when the
      *     kernel refuses the ring; resolve the executor kind with {@link UringProbe} first
@@ -71,7 +71,12 @@ public final class UringSleeper implements Sleeper, AutoCloseable {
         return open(Clock.system());
     }
 
-    /** {@link #open()} with deadlines on {@code clock} (real nanoseconds). */
+    /**
+     * {@link #open()} with deadlines on {@code clock} (real nanoseconds).
+     *
+     * @param clock the clock
+     * @return the sleeper
+     */
     public static UringSleeper open(Clock clock) {
         Ring r = Ring.open();
         return new UringSleeper(clock, r, r::timeout);
@@ -104,16 +109,24 @@ public final class UringSleeper implements Sleeper, AutoCloseable {
         if (Thread.interrupted()) throw new InterruptedException();
     }
 
-    /** Ring timeout ops that expired as expected (one per sleep, or per slice of a long sleep). */
+    /**
+     * Ring timeout ops that expired as expected (one per sleep, or per slice of a long sleep).
+     *
+     * @return the count
+     */
     public long timeouts() { return timeouts; }
 
-    /** Sleeps whose timeout op the ring refused, and that ran as a thread sleep instead. */
+    /**
+     * Sleeps whose timeout op the ring refused, and that ran as a thread sleep instead.
+     *
+     * @return the count
+     */
     public long failedTimeouts() { return failedTimeouts; }
 
-    /** What the last refusal said, if there was one. */
+    /** {@return what the last refusal said, if there was one} */
     public Optional<String> lastRefusal() { return Optional.ofNullable(lastRefusal); }
 
-    /** The ring, when this sleeper owns one. */
+    /** {@return the ring, when this sleeper owns one} */
     public Optional<Ring> ring() { return Optional.ofNullable(ring); }
 
     /** Closes the ring (owner thread only). */

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.Standin;
@@ -101,7 +102,7 @@ class CudaFaultTest {
                 assertInstanceOf(Outcome.class, o);
                 assertTrue(port.query());
             } finally {
-                nov2.cuStreamSynchronize(MemorySegment.ofAddress(stream));
+                CudaRaw.cuStreamSynchronize(nov2, MemorySegment.ofAddress(stream));
                 nov2.streamDestroy(stream);
             }
         } finally {
@@ -116,7 +117,7 @@ class CudaFaultTest {
             List<Warning> sink = new ArrayList<>();
             var line = MappedLine.create(rig.cuda, LineOptions.defaults().withWarnings(sink::add));
             assertFalse(line.stores().usable());
-            assertEquals(CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, StreamMemOps.read(rig.cuda, line.device()).answeredBy());
+            assertEquals(CudaRaw.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, StreamMemOps.read(rig.cuda, line.device()).answeredBy());
             assertEquals(1, line.warnings().size());
             Warning w = line.warnings().getFirst();
             assertEquals(ErrorCode.NoStreamMemOps, w.code());
@@ -204,7 +205,7 @@ class CudaFaultTest {
             assertEquals(refs, rig.hooks.primaryRefs(0), "the context reference is leaked with the page");
 
             rig.hooks.releaseHangs();
-            rig.cuda.check("cuStreamSynchronize", rig.cuda.cuStreamSynchronize(s.segment()));
+            rig.cuda.check("cuStreamSynchronize", CudaRaw.cuStreamSynchronize(rig.cuda, s.segment()));
             MemorySegment page = MemorySegment.ofAddress(host).reinterpret(64);
             VarHandle word = ValueLayout.JAVA_LONG.varHandle();
             assertEquals(9L, (long) word.getAcquire(page, 48L), "the late store landed in memory that is still allocated");
@@ -218,10 +219,10 @@ class CudaFaultTest {
     void thePerThreadStreamIsRefusedForStores() {
         try (CudaRig rig = CudaRig.standin(); var line = MappedLine.create(rig.cuda)) {
             ReactorException e = assertThrows(ReactorException.class,
-                    () -> line.enqueueStore(CuStream.ofRaw(CudaDriver.CU_STREAM_PER_THREAD), Slot.of(0), 1));
+                    () -> line.enqueueStore(CuStream.ofRaw(CudaRaw.CU_STREAM_PER_THREAD), Slot.of(0), 1));
             assertEquals(ErrorCode.InvalidArgument, e.code());
             assertTrue(e.getMessage().contains("CU_STREAM_PER_THREAD"), e.getMessage());
-            line.enqueueStore(CuStream.ofRaw(CudaDriver.CU_STREAM_LEGACY), Slot.of(0), 1); // the legacy NULL stream is fine
+            line.enqueueStore(CuStream.ofRaw(CudaRaw.CU_STREAM_LEGACY), Slot.of(0), 1); // the legacy NULL stream is fine
         }
     }
 

@@ -1,9 +1,10 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.HeaderDecls;
 import dev.gpureactor.backend.HeaderDecls.Decl;
-import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
+import dev.gpureactor.loader.NativeLibrary;
+import dev.gpureactor.loader.NativeLoader;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.backend.StandinHooks;
 import dev.gpureactor.core.ErrorCode;
@@ -82,11 +83,11 @@ class CudaHeaderTest {
     @Test
     void errorNamesComeFromTheDriver() {
         CudaDriver cuda = CudaDriver.load(Standin.library(Standin.CUDA));
-        assertEquals("CUDA_ERROR_LAUNCH_FAILED", cuda.errorName(CudaDriver.CUDA_ERROR_LAUNCH_FAILED));
-        assertEquals("unspecified launch failure", cuda.errorString(CudaDriver.CUDA_ERROR_LAUNCH_FAILED));
-        assertEquals("CUDA_ERROR_NOT_READY", cuda.errorName(CudaDriver.CUDA_ERROR_NOT_READY));
+        assertEquals("CUDA_ERROR_LAUNCH_FAILED", cuda.errorName(CudaRaw.CUDA_ERROR_LAUNCH_FAILED));
+        assertEquals("unspecified launch failure", cuda.errorString(CudaRaw.CUDA_ERROR_LAUNCH_FAILED));
+        assertEquals("CUDA_ERROR_NOT_READY", cuda.errorName(CudaRaw.CUDA_ERROR_NOT_READY));
         assertEquals("CUresult 4242", cuda.errorName(4242), "a status the driver does not name");
-        ReactorException e = cuda.failure("cuStreamQuery", CudaDriver.CUDA_ERROR_OUT_OF_MEMORY);
+        ReactorException e = cuda.failure("cuStreamQuery", CudaRaw.CUDA_ERROR_OUT_OF_MEMORY);
         assertEquals(ErrorCode.Backend, e.code());
         assertEquals(List.of("cuda", "cuStreamQuery", "2", "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"), e.args());
         if (!e.getMessage().contains("CUDA_ERROR_OUT_OF_MEMORY")) fail(e.getMessage());

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
@@ -39,7 +40,7 @@ class CudaKernelTest {
             CuStream s = rig.stream();
             k.spin(s, 2_000_000);
             line.enqueueStore(s, Slot.of(4), 7);
-            rig.cuda.check("cuStreamSynchronize", rig.cuda.cuStreamSynchronize(s.segment()));
+            rig.cuda.check("cuStreamSynchronize", CudaRaw.cuStreamSynchronize(rig.cuda, s.segment()));
             assertEquals(7, line.line().word(Slot.of(4)));
             if (rig.standinOnly()) {
                 assertEquals(1, rig.hooks.counter("kernel_launch"));
@@ -68,7 +69,7 @@ class CudaKernelTest {
                 Thread.onSpinWait();
             }
             assertEquals(42, MemorySegment.ofAddress(host).reinterpret(4096).get(JAVA_BYTE, 5));
-            rig.cuda.check("cuStreamSynchronize", rig.cuda.cuStreamSynchronize(s.segment()));
+            rig.cuda.check("cuStreamSynchronize", CudaRaw.cuStreamSynchronize(rig.cuda, s.segment()));
             assertTrue(line.retire(s));
         }
     }

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.HostFns;
 import dev.gpureactor.backend.LineContract;
 import dev.gpureactor.backend.LineOptions;
@@ -68,10 +69,10 @@ class CudaLineTest extends LineContract<CuStream, CudaPort, CudaRig> {
             assertTrue(line.stores().usable(), line.stores().detail());
             if (rig.standinOnly()) {
                 assertEquals(refs + 1, rig.hooks.primaryRefs(0), "the line retains the primary context");
-                assertEquals(CudaDriver.CU_MEMHOSTALLOC_DEVICEMAP | CudaDriver.CU_MEMHOSTALLOC_PORTABLE, rig.hooks.lastAllocFlags(),
+                assertEquals(CudaRaw.CU_MEMHOSTALLOC_DEVICEMAP | CudaRaw.CU_MEMHOSTALLOC_PORTABLE, rig.hooks.lastAllocFlags(),
                         "DEVICEMAP|PORTABLE, never WRITECOMBINED");
                 assertNotEquals(line.page().hostAddress(), line.deviceAddress(), "the device address comes from the driver");
-                assertEquals(CudaDriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, StreamMemOps.read(rig.cuda, line.device()).answeredBy(),
+                assertEquals(CudaRaw.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, StreamMemOps.read(rig.cuda, line.device()).answeredBy(),
                         "attribute 122 decides although the legacy 92 reads 0 (the GB10 pitfall)");
             }
 
@@ -123,9 +124,9 @@ class CudaLineTest extends LineContract<CuStream, CudaPort, CudaRig> {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment pctx = a.allocate(ADDRESS);
                 MemorySegment params = a.allocate(64, 8); // CUctxCreateParams, zeroed: no affinity, no CIG
-                rig.cuda.check("cuCtxCreate_v4", rig.cuda.cuCtxCreate_v4(pctx, params, 0, rig.device));
+                rig.cuda.check("cuCtxCreate_v4", CudaRaw.cuCtxCreate_v4(rig.cuda, pctx, params, 0, rig.device));
                 foreignCtx = pctx.get(ADDRESS, 0).address(); // now current
-                foreignStream = rig.cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING);
+                foreignStream = rig.cuda.streamCreate(CudaRaw.CU_STREAM_NON_BLOCKING);
                 rig.cuda.popCurrent();
             }
             assertEquals(rig.primary, rig.cuda.currentContext());
@@ -137,7 +138,7 @@ class CudaLineTest extends LineContract<CuStream, CudaPort, CudaRig> {
                 assertFalse(line.page().streams().contains(foreignStream), "a refused stream is not tracked");
             } finally {
                 rig.cuda.streamDestroy(foreignStream);
-                rig.cuda.check("cuCtxDestroy_v2", rig.cuda.cuCtxDestroy_v2(MemorySegment.ofAddress(foreignCtx)));
+                rig.cuda.check("cuCtxDestroy_v2", CudaRaw.cuCtxDestroy_v2(rig.cuda, MemorySegment.ofAddress(foreignCtx)));
                 rig.cuda.setCurrent(rig.primary);
             }
             if (rig.standinOnly()) { // and a stream of another device's primary context
@@ -205,7 +206,7 @@ class CudaLineTest extends LineContract<CuStream, CudaPort, CudaRig> {
             line.enqueueStore(s, Slot.of(0), 1);
             assertFalse(line.retire(s), "still running: stays tracked");
             gate.open();
-            rig.cuda.check("cuStreamSynchronize", rig.cuda.cuStreamSynchronize(s.segment()));
+            rig.cuda.check("cuStreamSynchronize", CudaRaw.cuStreamSynchronize(rig.cuda, s.segment()));
             assertTrue(line.retire(s));
             assertTrue(line.page().streams().isEmpty());
             VarHandle.fullFence();

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.cuda;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
@@ -38,7 +39,7 @@ class CudaStreamWaitTest {
             MemorySegment go = MemorySegment.ofAddress(goHost).reinterpret(8);
 
             rig.cuda.check("cuStreamWaitValue64_v2",
-                    rig.cuda.cuStreamWaitValue64_v2(s.segment(), goDevice, 3, CudaDriver.CU_STREAM_WAIT_VALUE_GEQ));
+                    CudaRaw.cuStreamWaitValue64_v2(rig.cuda, s.segment(), goDevice, 3, CudaRaw.CU_STREAM_WAIT_VALUE_GEQ));
             CudaPort port = line.port(s, Slot.of(2), 1);
             port.arm(); // the store, behind the wait
 
@@ -62,11 +63,11 @@ class CudaStreamWaitTest {
     @ValueSource(strings = {"standin", "real"})
     void thePrimaryContextTakesTheBlockingSyncFlag(String kind) throws Exception {
         try (CudaRig rig = CudaRig.open(kind)) {
-            rig.cuda.primaryContextSetFlags(rig.device, CudaDriver.CU_CTX_SCHED_BLOCKING_SYNC); // throws a coded Backend error if refused
+            rig.cuda.primaryContextSetFlags(rig.device, CudaRaw.CU_CTX_SCHED_BLOCKING_SYNC); // throws a coded Backend error if refused
             if (rig.standinOnly()) assertEquals(1, rig.hooks.counter("primary_set_flags"));
             CuStream s = rig.stream();
-            assertEquals(CudaDriver.CUDA_SUCCESS, rig.cuda.cuStreamSynchronize(s.segment()));
-            rig.cuda.primaryContextSetFlags(rig.device, CudaDriver.CU_CTX_SCHED_AUTO);
+            assertEquals(CudaRaw.CUDA_SUCCESS, CudaRaw.cuStreamSynchronize(rig.cuda, s.segment()));
+            rig.cuda.primaryContextSetFlags(rig.device, CudaRaw.CU_CTX_SCHED_AUTO);
         }
     }
 }

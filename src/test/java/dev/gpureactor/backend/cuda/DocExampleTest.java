@@ -33,7 +33,7 @@ class DocExampleTest {
             cuda.ensureInitialized();
             int dev = cuda.device(0);
             cuda.setCurrent(cuda.primaryContextRetain(dev));
-            CuStream stream = CuStream.ofRaw(cuda.streamCreate(CudaDriver.CU_STREAM_NON_BLOCKING));
+            CuStream stream = cuda.newStream();
 
             try (var line = MappedLine.create(cuda)) {
                 hooks.launchSleep(stream.handle(), 10_000); // "your kernels"

@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.hip;
 
+import dev.gpureactor.backend.hip.raw.HipRaw;
 import dev.gpureactor.backend.HeaderDecls.Decl;
 import dev.gpureactor.backend.HeaderDecls;
 import dev.gpureactor.backend.HostFns;
@@ -14,8 +15,8 @@ import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.Warning;
-import dev.gpureactor.park.NativeLibrary;
-import dev.gpureactor.park.NativeLoader;
+import dev.gpureactor.loader.NativeLibrary;
+import dev.gpureactor.loader.NativeLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,8 +75,8 @@ class HipLineTest extends LineContract<HipStream, HipPort, HipRig> {
         assertTrue(seen.containsAll(StandinHooks.FUNCTIONS.keySet()));
         HipRuntime hip = HipRuntime.load(Standin.library(Standin.HIP));
         assertTrue(hip.missing().isEmpty());
-        assertEquals("hipErrorLaunchFailure", hip.errorName(HipRuntime.hipErrorLaunchFailure));
-        assertEquals("hipErrorNotReady", hip.errorName(HipRuntime.hipErrorNotReady));
+        assertEquals("hipErrorLaunchFailure", hip.errorName(HipRaw.hipErrorLaunchFailure));
+        assertEquals("hipErrorNotReady", hip.errorName(HipRaw.hipErrorNotReady));
     }
 
     @ParameterizedTest
@@ -88,7 +89,7 @@ class HipLineTest extends LineContract<HipStream, HipPort, HipRig> {
             assertEquals(0, line.device());
             assertNotEquals(0, line.deviceAddress());
             if (rig.standinOnly()) {
-                assertEquals(HipRuntime.hipHostMallocMapped | HipRuntime.hipHostMallocCoherent, rig.hooks.lastAllocFlags(),
+                assertEquals(HipRaw.hipHostMallocMapped | HipRaw.hipHostMallocCoherent, rig.hooks.lastAllocFlags(),
                         "Mapped|Coherent, never WriteCombined");
                 assertEquals(refs + 1, rig.hooks.primaryRefs(0));
                 assertNotEquals(line.page().hostAddress(), line.deviceAddress());

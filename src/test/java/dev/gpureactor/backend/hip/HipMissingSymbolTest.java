@@ -1,5 +1,6 @@
 package dev.gpureactor.backend.hip;
 
+import dev.gpureactor.backend.hip.raw.HipRaw;
 import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.Standin;
 import dev.gpureactor.core.ErrorCode;
@@ -21,7 +22,7 @@ class HipMissingSymbolTest {
         HipRuntime hip = HipRuntime.load(path);
         assertTrue(hip.missing().containsAll(HipRuntime.LINE_FUNCTIONS), hip.missing().toString());
 
-        ReactorException init = assertThrows(ReactorException.class, () -> hip.hipInit(0));
+        ReactorException init = assertThrows(ReactorException.class, () -> HipRaw.hipInit(hip, 0));
         assertEquals(ErrorCode.NativeUnavailable, init.code());
         assertEquals(path, init.args().getFirst());
         assertTrue(init.getMessage().contains("hipInit"), init.getMessage());

@@ -1,5 +1,6 @@
 package dev.gpureactor.bench.gpu;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.LineOptions;
 import dev.gpureactor.backend.MappedLine;
 import dev.gpureactor.backend.cuda.CuStream;
@@ -71,8 +72,8 @@ public final class GpuRig implements AutoCloseable {
         cuda.ensureInitialized();
         device = cuda.device(0);
         // Before the first retain, so a synchronizing thread sleeps until the driver's interrupt.
-        int rc = cuda.cuDevicePrimaryCtxSetFlags_v2(device, CudaDriver.CU_CTX_SCHED_BLOCKING_SYNC);
-        blockingSync = rc == CudaDriver.CUDA_SUCCESS ? "CU_CTX_SCHED_BLOCKING_SYNC"
+        int rc = CudaRaw.cuDevicePrimaryCtxSetFlags_v2(cuda, device, CudaRaw.CU_CTX_SCHED_BLOCKING_SYNC);
+        blockingSync = rc == CudaRaw.CUDA_SUCCESS ? "CU_CTX_SCHED_BLOCKING_SYNC"
                 : "driver default (cuDevicePrimaryCtxSetFlags_v2 answered " + cuda.errorName(rc) + ")";
         previousContext = cuda.currentContext();
         primary = cuda.primaryContextRetain(device);
@@ -87,7 +88,7 @@ public final class GpuRig implements AutoCloseable {
             page = cuda.allocMapped(PAGE);
         } catch (RuntimeException e) {
             if (l != null) l.close();
-            if (s != null) cuda.cuStreamDestroy_v2(s.segment());
+            if (s != null) CudaRaw.cuStreamDestroy_v2(cuda, s.segment());
             cuda.setCurrent(previousContext);
             cuda.primaryContextRelease(device);
             throw e;
@@ -137,7 +138,7 @@ public final class GpuRig implements AutoCloseable {
     /** Queues a wait: the stream stands still until the go word reaches {@code seq} (wrapping order). */
     public void waitFor(long seq) {
         cuda.check("cuStreamWaitValue64_v2",
-                cuda.cuStreamWaitValue64_v2(stream.segment(), goDevice, seq, CudaDriver.CU_STREAM_WAIT_VALUE_GEQ));
+                CudaRaw.cuStreamWaitValue64_v2(cuda, stream.segment(), goDevice, seq, CudaRaw.CU_STREAM_WAIT_VALUE_GEQ));
         lastQueued = seq;
     }
 
@@ -166,11 +167,11 @@ public final class GpuRig implements AutoCloseable {
         go(lastQueued);
         long end = System.nanoTime() + SETTLE_NANOS;
         int rc;
-        while ((rc = cuda.cuStreamQuery(stream.segment())) == CudaDriver.CUDA_ERROR_NOT_READY && System.nanoTime() < end) {
+        while ((rc = CudaRaw.cuStreamQuery(cuda, stream.segment())) == CudaRaw.CUDA_ERROR_NOT_READY && System.nanoTime() < end) {
             LockSupport.parkNanos(100_000);
         }
         try {
-            if (rc == CudaDriver.CUDA_SUCCESS && line.retire(stream)) {
+            if (rc == CudaRaw.CUDA_SUCCESS && line.retire(stream)) {
                 cuda.freeMapped(goHost);
                 cuda.destroyStream(stream);
             } else {

@@ -1,5 +1,6 @@
 package dev.gpureactor.bench.gpu;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.cuda.CuStream;
 import dev.gpureactor.backend.cuda.CudaDriver;
 import dev.gpureactor.backend.cuda.CudaKernels;
@@ -36,7 +37,7 @@ public final class QueryRoundTrip {
                 return measure(cuda, kernels, stream, warmup, iterations, timeoutNanos, progress);
             } finally {
                 // A stream stopped by the timeout may still run its kernel: synchronize before destroying it.
-                cuda.cuStreamSynchronize(stream.segment());
+                CudaRaw.cuStreamSynchronize(cuda, stream.segment());
                 cuda.destroyStream(stream);
             }
         } finally {

@@ -1,5 +1,6 @@
 package dev.gpureactor.bench.gpu;
 
+import dev.gpureactor.backend.cuda.raw.CudaRaw;
 import dev.gpureactor.backend.cuda.CudaDriver;
 import dev.gpureactor.backend.cuda.CudaPort;
 import dev.gpureactor.loom.GpuFuture;
@@ -200,12 +201,12 @@ public final class WakeRun {
                         }
                         case STREAM_SYNCHRONIZE -> {
                             arm(seq);
-                            cuda.check("cuStreamSynchronize", cuda.cuStreamSynchronize(s));
+                            cuda.check("cuStreamSynchronize", CudaRaw.cuStreamSynchronize(cuda, s));
                         }
                         case STREAM_QUERY -> {
                             arm(seq);
                             int rc;
-                            while ((rc = cuda.cuStreamQuery(s)) == CudaDriver.CUDA_ERROR_NOT_READY) Thread.onSpinWait();
+                            while ((rc = CudaRaw.cuStreamQuery(cuda, s)) == CudaRaw.CUDA_ERROR_NOT_READY) Thread.onSpinWait();
                             cuda.check("cuStreamQuery", rc);
                         }
                     }

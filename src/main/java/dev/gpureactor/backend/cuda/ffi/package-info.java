@@ -3,6 +3,7 @@
  * any difference): the cuda.h entry points the cuda backend binds, as function-pointer types (exact
  * descriptors and address-taking invokes, no symbol lookup, so the library stays chosen at run time),
  * and the constants it uses, from {@code native/ffi/cuda_ffi.h}. Used only by
- * {@link dev.gpureactor.backend.cuda.CudaDriver}, which supplies the addresses. Uses the JDK only.
+ * {@code backend.cuda.raw} (the raw calls, with the addresses the binding resolved) and its {@code CudaCall}
+ * descriptors. Uses the JDK only.
  */
 package dev.gpureactor.backend.cuda.ffi;

@@ -3,6 +3,7 @@
  * any difference): the hip_runtime_api.h entry points the hip backend binds, as function-pointer types (exact
  * descriptors and address-taking invokes, no symbol lookup, so the library stays chosen at run time),
  * and the constants it uses, from {@code native/ffi/hip_ffi.h}. Used only by
- * {@link dev.gpureactor.backend.hip.HipRuntime}, which supplies the addresses. Uses the JDK only.
+ * {@code backend.hip.raw} (the raw calls, with the addresses the binding resolved) and its {@code HipCall}
+ * descriptors. Uses the JDK only.
  */
 package dev.gpureactor.backend.hip.ffi;

@@ -1,0 +1,458 @@
+package dev.gpureactor.carrier;
+
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Warning;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The platform carrier threads that run this library's virtual threads, and their lifecycle.
+ *
+ * <p><b>Shape.</b> The pool is told what the JDK's experimental custom-scheduler API (Loom early
+ * access) tells a scheduler: {@link #onStart} when a new virtual thread is to run for the first
+ * time, {@link #onContinue} when a parked one is to continue. JDK 25 has no such API: its only hook
+ * is the package-private {@code VirtualThreadBuilder(Executor)}, and {@link #execute} is the thin
+ * adapter from that route (see {@link VirtualThreads}), so a public API changes one class. The
+ * carriers are a {@code ForkJoinPool} in async mode of the JDK's own carrier threads, as the JDK's
+ * scheduler ({@link ForkJoinCarriers}), compensated where they block ({@link CarrierWatch}).
+ *
+ * <p><b>Hosting.</b> When a parker's turn unparks a virtual thread, {@link #onContinue} runs on that
+ * parker thread and hands the task to {@link WakeCapture#capture}, which keeps it to run there.
+ *
+ * <p><b>Lifecycle.</b> {@link #close()} closes admission of new threads, never of resumes: a live
+ * virtual thread of this pool is resumed by whoever unparks it (another virtual thread, a parker,
+ * the JDK's {@code VirtualThread-unparker}, {@code -unblocker} and {@code Read-Poller} threads), and
+ * none of them may ever see an exception from us. The carriers stay until the last live thread has
+ * ended and the last admitted task has run, then leave. {@code close} waits a bounded grace for
+ * that and returns, with a coded {@link ErrorCode#LiveAtClose} warning naming what still runs.
+ *
+ * <p><b>The ctl word.</b> One {@link AtomicLong} holds the retired bit, the closed bit, the live
+ * virtual threads and the admitted tasks not yet run, so that admission and termination are decided
+ * on one word:
+ * <ul>
+ * <li>a start is admitted (tasks + 1 by CAS) only while the closed bit is clear;</li>
+ * <li>a resume (and a callback) is one fetch-and-add of tasks + 1, never retried (a CAS loop there
+ *     lost to the carriers' decrements under a fan-out), refused only when the word it added to
+ *     had the retired bit; a true resume can never see that, since its own thread counts as live
+ *     until it ends, and the bit is set only on a word with no live thread;</li>
+ * <li>a thread counts itself live as the first thing it runs (tasks ≥ 1 then: its start task is
+ *     running) and not live as the last;</li>
+ * <li>an update that leaves the word exactly {@code CLOSED} (closed, no live thread, no task) tries
+ *     one CAS from {@code CLOSED} to {@code CLOSED | RETIRED}, and the carriers are retired by the
+ *     CAS that wins. A resume's add that lands on {@code CLOSED} first is admitted and makes the CAS
+ *     fail; its task still has the carriers, and its own decrement tries again. The retired bit is
+ *     never cleared, and a refused add sees it, so no task lands after the carriers left, and the
+ *     retirement happens once.</li>
+ * </ul>
+ * A start and a resume cannot be told apart on the Executor route; {@link #execute} treats every
+ * call while a thread of the pool lives as a resume (a thread created before close and started
+ * after it, while others still run, is admitted). New starts are refused earlier, where they can be
+ * told: {@link #threadFactory} refuses new threads once closed.
+ */
+public final class CarrierPool implements Executor, AutoCloseable {
+    /** How long {@link #close()} waits for the live threads to end before it warns and returns. */
+    public static final Duration CLOSE_GRACE = Duration.ofSeconds(1);
+
+    private static final long CLOSED = 1L << 62;
+    /** Set once, by the CAS that retires the carriers, on a word that was exactly CLOSED; never cleared. */
+    private static final long RETIRED = Long.MIN_VALUE;
+    private static final int LIVE_SHIFT = 31;
+    private static final long ONE_LIVE = 1L << LIVE_SHIFT;
+    private static final long TASK_MASK = ONE_LIVE - 1;
+
+    /**
+     * retired bit | closed bit | live threads << 31 | admitted tasks not yet run. Every access is a
+     * volatile read or a CAS / atomic add: admission, the live count and retirement are one total order.
+     */
+    private final AtomicLong ctl = new AtomicLong();
+    private final Carriers carriers;
+    /**
+     * The live threads themselves, to name them at close and to know a close from inside; each
+     * thread adds itself once and removes itself once (striped, no shared counter: see
+     * {@link LiveThreads}). The count that decides anything is ctl's.
+     */
+    private final LiveThreads live;
+    private final Consumer<Warning> warnings;
+    /**
+     * The tally of tasks run by a thread that is no carrier (jcstress's stand-in carrier): several
+     * threads may share it, so it is updated under its own lock, off the carriers' path.
+     */
+    private final CarrierTally strayTally = new CarrierTally();
+    /** Compensates carriers blocked by pinned virtual threads or in the OS; null for a pool without carriers (jcstress). */
+    private final CarrierWatch watch;
+    /** The carriers' retirement and the close's wait for it. */
+    private final PoolExit exit;
+    /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
+    private final boolean tellsResumes;
+    /** Whether retirement is the CAS that sets the retired bit: false only in jcstress's negative control. */
+    private final boolean retiresByCas;
+
+    /**
+     * @param size      carrier threads running at once when none blocks (the parkers are platform
+     *                  threads too: count them against the cores)
+     * @param warnings  where {@link ErrorCode#LiveAtClose} goes
+     */
+    public CarrierPool(int size, Consumer<Warning> warnings) {
+        this(size, ForkJoinCarriers.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings);
+    }
+
+    /**
+     * As {@link #CarrierPool(int, Consumer)}, with the pool's maximum size (compensating carriers
+     * included) and the keep-alive of an idle carrier given.
+     */
+    public CarrierPool(int size, int maxSize, Duration keepAlive, Consumer<Warning> warnings) {
+        if (size < 1 || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, "1..4096");
+        // Before ForkJoinCarriers loads: its carrier class extends the JDK's, which the probe exports to us.
+        VirtualThreads.capability().missing().ifPresent(why -> {
+            throw new ReactorException(ErrorCode.ExecutorRefused, "carrier-pool", why);
+        });
+        this(size, warnings, true, true, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
+    }
+
+    private CarrierPool(int size, Consumer<Warning> warnings, boolean tellsResumes, boolean retiresByCas,
+                        Function<CarrierPool, Carriers> carriers) {
+        this.tellsResumes = tellsResumes;
+        this.retiresByCas = retiresByCas;
+        this.live = new LiveThreads(Math.max(1, size));
+        this.warnings = Objects.requireNonNull(warnings, "warnings");
+        this.carriers = carriers.apply(this);
+        this.watch = this.carriers instanceof QueuedCarriers ? null : new CarrierWatch(this, this.carriers, "gar-carrier-watch");
+        this.exit = new PoolExit(this, this.carriers, watch, live, this.warnings);
+        if (watch != null) watch.start();
+    }
+
+    /** A pool with no carrier threads: jcstress plays the carriers with {@link #runQueued}. */
+    public static CarrierPool withoutCarriers() {
+        return withoutCarriers(true, true);
+    }
+
+    /**
+     * As {@link #withoutCarriers()}, with a negative control's one removed line: {@code tellsResumes = false}
+     * removes the Executor route's line that tells a resume from a start (every call is then a start);
+     * {@code retiresByCas = false} removes the retiring CAS (the carriers retire on any update that
+     * leaves the word {@code CLOSED}, and the retired bit is never set).
+     */
+    public static CarrierPool withoutCarriers(boolean tellsResumes, boolean retiresByCas) {
+        return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, pool -> new QueuedCarriers());
+    }
+
+    /** Runs one queued task on the calling thread, playing a carrier (jcstress): whether there was one. */
+    public boolean runQueued() {
+        Runnable r = ((QueuedCarriers) carriers).poll();
+        if (r == null) return false;
+        runTask(r, null);
+        return true;
+    }
+
+    // ---- the scheduler's entries -------------------------------------------------------------
+
+    /**
+     * The Executor route's adapter: the JDK calls this with a virtual thread's continuation, to start
+     * or to continue it, and cannot say which. While a thread of this pool lives it is taken as a
+     * resume (a true resume always sees its own thread live), otherwise as a start.
+     */
+    @Override
+    public void execute(Runnable task) {
+        if (tellsResumes && liveThreads() > 0) onContinue(task); else onStart(task);
+    }
+
+    /**
+     * A new virtual thread's first run: admitted unless the pool is closed.
+     *
+     * @param task the thread's first continuation
+     * @throws RejectedExecutionException (coded) once the pool is closed
+     */
+    public void onStart(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        long c;
+        do {
+            c = ctl.get(); // acquire: a close ordered before this read is seen
+            if ((c & CLOSED) != 0) throw rejected();
+        } while (!ctl.compareAndSet(c, c + 1)); // release: the task count is published before the push
+        carriers.push(task);
+    }
+
+    /**
+     * A parked virtual thread continues: run it on a carrier, or, when a parker's turn unparked it,
+     * let that parker keep it ({@link WakeCapture#capture}). Never rejected while its thread lives.
+     *
+     * @param task the thread's continuation
+     */
+    public void onContinue(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        // Plain read of the closed bit is enough here: capture after close only means the parker runs
+        // it instead of a carrier, and a parker's close hands a kept task back through onContinue.
+        if (Thread.currentThread() instanceof WakeCapture p && (ctl.get() & CLOSED) == 0 && p.capture(this, task)) return;
+        admitResume(task);
+    }
+
+    /**
+     * Admits a task unless the carriers were retired (only a misread start or a late callback can
+     * meet that): one fetch-and-add, which cannot fail, where a CAS loop retried against the
+     * carriers' decrements.
+     */
+    void admitResume(Runnable task) {
+        admitHandedOver();
+        carriers.push(task);
+    }
+
+    /**
+     * The admission of a resume without its push: for a continuation the JDK hands straight to the
+     * carriers' own pool ({@link ForkJoinCarriers}), which queues it itself once admitted here. Refused
+     * only once retired, which a live thread's continuation never meets.
+     */
+    void admitHandedOver() {
+        if ((ctl.getAndIncrement() & RETIRED) != 0) { // full fence: ordered with the retiring CAS
+            ctl.getAndDecrement(); // keeps the task count true; the retired bit stays, so nothing is admitted meanwhile
+            throw rejected(); // retired: no carrier would ever run it
+        }
+    }
+
+    /**
+     * An executor onto these carriers that never hands its task to a parker: for callbacks
+     * (completion stages, {@code onComplete}), which must never run on a parker thread. After close
+     * it still runs what it is given while the carriers stay (a wait failed by the close calls back).
+     *
+     * <p>Each callback runs on a virtual thread of its own, never on a carrier thread itself. A
+     * carrier that ran a callback directly would be a platform thread contending for the callback's
+     * monitors with this pool's virtual threads; under JEP 491 a virtual thread blocked on a monitor
+     * unmounts, and when the owner leaves it may be the one chosen to enter next, while the carrier
+     * stays parked on the monitor: the chosen thread waits for a carrier, the carrier for it, and with
+     * one carrier the pool stops for good (a stage completion formatting its first coded message
+     * against a joiner loading the same locale bundle does it: CallbackMonitorTest). The JDK's own
+     * scheduler runs nothing but virtual threads on its carriers for the same reason.
+     *
+     * @return the callbacks' executor
+     */
+    public Executor callbacks() { return callbacks; }
+
+    private final PoolCallbacks callbacks = new PoolCallbacks(this);
+
+    /** The admission every resume takes (one fetch-and-add), as an executor: jcstress's PoolAdmitRetireStress. */
+    public Executor resumes() { return callbacks.scheduler; }
+
+    /**
+     * Runs one admitted task on the calling carrier (both {@link Carriers} call this), counting it
+     * run whatever it throws; the update that leaves nothing to run after close retires the carriers.
+     * {@code tally} is the calling carrier's own ({@link CarrierTally}: plain counts, one task in
+     * {@link CarrierTally#SAMPLE} timed), or null on a thread that is no carrier (every task timed,
+     * counted under the stray tally's lock).
+     */
+    void runTask(Runnable task, CarrierTally tally) {
+        long weight = tally == null ? 1 : tally.timedWeight();
+        long t0 = weight == 0 ? 0 : System.nanoTime();
+        if (tally != null) tally.starting(); // the watch tells a carrier blocked inside one task by it
+        try {
+            task.run();
+        } catch (Throwable t) {
+            uncaught(Thread.currentThread(), t);
+        } finally {
+            long busy = weight == 0 ? 0 : (System.nanoTime() - t0) * weight;
+            if (tally != null) {
+                tally.ran(busy);
+            } else {
+                synchronized (strayTally) { strayTally.ran(busy); } // the lock makes its writers one owner at a time
+            }
+            if (ctl.decrementAndGet() == CLOSED) tryRetire(); // the last task after close
+        }
+    }
+
+    /**
+     * Gives {@code t}, thrown by a task {@code on} ran (a virtual thread's run throws only when its own
+     * handler threw), to {@code on}'s uncaught-exception handler, and drops what that handler throws,
+     * as the JVM drops it at a thread's end: a carrier, or a parker running a guest, goes on whatever
+     * a user's handler does.
+     */
+    public static void uncaught(Thread on, Throwable t) {
+        try {
+            on.getUncaughtExceptionHandler().uncaughtException(on, t);
+        } catch (Throwable dropped) {
+            // the handler's own failure: there is nobody left to report it to
+        }
+    }
+
+    // ---- threads -------------------------------------------------------------------------------
+
+    /**
+     * Virtual threads on this pool from {@code builder} (whose scheduler is this pool): each counts
+     * itself live while its task runs; once closed, {@code newThread} is refused with a coded
+     * {@link RejectedExecutionException}.
+     */
+    public ThreadFactory threadFactory(Thread.Builder.OfVirtual builder) {
+        ThreadFactory inner = builder.factory();
+        return task -> {
+            Objects.requireNonNull(task, "task");
+            if (isClosed()) throw rejected();
+            return inner.newThread(() -> {
+                LiveThreads.Entry me = began();
+                try {
+                    task.run();
+                } finally {
+                    ended(me);
+                }
+            });
+        };
+    }
+
+    /**
+     * The calling virtual thread's first act: it is live (its start task is running, so the pool is
+     * not retired). Returns its entry in the live set, for {@link #ended}.
+     */
+    public LiveThreads.Entry began() {
+        ctl.addAndGet(ONE_LIVE); // counted before it can be found in the live set
+        return live.add(Thread.currentThread());
+    }
+
+    /** The calling virtual thread's last act, with the entry its {@link #began} returned. */
+    public void ended(LiveThreads.Entry me) {
+        live.remove(me); // gone from the live set before the count drops
+        if (ctl.addAndGet(-ONE_LIVE) == CLOSED) tryRetire(); // a hosted thread ends on its parker, outside any task
+    }
+
+    /**
+     * Called by an update that left the word exactly {@code CLOSED}: retires the carriers unless a
+     * resume's add got in first (then its task runs, and its decrement calls this again).
+     */
+    private void tryRetire() {
+        if (!retiresByCas || ctl.compareAndSet(CLOSED, CLOSED | RETIRED)) exit.retire(); // the CAS: one retirement, and sticky
+    }
+
+    private static RejectedExecutionException rejected() {
+        return new RejectedExecutionException(new ReactorException(ErrorCode.Rejected, "carrier pool", "virtual thread").getMessage());
+    }
+
+    // ---- state and statistics ------------------------------------------------------------------
+
+    /**
+     * Virtual threads of this pool that started and have not ended.
+     *
+     * @return the live threads, parked ones included
+     */
+    public int liveThreads() { return (int) (ctl.get() >>> LIVE_SHIFT & TASK_MASK); }
+
+    /** Admitted tasks not yet run, the running ones included. */
+    int admitted() { return (int) (ctl.get() & TASK_MASK); }
+
+    /**
+     * Approximately how many tasks (woken virtual threads, callbacks) wait for a carrier: the
+     * admitted tasks less one per carrier (each carrier runs at most one). One volatile read.
+     *
+     * @return the tasks waiting for a carrier (approximate)
+     */
+    public int queueDepth() { return Math.max(0, admitted() - carriers.size()); }
+
+    /**
+     * Whether woken virtual threads wait for a carrier with no carrier idle to take them at once:
+     * more tasks admitted than there are carriers. One volatile read, no allocation; a parker asks
+     * it to decide whether waking early pays.
+     *
+     * @return whether woken threads wait for a carrier
+     */
+    public boolean backlogged() { return admitted() > carriers.size(); }
+
+    /**
+     * Whether a carrier is idle now: fewer tasks admitted than there are carriers, so a task handed
+     * over now wakes a carrier (an OS wake) rather than joining a busy one's queue. A parker hosts a
+     * woken virtual thread only then: it saves that wake, and it takes no core a busy carrier needs.
+     * One volatile read.
+     *
+     * @return whether a carrier is idle now (approximately: the count moves as tasks come and go)
+     */
+    public boolean hasIdleCarrier() { return admitted() < carriers.size(); }
+
+    /**
+     * Whether {@link #close} was called: new threads are refused, resumes still run.
+     *
+     * @return whether the pool is closed
+     */
+    public boolean isClosed() { return (ctl.get() & CLOSED) != 0; }
+
+    /**
+     * The parallelism: carriers that run at once when none is blocked.
+     *
+     * @return the carrier count the pool was made with
+     */
+    public int size() { return carriers.size(); }
+
+    /**
+     * Carrier threads alive now: the parallelism, give or take idle carriers that left and spares that
+     * stand in for blocked ones.
+     *
+     * @return the carrier threads alive now
+     */
+    public int threads() { return carriers.threads(); }
+
+    /** Tasks run, summed over the carriers' tallies (each a little behind, see {@link CarrierTally}). */
+    public long tasksRun() { return CarrierTally.sum(strayTally, carriers.tallies(), CarrierTally::tasks); }
+
+    public long idleNanos() { return carriers.idleNanos(); }
+
+    /** Time spent running tasks, summed over carriers: an estimate from sampled tasks ({@link CarrierTally}). */
+    public long busyNanos() { return CarrierTally.sum(strayTally, carriers.tallies(), CarrierTally::busyNanos); }
+
+    /**
+     * Spare carriers the {@link CarrierWatch} let run in for carriers blocked where the JDK does not
+     * compensate (pinned, or in an unwrapped blocking call); the JDK's own compensations are not counted.
+     *
+     * @return the watch's compensations over the pool's life
+     */
+    public long compensations() { return watch == null ? 0 : watch.compensations(); }
+
+    /** The carriers' own state, as the JDK's ForkJoinPool prints it (diagnostics). */
+    public String carriersState() { return carriers.toString(); }
+
+    /** Whether the carrier watch thread has left (tests). */
+    public boolean watchHasLeft() { return watch == null || watch.hasLeft(); }
+
+    /** Each carrier thread alive now with its tally, as the watch sees them (tests). */
+    public void forEachCarrier(BiConsumer<Thread, CarrierTally> each) { carriers.forEachCarrier(each); }
+
+    /**
+     * Whether {@code t} is one of this pool's carriers.
+     *
+     * @param t any thread
+     * @return whether it is a carrier of this pool
+     */
+    public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }
+
+    /**
+     * Waits up to {@code timeout} for the carriers to have left (after close, once nothing lives).
+     *
+     * @param timeout how long to wait
+     * @return whether they left in time
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitExit(Duration timeout) throws InterruptedException { return exit.awaitExit(timeout); }
+
+    /** Whether the carriers were retired: closed, nothing live, nothing left to run. */
+    public boolean isRetired() { return exit.isRetired(); }
+
+    // ---- close ---------------------------------------------------------------------------------
+
+    /** {@link #close(Duration)} with {@link #CLOSE_GRACE}. */
+    @Override
+    public void close() { close(CLOSE_GRACE); }
+
+    /**
+     * Closes admission of new threads and waits up to {@code grace} for the live ones to end (not at
+     * all when called from one of them or from a carrier, which would wait for itself). Returns
+     * whether the carriers were retired; when not, warns {@link ErrorCode#LiveAtClose}.
+     *
+     * @param grace how long to wait for the live threads
+     * @return whether the carriers were retired
+     */
+    public boolean close(Duration grace) {
+        long c = ctl.getAndUpdate(x -> x | CLOSED);
+        if ((c & CLOSED) == 0 && (c | CLOSED) == CLOSED) tryRetire(); // nothing lived or was queued
+        return exit.awaitRetired(grace, (c & CLOSED) == 0);
+    }
+}

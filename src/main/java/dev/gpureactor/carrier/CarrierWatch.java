@@ -1,0 +1,230 @@
+package dev.gpureactor.carrier;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.locks.LockSupport;
+
+/*
+ * Implementation overview.
+ *
+ * The carriers are the JDK's own CarrierThread class (ForkJoinCarriers), so every blocking call the
+ * JDK wraps in Blocker (file and pipe I/O, Process.waitFor, Object.wait, ...) is compensated by the
+ * JDK itself, at once, as on its own scheduler. The watch is for what the JDK does not compensate:
+ *
+ * - a virtual thread blocked while pinned: waiting for a class initialiser another thread runs, for
+ *   a call site another thread links, on a monitor while a native frame pins it, or parked below a
+ *   native frame. The JVM cannot unmount it, so it holds its carrier. (A callback, a completion
+ *   stage or onComplete, runs on a virtual thread of its own, CarrierPool.callbacks, so it holds its
+ *   carrier only where any virtual thread would: pinned.)
+ * - a virtual thread blocked in the OS by a call the JDK does not wrap: open(2) and read(2) of a FIFO
+ *   through FileInputStream, a blocking native downcall. The JDK's own scheduler hangs on these at
+ *   parallelism 1 (OsBlockedCarrierTest). Such a carrier's thread is RUNNABLE, as a computing one's
+ *   is; what tells them apart is that it burns no CPU.
+ *
+ * A pool deadlocks as soon as every carrier is blocked and what they wait for is a virtual thread
+ * queued behind them. Every TICK the watch reads each carrier's tally (every task a carrier runs is
+ * counted there, those the JDK hands straight to the pool included: ForkJoinCarriers): a carrier that
+ * began a task and has not finished it since the last look (the same task) is blocked
+ *   - when its thread waits (WAITING, TIMED_WAITING or BLOCKED: a virtual thread that parks unmounted
+ *     leaves its carrier, so a carrier waiting inside a task is one a pinned thread holds);
+ *   - when it is RUNNABLE but its thread's CPU time grew by less than 1/QUIET_SHARE of the time since
+ *     the last look and the kernel, where it says (OsThread, Linux), does not have it running or
+ *     queued to run (blocked in the OS).
+ * While tasks are queued, the watch compensates each blocked carrier the JDK is not already
+ * compensating, once, through the pool's own compensated-block pair (Carriers.beginBlock, the JDK's
+ * ForkJoinPool.beginCompensatedBlock: it activates an idle carrier or starts one at once, up to the
+ * pool's maximum size), and gives it back (endBlock) at the first look that finds the carrier moving
+ * again, gone, or compensated by the JDK. The pool's parallelism never changes: once the blocks end,
+ * the spare carriers run out of work and leave after the keep-alive, as the JDK's do. A task that
+ * computes is RUNNABLE and burns its tick's CPU, and is left alone, as the JDK leaves it.
+ *
+ * The CPU share. A carrier blocked in the OS uses microseconds a tick (none while it sleeps in the
+ * kernel); a computing one uses the whole tick on a core of its own. The threshold 1/8 sits far
+ * from both: a blocked carrier is missed only if it computes more than 2.5 ms of every 20, i.e. it
+ * mostly computes; a computing carrier falls under it only when the OS gives it less than an eighth
+ * of a core over the tick. That is the oversubscription risk (a GC safepoint, an overloaded machine:
+ * measured here, 9 spinning threads on 2 cores put a quarter of a spinner's 20 ms ticks under the
+ * share), and the kernel tells the two apart where the CPU share cannot: a starved carrier is R
+ * (queued to run), a blocked one S or D. So a quiet RUNNABLE carrier counts only when the kernel does
+ * not say R; where it says nothing (no /proc: not Linux) the CPU rule decides alone, with that risk,
+ * bounded as every compensation is (only while tasks queue, one per misread carrier, given back at
+ * the first look that sees it compute, within the pool's maximum size). Costs: the CPU clock is read
+ * only for a RUNNABLE carrier, once a tick (a clock_gettime of the thread's CPU clock, about a
+ * microsecond); the kernel's state only for a quiet one (one read of a /proc file).
+ *
+ * The reads are opaque and racy by design: a stale read only makes a compensation a tick late to
+ * come or to go. Nothing here decides admission or retirement; those are the pool's ctl word.
+ * The decisions are pure (blocked, decide) and tested on their own; the thread is the runner. It
+ * leaves when the pool retires, or once the pool is closed and nothing is admitted (parked threads
+ * may remain): a closed pool keeps no thread that wakes by itself. A thread of a closed pool that
+ * resumes later still runs, and the JDK still compensates its carriers' wrapped blocking calls.
+ */
+public final class CarrierWatch implements Runnable {
+    /** How often the watch looks while tasks are admitted: a blocked pool waits about two ticks for a spare carrier. */
+    public static final long TICK_NANOS = 20_000_000;
+    /** How often it looks while nothing is admitted (an idle open reactor's cost: ten wake-ups a second). */
+    static final long IDLE_TICK_NANOS = 100_000_000;
+    /**
+     * A RUNNABLE carrier that made no progress and whose CPU time grew by less than 1/QUIET_SHARE of
+     * the time since the last look is blocked in the OS (the class comment says why an eighth).
+     */
+    static final int QUIET_SHARE = 8;
+    /** No CPU time to go by: the carrier was not read at the last look, or the JVM cannot read it. */
+    static final long CPU_UNKNOWN = -1;
+    /** The JVM's per-thread CPU clock, probed once; null where it cannot read another thread's CPU time. */
+    private static final ThreadMXBean CPU = probeCpu();
+
+    /** What the watch does about one carrier at one look. */
+    enum Action {
+        /** Compensate it: one beginBlock, held until given back. */
+        BEGIN,
+        /** Give its compensation back: one endBlock. */
+        END,
+        /** Nothing changes. */
+        KEEP
+    }
+
+    private final CarrierPool pool;
+    private final Carriers carriers;
+    /** Looks taken; stamps the tallies a look visited. Watch thread only. */
+    private long looks;
+    /** When the last tick looked (nanoTime); watch thread only. */
+    private long lookedAt = System.nanoTime();
+    /** Compensations the watch began over the pool's life (statistics); written by the watch thread only. */
+    private volatile long compensations;
+    /** Set once, by stop(); the watch leaves at its next wake. */
+    private volatile boolean stopped;
+    private final Thread thread;
+
+    CarrierWatch(CarrierPool pool, Carriers carriers, String name) {
+        this.pool = pool;
+        this.carriers = carriers;
+        this.thread = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(this);
+    }
+
+    void start() { thread.start(); }
+
+    /** Ends the watch at its next wake (the pool retired its carriers). */
+    void stop() {
+        stopped = true; // volatile: read by the watch after its park
+        LockSupport.unpark(thread);
+    }
+
+    /** Whether the watch thread has left (tests). */
+    boolean hasLeft() { return !thread.isAlive(); }
+
+    /**
+     * Looks every tick until stopped, or until the pool is closed with nothing admitted (only parked
+     * threads left, if any): a closed pool keeps no thread that wakes by itself. Leaving, it gives back
+     * every compensation it holds.
+     */
+    @Override
+    public void run() {
+        try {
+            while (!stopped && !(pool.isClosed() && pool.admitted() == 0)) {
+                LockSupport.parkNanos(this, pool.admitted() > 0 ? TICK_NANOS : IDLE_TICK_NANOS);
+                if (!stopped) tick();
+            }
+        } finally {
+            for (CarrierTally tally : carriers.tallies()) if (tally.watchHolds) act(tally, Action.END);
+        }
+    }
+
+    /** One look at the carriers: compensate the blocked ones, give back what the carriers do not need now. Watch thread only. */
+    void tick() {
+        long now = System.nanoTime(), sinceLook = now - lookedAt, look = ++looks;
+        lookedAt = now;
+        boolean queued = carriers.queued() > 0;
+        carriers.forEachCarrier((t, tally) -> {
+            long started = tally.started(), finished = tally.tasks(); // opaque: see the class comment
+            Thread.State state = t.getState();
+            // The CPU clock only for a carrier inside a task and RUNNABLE: the one case it decides.
+            long cpuNow = started != finished && state == Thread.State.RUNNABLE ? cpuTime(t) : CPU_UNKNOWN;
+            // Since the last look only if that look read this same carrier's clock (a tally changes owner only between tasks).
+            long cpu = started == tally.watchedStarted && tally.watchedCpuNanos >= 0 && cpuNow >= 0
+                    ? cpuNow - tally.watchedCpuNanos : CPU_UNKNOWN;
+            boolean b = blocked(tally.watchedStarted, started, finished, state, cpu, sinceLook, OsThread.Scheduling.UNKNOWN);
+            // Quiet and RUNNABLE: asleep in the kernel, or starved of a core? Only the kernel knows.
+            if (b && state == Thread.State.RUNNABLE)
+                b = blocked(tally.watchedStarted, started, finished, state, cpu, sinceLook, OsThread.scheduling(tally.osThreadId()));
+            tally.watchedStarted = started;
+            tally.watchedCpuNanos = cpuNow;
+            tally.watchedLook = look;
+            act(tally, decide(b, carriers.jdkCompensating(t), tally.watchHolds, queued));
+        });
+        // A carrier that left while compensated (its tally back among the spares) gives its compensation back too.
+        for (CarrierTally tally : carriers.tallies())
+            if (tally.watchHolds && tally.watchedLook != look) act(tally, Action.END);
+    }
+
+    private void act(CarrierTally tally, Action action) {
+        switch (action) {
+            case BEGIN -> {
+                long post = carriers.beginBlock();
+                if (post != 0) { // 0: the pool is at its maximum size; the next look tries again
+                    tally.watchHolds = true;
+                    tally.watchPost = post;
+                    compensations++; // volatile, single writer: the statistics' readers
+                }
+            }
+            case END -> {
+                tally.watchHolds = false;
+                carriers.endBlock(tally.watchPost);
+            }
+            case KEEP -> { }
+        }
+    }
+
+    /** Compensations the watch began over the pool's life (each started or activated a spare carrier). */
+    long compensations() { return compensations; }
+
+    /**
+     * Whether a carrier is blocked inside one task: it began a task it has not finished
+     * ({@code started != finished}), the same one as at the last look ({@code started ==
+     * startedBefore}), and
+     * <ul>
+     * <li>its thread waits (WAITING, TIMED_WAITING or BLOCKED: a pinned virtual thread holds it), or</li>
+     * <li>it is RUNNABLE but used less than 1/{@link #QUIET_SHARE} of
+     *     {@code sinceLookNanos} of CPU since the last look ({@code cpuNanos}; {@link #CPU_UNKNOWN}
+     *     where not known, when only a waiting carrier counts) and the kernel does not have it
+     *     running or queued to run ({@code os}: RUNNING is a computing carrier starved on an
+     *     overloaded machine): blocked in the OS.</li>
+     * </ul>
+     */
+    static boolean blocked(long startedBefore, long started, long finished, Thread.State state,
+                           long cpuNanos, long sinceLookNanos, OsThread.Scheduling os) {
+        if (started == finished || started != startedBefore) return false;
+        return switch (state) {
+            case WAITING, TIMED_WAITING, BLOCKED -> true;
+            case RUNNABLE -> os != OsThread.Scheduling.RUNNING
+                    && cpuNanos >= 0 && sinceLookNanos > 0 && cpuNanos < sinceLookNanos / QUIET_SHARE;
+            case NEW, TERMINATED -> false;
+        };
+    }
+
+    /**
+     * What to do about one carrier: compensate a blocked one the JDK does not compensate, once, while
+     * tasks are queued ({@code queued}); give a held compensation back ({@code held}) once the carrier
+     * moves again or the JDK compensates it (never two compensations for one block).
+     */
+    static Action decide(boolean blocked, boolean jdkCompensating, boolean held, boolean queued) {
+        if (held) return !blocked || jdkCompensating ? Action.END : Action.KEEP;
+        return blocked && !jdkCompensating && queued ? Action.BEGIN : Action.KEEP;
+    }
+
+    /** {@code t}'s CPU time in nanoseconds, or {@link #CPU_UNKNOWN} (no clock, disabled, or the thread is gone). */
+    private static long cpuTime(Thread t) {
+        if (CPU == null) return CPU_UNKNOWN;
+        long ns = CPU.getThreadCpuTime(t.threadId()); // -1 when disabled or the thread died
+        return ns >= 0 ? ns : CPU_UNKNOWN;
+    }
+
+    private static ThreadMXBean probeCpu() {
+        try {
+            ThreadMXBean b = ManagementFactory.getThreadMXBean();
+            return b.isThreadCpuTimeSupported() ? b : null;
+        } catch (RuntimeException | LinkageError e) { // no java.management, or a security manager said no
+            return null;
+        }
+    }
+}

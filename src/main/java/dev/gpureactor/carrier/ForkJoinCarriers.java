@@ -1,0 +1,268 @@
+package dev.gpureactor.carrier;
+
+import jdk.internal.misc.CarrierThread;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+
+/**
+ * The carriers: a {@link ForkJoinPool} in async (FIFO) mode built as the JDK builds its own
+ * virtual-thread scheduler ({@code VirtualThread.createDefaultScheduler}), with the JDK's own carrier
+ * class. A queue per carrier, so a virtual thread woken on a carrier is pushed to that carrier's
+ * own queue and runs next on the core that woke it; idle carriers steal, then park with the pool's
+ * own spin-then-park, and leave after {@link #KEEP_ALIVE} idle (returning on demand).
+ *
+ * <p><b>Compensation.</b> Each carrier is a {@code jdk.internal.misc.CarrierThread}
+ * ({@link CarrierThreads}), so a blocking call the JDK wraps ({@code Blocker}: file and pipe I/O,
+ * {@code Process.waitFor}, {@code Object.wait}) starts or activates a spare carrier at once, exactly
+ * as on the JDK's scheduler, and gives it back when the call returns. The {@link CarrierWatch}
+ * compensates what the JDK does not wrap (pinned blocks, unwrapped blocking calls) through the same
+ * pool methods ({@link #beginBlock}, {@link #endBlock}). Both count against one bound, the pool's
+ * maximum size ({@link #maxPoolSize}: {@code jdk.virtualThreadScheduler.maxPoolSize}, as the JDK's);
+ * past it the pool saturates quietly rather than throwing, as the JDK's does.
+ *
+ * <p><b>Continuations the JDK hands straight to the pool.</b> When the carrier is a
+ * {@code CarrierThread} with an empty queue, the JDK submits some continuations to the carrier's own
+ * pool instead of the thread's scheduler (a yield, a park that found its permit, a monitor released
+ * while blocking: {@code VirtualThread.lazySubmitRunContinuation} and {@code afterYield}, through the
+ * pool's public {@code lazySubmit} and {@code externalSubmit}). {@link CarrierForkJoinPool} overrides
+ * those two and sends each such continuation through {@link CarrierPool#admitHandedOver} and the same
+ * {@link Run} wrapper as every other task, so the ctl word, the tallies and the watch see every task a
+ * carrier runs.
+ *
+ * <p>Each admitted task is wrapped in one {@link ForkJoinTask} (the pool wraps a plain
+ * {@code Runnable} in one anyway) that runs it through {@link CarrierPool#runTask}, which counts it
+ * done in the running carrier's own {@link CarrierTally}.
+ *
+ * <p><b>Tallies.</b> Carriers come and go, so a tally is not a carrier's for life: a new carrier
+ * takes a spare tally (or a new one, listed in {@link #tallies}), and a leaving carrier puts its tally
+ * back in its last act. The spare queue orders the leaving owner's writes before the next owner's,
+ * so each tally has one writer at a time; counts survive the carriers, and the list holds at most as
+ * many tallies as carriers ever ran at once.
+ */
+final class ForkJoinCarriers implements Carriers {
+    /** How long an idle carrier stays before it leaves, as the JDK's scheduler. */
+    static final Duration KEEP_ALIVE = Duration.ofSeconds(30);
+
+    private final CarrierPool pool;
+    private final ForkJoinPool forkJoin;
+    private final int size;
+    private final long startNanos = System.nanoTime();
+    private final AtomicInteger names = new AtomicInteger();
+    /** Every tally ever made, for the stats readers; appended only when no spare is left (rare). */
+    private final List<CarrierTally> tallies = new CopyOnWriteArrayList<>();
+    /** Tallies of carriers that left, for the next new carrier. */
+    private final Queue<CarrierTally> spareTallies = new ConcurrentLinkedQueue<>();
+    /** The carriers alive now: each adds itself as it starts and removes itself as it ends (the watch's view). */
+    private final List<Carrier> live = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param size      the parallelism: carriers running at once when none blocks
+     * @param maxSize   carriers at most, the compensating ones included
+     * @param keepAlive how long an idle carrier stays
+     */
+    ForkJoinCarriers(CarrierPool pool, int size, int maxSize, Duration keepAlive) {
+        this.pool = pool;
+        this.size = size;
+        ForkJoinPool.ForkJoinWorkerThreadFactory factory =
+                fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement(), takeTally(), spareTallies, live);
+        // As VirtualThread.createDefaultScheduler: async mode, corePoolSize 0, minimumRunnable
+        // max(size / 2, 1) (a compensated block may leave that many running before a spare starts),
+        // saturate rather than throw, idle carriers leave after the keep-alive.
+        this.forkJoin = new CarrierForkJoinPool(pool, size, factory, Math.max(size, maxSize), keepAlive);
+    }
+
+    /**
+     * The carriers' {@code ForkJoinPool}: async mode, corePoolSize 0, minimumRunnable
+     * {@code max(size / 2, 1)} (a compensated block may leave that many running before a spare
+     * starts), saturating rather than throwing, idle carriers leaving after the keep-alive, as
+     * {@code VirtualThread.createDefaultScheduler}; and a continuation the JDK submits to it directly
+     * is admitted and wrapped as every other task (the class comment says when).
+     */
+    private static final class CarrierForkJoinPool extends ForkJoinPool {
+        private final CarrierPool pool;
+
+        CarrierForkJoinPool(CarrierPool pool, int size, ForkJoinWorkerThreadFactory factory, int maxSize, Duration keepAlive) {
+            super(size, factory, (t, e) -> { }, true, 0, maxSize, Math.max(size / 2, 1), fj -> true,
+                    keepAlive.toMillis(), TimeUnit.MILLISECONDS);
+            this.pool = pool;
+        }
+
+        @Override
+        public <T> ForkJoinTask<T> lazySubmit(ForkJoinTask<T> task) {
+            if (task instanceof Run) return super.lazySubmit(task);
+            super.lazySubmit(handedOver(task));
+            return task;
+        }
+
+        @Override
+        public <T> ForkJoinTask<T> externalSubmit(ForkJoinTask<T> task) {
+            if (task instanceof Run) return super.externalSubmit(task);
+            super.externalSubmit(handedOver(task));
+            return task;
+        }
+
+        /** A continuation the JDK handed straight to the pool, admitted and wrapped as an admitted task. */
+        private Run handedOver(ForkJoinTask<?> continuation) {
+            pool.admitHandedOver();
+            return new Run(pool, continuation::quietlyInvoke);
+        }
+    }
+
+    /**
+     * The pool's maximum size, as the JDK reads it for its own scheduler: the system property
+     * {@code jdk.virtualThreadScheduler.maxPoolSize}, else {@code max(parallelism, 256)}; clamped
+     * to {@code [parallelism, 32767]} (the pool's own limit).
+     */
+    static int maxPoolSize(int parallelism) {
+        int max = Math.max(parallelism, 256);
+        String p = System.getProperty("jdk.virtualThreadScheduler.maxPoolSize");
+        if (p != null) {
+            try {
+                max = Integer.parseInt(p.strip());
+            } catch (NumberFormatException e) {
+                // the JDK throws at its scheduler's creation; ours keeps the default (the JDK's has already said so)
+            }
+        }
+        return Math.clamp(max, parallelism, 0x7fff);
+    }
+
+    /** A spare tally, or a new one listed for the readers. */
+    private CarrierTally takeTally() {
+        CarrierTally t = spareTallies.poll(); // acquire: the last owner's counts are seen
+        if (t == null) {
+            t = new CarrierTally();
+            tallies.add(t);
+        }
+        return t;
+    }
+
+    /**
+     * A carrier: the JDK's carrier class, so the JDK's blocking calls compensate it; daemon, the
+     * system class loader, no inherited thread locals, in the JDK's carrier thread group (all set by
+     * {@code CarrierThread}).
+     */
+    private static final class Carrier extends CarrierThread {
+        /** Written by this carrier only, from its start (Thread.start orders the handing over) to its end. */
+        final CarrierTally tally;
+        private final Queue<CarrierTally> spares;
+        private final List<Carrier> live;
+
+        Carrier(ForkJoinPool fj, String name, CarrierTally tally, Queue<CarrierTally> spares, List<Carrier> live) {
+            super(fj);
+            this.tally = tally;
+            this.spares = spares;
+            this.live = live;
+            setName(name);
+        }
+
+        @Override
+        protected void onStart() {
+            tally.owned(); // before the watch can see this carrier
+            live.add(this);
+        }
+
+        @Override
+        protected void onTermination(Throwable exception) {
+            live.remove(this);
+            spares.offer(tally); // release: this carrier's last counts, before the next owner's first
+        }
+    }
+
+    /** One admitted task: counted done by {@link CarrierPool#runTask} whatever it throws. */
+    private static final class Run extends ForkJoinTask<Void> {
+        private final CarrierPool pool;
+        private final Runnable task;
+
+        Run(CarrierPool pool, Runnable task) {
+            this.pool = pool;
+            this.task = task;
+        }
+
+        @Override
+        public Void getRawResult() { return null; }
+
+        @Override
+        protected void setRawResult(Void v) { }
+
+        @Override
+        protected boolean exec() {
+            // Only the pool's workers run its tasks (nothing joins them); null would count it under a lock.
+            pool.runTask(task, Thread.currentThread() instanceof Carrier c ? c.tally : null);
+            return true;
+        }
+    }
+
+    @Override
+    public void push(Runnable task) {
+        Run run = new Run(pool, task);
+        // Called on one of our carriers itself (no virtual thread mounted), the task is the thread that
+        // just left it: a yield, or a park that found its permit. Pushed to this carrier's own queue it
+        // would run again at once, ahead of every thread woken from outside (the parkers' wakes, the
+        // JDK's unparker). As the JDK's own scheduler does (VirtualThread.afterYield), it goes behind
+        // the submissions when this carrier has nothing else queued.
+        if (Thread.currentThread() instanceof Carrier c && c.getPool() == forkJoin && c.getQueuedTaskCount() == 0) {
+            forkJoin.externalSubmit(run);
+        } else {
+            forkJoin.execute(run); // from a virtual thread on a carrier: its own queue; from elsewhere: a submission queue
+        }
+    }
+
+    @Override
+    public void retire() {
+        forkJoin.shutdown(); // nothing is queued (the pool's ctl says so); idle workers leave
+    }
+
+    @Override
+    public boolean awaitExit(long timeout, TimeUnit unit) throws InterruptedException {
+        return forkJoin.awaitTermination(timeout, unit);
+    }
+
+    @Override
+    public int size() { return size; }
+
+    @Override
+    public int threads() { return forkJoin.getPoolSize(); }
+
+    @Override
+    public boolean isCarrier(Thread t) { return t instanceof Carrier c && c.getPool() == forkJoin; }
+
+    /** Carrier time not spent running tasks: the pool's wall time times its parallelism, less the busy time. */
+    @Override
+    public long idleNanos() {
+        return Math.max(0, (System.nanoTime() - startNanos) * size - pool.busyNanos());
+    }
+
+    @Override
+    public Iterable<CarrierTally> tallies() { return tallies; }
+
+    @Override
+    public void forEachCarrier(BiConsumer<Thread, CarrierTally> each) {
+        for (Carrier c : live) each.accept(c, c.tally);
+    }
+
+    @Override
+    public boolean jdkCompensating(Thread carrier) { return CarrierThreads.jdkCompensating(carrier); }
+
+    @Override
+    public long beginBlock() { return CarrierThreads.beginBlock(forkJoin); }
+
+    @Override
+    public void endBlock(long post) { CarrierThreads.endBlock(forkJoin, post); }
+
+    @Override
+    public String toString() { return forkJoin.toString(); }
+
+    @Override
+    public int queued() {
+        return (int) Math.min(Integer.MAX_VALUE, forkJoin.getQueuedSubmissionCount() + forkJoin.getQueuedTaskCount());
+    }
+}

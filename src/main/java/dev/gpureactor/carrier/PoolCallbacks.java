@@ -1,0 +1,41 @@
+package dev.gpureactor.carrier;
+
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * A carrier pool's callbacks' executor ({@link CarrierPool#callbacks()}): each callback on a virtual
+ * thread of its own, counted live by the pool while it runs or parks.
+ */
+final class PoolCallbacks implements Executor {
+    private final CarrierPool pool;
+    /**
+     * The scheduler of the callbacks' virtual threads: each start and resume is one admission as a
+     * resume (after close too, until the carriers retire), never captured by a parker.
+     */
+    final Executor scheduler;
+
+    /** The callbacks' virtual threads, made on the first callback (racing first callers may make two: harmless). */
+    private volatile ThreadFactory threads;
+
+    PoolCallbacks(CarrierPool pool) {
+        this.pool = pool;
+        this.scheduler = pool::admitResume;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        ThreadFactory f = threads; // volatile: a factory made by another caller is whole
+        if (f == null) threads = f = VirtualThreads.builder(scheduler).name("gar-callback").factory();
+        f.newThread(() -> {
+            LiveThreads.Entry me = pool.began(); // live while it runs or parks: the carriers stay for its resumes
+            try {
+                task.run();
+            } finally {
+                pool.ended(me);
+            }
+        }).start(); // the start is admitted by the scheduler, or refused once retired
+    }
+}

@@ -1,0 +1,58 @@
+package dev.gpureactor.carrier;
+
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * Carriers with no thread: a queue whose tasks the caller runs by hand ({@link CarrierPool#runQueued}).
+ * jcstress plays the carriers with it, so that the pool's ctl word is exercised on its real code
+ * with the test's actors as the only threads.
+ */
+final class QueuedCarriers implements Carriers {
+    private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
+
+    /** The next queued task, or null. */
+    Runnable poll() { return queue.poll(); }
+
+    @Override
+    public void push(Runnable task) { queue.offer(task); }
+
+    @Override
+    public void retire() { }
+
+    @Override
+    public boolean awaitExit(long timeout, TimeUnit unit) { return true; }
+
+    @Override
+    public int size() { return 0; }
+
+    @Override
+    public int threads() { return 0; }
+
+    @Override
+    public boolean isCarrier(Thread t) { return false; }
+
+    @Override
+    public long idleNanos() { return 0; }
+
+    @Override
+    public Iterable<CarrierTally> tallies() { return List.of(); }
+
+    @Override
+    public void forEachCarrier(BiConsumer<Thread, CarrierTally> each) { }
+
+    @Override
+    public boolean jdkCompensating(Thread carrier) { return false; }
+
+    @Override
+    public long beginBlock() { return 0; }
+
+    @Override
+    public void endBlock(long post) { }
+
+    @Override
+    public int queued() { return queue.size(); }
+}

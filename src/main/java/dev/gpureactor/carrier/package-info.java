@@ -1,0 +1,16 @@
+/**
+ * The carriers: the {@link dev.gpureactor.carrier.CarrierPool} runs the reactor's virtual threads, the JDK's
+ * own carrier threads in a {@code ForkJoinPool} ({@link dev.gpureactor.carrier.ForkJoinCarriers}) or a queue
+ * ({@link dev.gpureactor.carrier.QueuedCarriers}), through the one adapter to the JDK's scheduler hook
+ * ({@link dev.gpureactor.carrier.VirtualThreads}); the {@link dev.gpureactor.carrier.CarrierWatch} stands in
+ * for carriers a pinned thread blocks in the OS; {@link dev.gpureactor.carrier.LiveThreads} keeps the pool
+ * alive while its threads live. A thread that may run a woken task itself (a parker's) is a {@link
+ * dev.gpureactor.carrier.WakeCapture}.
+ *
+ * <p>Not exported: the pool's scheduler hooks ({@code execute}, {@code onStart}, {@code onContinue}) are
+ * the JDK's to call, not a user's.
+ *
+ * <p>Layer rule ({@code ArchitectureTest}): uses {@code dev.gpureactor.core}, the JDK and the JDK's {@code
+ * jdk.internal.misc.CarrierThread}; it never names {@code parker} or {@code loom}, which use it.
+ */
+package dev.gpureactor.carrier;

@@ -1,0 +1,370 @@
+package dev.gpureactor.parker;
+
+import dev.gpureactor.core.Clock;
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.DeadlinePlan;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.Outcome;
+import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Slot;
+import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.core.Warning;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * The single-threaded half of a parker: the waits it holds on one line and the turn that decides,
+ * from a snapshot of the line and the clock, whom to complete and how to wait next.
+ *
+ * <p>Implementation overview. The waits sit in one {@link TreeSet} per slot, lowest target first
+ * ({@link LineWait#BY_TARGET}: wrapping order, then registration order). A turn ({@link #next}) scans each
+ * busy slot of the {@linkplain #snapshot snapshot} from its head up, completing every reached wait,
+ * so a wake costs O(woken · log n); then queries the head of each slot whose backstop is due (the
+ * port is the error authority: a failed stream fails the slot with the port's coded error, a port
+ * that says done for a word never written completes with a {@link ErrorCode#WordNeverWritten}
+ * warning); then answers with a {@link Turn} built by the pure {@link #decide}. Completions feed the
+ * estimator ({@link #observe}): after a deadline sleep as {@code Late} (censored) unless the OS
+ * overslept past its {@link Oversleep allowance}, otherwise as {@code Exact}.
+ *
+ * <p>No field here is shared: one thread at a time owns a watch (the runner's loop; hosting hands
+ * the loop, and this object with it, across a volatile write in {@link ParkerHosting}). The only
+ * cross-thread reads are the line's words (acquire loads in {@link #snapshot}) and the futures'
+ * states (their own CASes, through each {@link LineWait}). Nothing here blocks, sleeps or reads the wall: the clock is given, so
+ * tests run it on a {@code ManualClock}.
+ */
+public final class LineWatch {
+    private final CompletionLine line;
+    private final WaitPlan.FlagWait plan;
+    private final Optional<DeadlinePlan> deadline;
+    private final long marginNanos;
+    private final PointTable<Object> points;
+    private final Clock clock;
+    private final Consumer<Warning> warnings;
+    private final ReactorCounters counters;
+    /** How long after a predicted wake the parker spins (no hardware park) before sleeping in slices. */
+    private final long spinWindowNanos;
+
+    @SuppressWarnings("unchecked")
+    private final TreeSet<LineWait>[] slots = new TreeSet[CompletionLine.WORDS];
+    /** When each slot's head was last queried (its backstop runs from there). */
+    private final long[] lastQuery = new long[CompletionLine.WORDS];
+    /** The words this turn scans and the next park compares against. */
+    private final long[] snapshot = new long[CompletionLine.WORDS];
+    /** The waits one scan found reached, handed over after it (empty between turns but after a failure). */
+    private final ArrayList<LineWait> reached = new ArrayList<>();
+    /** The outcomes of this scan's current run of completed waits of one point ({@link #observedKey}), oldest first. */
+    private final ArrayList<Outcome> observed = new ArrayList<>();
+    /** The point of {@link #observed}; null when nothing is queued. */
+    private Object observedKey;
+    private final Oversleep oversleep = new Oversleep();
+    /** Whether the last timed sleep ended later than its allowance. */
+    private boolean osLate;
+    /** Whether the last {@link Turn.Sleep} decided ends at a backstop, before the earliest wake. */
+    private boolean sleepToBackstop;
+    private int waiting;
+    /** Waits this watch completed since {@link #takeCompleted} last ran (the parker's empty turns are those with none). */
+    private int completed;
+
+    public LineWatch(CompletionLine line, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
+              Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos) {
+        this.line = line;
+        this.plan = plan;
+        this.deadline = plan.predict();
+        this.marginNanos = deadline.map(DeadlinePlan::marginNanos).orElse(0L);
+        this.points = points;
+        this.clock = clock;
+        this.warnings = warnings;
+        this.counters = counters;
+        this.spinWindowNanos = spinWindowNanos;
+        for (int i = 0; i < slots.length; i++) slots[i] = new TreeSet<>(LineWait.BY_TARGET);
+    }
+
+    /**
+     * Reads every word (acquire). Call before taking in the registrations: a snapshot that saw a
+     * store then also sees every registration made before it (release → acquire), so the scan that
+     * reads it completes that registration; a store after it ends the park that compares against it
+     * (jcstress {@code StoreAfterRegistrationStress}).
+     */
+    public void snapshot() {
+        for (int i = 0; i < snapshot.length; i++) snapshot[i] = line.word(Slot.of(i));
+    }
+
+    /** Takes in a registration (a settled one is only counted out). */
+    public void add(LineWait w) {
+        if (!w.isPending()) {
+            counters.deregistered();
+            return;
+        }
+        int s = w.descriptor().slot().index();
+        if (slots[s].isEmpty()) lastQuery[s] = clock.nanos(); // a slot's backstop runs from its first wait
+        slots[s].add(w);
+        waiting++;
+    }
+
+    /** Drops a withdrawn wait (cancelled, timed out, interrupted), if held. */
+    public void remove(LineWait w) {
+        if (slots[w.descriptor().slot().index()].remove(w)) {
+            waiting--;
+            counters.deregistered();
+        }
+    }
+
+    /**
+     * One turn after the snapshot and the intake: completes every reached wait, queries the ports
+     * that are due, and says how to wait next.
+     *
+     * @param afterSleep whether the thread comes from a deadline sleep (completions then are {@code Late})
+     */
+    public Turn next(boolean afterSleep, boolean backlogged) {
+        if (waiting == 0) return Turn.IDLE;
+        long now = clock.nanos();
+        scan(now, afterSleep);
+        backstop(now);
+        if (waiting == 0) return Turn.AGAIN;
+        LineWait first = earliestHead(clock.nanos()); // waiting > 0: a slot has a head
+        long nextBackstop = nextBackstop();
+        Turn t = decide(clock.nanos(), first.wakeAtNanos, first.resumeAtNanos, first.spreadNanos, nextBackstop, oversleep.allowanceNanos(),
+                marginNanos, spinWindowNanos, plan.parkNanos(), backlogged, first.resumeAtNanos - first.startNanos);
+        sleepToBackstop = t instanceof Turn.Sleep s && s.at() == nextBackstop && nextBackstop - first.resumeAtNanos < 0;
+        return t;
+    }
+
+    /**
+     * How to wait, from the earliest head's wake and spread, the next backstop, the OS's recent
+     * lateness and whether the carriers have a backlog. Pure: the whole decision, tested on numbers
+     * alone.
+     *
+     * <p><b>When speed pays.</b> Waking early (before the predicted wake by the OS's excess
+     * lateness) and spinning past it buy a sub-microsecond wake, worth its CPU only when the woken
+     * thread can run at once. With a backlog ({@code backlogged}: woken virtual threads queue for a
+     * carrier and none is idle) it would only wait in the queue, and the spinning takes a core from
+     * the carriers: so sleep to the wake itself and park without spinning.
+     *
+     * <p>A spin pays only where a prediction says the store lands inside it, so it covers the point's
+     * whole recent spread (PointEstimate.spreadNanos: its exact samples' range) or nothing: a
+     * <b>sharp</b> point, whose spread is within the spin window or a tenth of the wait's sleep
+     * ({@code sleptNanos}, so a jittery long wait spins at most ~10 % of it), spins past its wake for
+     * the larger of window and spread. A <b>diffuse</b> point (spread past both: 0.5–5 ms work of one
+     * shape) would burn the spin after nearly every wake and rarely catch the store, and with several
+     * such waits on a line some wait is always near its prediction, so the parker would spin almost
+     * all the time: it parks in slices from its wake instead. So does a wait nothing predicts
+     * ({@code spreadNanos < 0}: a cold point, a plan without an estimate), and every wait when the
+     * window is 0 (the user's {@code parkSpin(0)}: no spin at all).
+     *
+     * <p><b>A second look.</b> Past {@code wakeAt} with nothing (a prediction a late wake halved),
+     * the wait sleeps again to {@code resumeAt}, the work's exact floor, and spins and parks from
+     * there; {@code resumeAt == wakeAt} is the one-wake decision.
+     */
+    public static Turn decide(long now, long wakeAt, long resumeAt, long spreadNanos, long nextBackstop, long allowanceNanos,
+                       long marginNanos, long spinWindowNanos, long parkNanos, boolean backlogged, long sleptNanos) {
+        // The margin is there for the OS's lateness; when the measured lateness outgrows it, wake
+        // earlier by the excess (not when backlogged: an early wake buys nothing then).
+        long early = backlogged ? 0 : Math.max(0, allowanceNanos - marginNanos);
+        long sleepTo = wakeAt - early;
+        if (sleepTo - now > 0) return new Turn.Sleep(Math.min(sleepTo, nextBackstop));
+        // One look at the halved prediction found nothing (this turn scanned): on to the exact floor.
+        long resumeTo = resumeAt - early;
+        if (resumeTo - now > 0) return new Turn.Sleep(Math.min(resumeTo, nextBackstop));
+        long bound = Math.min(parkNanos, Math.max(1, nextBackstop - now));
+        boolean sharp = spreadNanos >= 0 && spreadNanos <= Math.max(spinWindowNanos, sleptNanos / 10);
+        long spin = backlogged || !sharp || spinWindowNanos == 0 ? 0
+                : Math.max(0, Math.min(bound, resumeAt + Math.max(spinWindowNanos, spreadNanos) - now));
+        return new Turn.Park(bound, spin);
+    }
+
+    /**
+     * Books a timed sleep asked to end at {@code askedAt} that ended at {@code wokeAt}: later than the
+     * allowance means the OS, not the work, made this wake late (see {@link #observe}).
+     */
+    public void afterTimedSleep(long askedAt, long wokeAt) {
+        osLate = wokeAt - askedAt > oversleep.allowanceNanos();
+        oversleep.sample(askedAt, wokeAt, !sleepToBackstop);
+    }
+
+    /**
+     * Completes every wait the snapshot shows reached, lowest target first, in each busy slot: the
+     * scan first takes them all out, then hands them over together, so that no unpark (a carrier's
+     * wake, a queue offer) runs between two reads of the scan.
+     */
+    private void scan(long now, boolean afterSleep) {
+        for (int s = 0; s < slots.length; s++) {
+            TreeSet<LineWait> set = slots[s];
+            if (set.isEmpty()) continue;
+            long word = snapshot[s];
+            LineWait head;
+            while ((head = set.isEmpty() ? null : set.first()) != null
+                    && (MemoryDescriptor.reached(word, head.descriptor().target()) || !head.isPending())) {
+                set.pollFirst();
+                waiting--;
+                counters.deregistered();
+                reached.add(head);
+            }
+        }
+        // An exception here (an unpark's) leaves the rest in reached, which failAll then fails.
+        try {
+            for (int i = 0; i < reached.size(); i++) {
+                LineWait w = reached.get(i);
+                reached.set(i, null);
+                if (w.signal()) {
+                    counters.woke();
+                    completed++;
+                    observe(w, now, afterSleep);
+                }
+            }
+        } finally {
+            flushObserved();
+        }
+        reached.clear();
+    }
+
+    /**
+     * Queues the outcome of a wait this scan completed for its point's estimate. Consecutive waits of
+     * one point (a slot's waits share its point by default) go in as one run, folded in by one
+     * {@link PointTable#observeAll}: the same estimate as one {@code observe} each, without a
+     * {@code compute} and a copied window per wait (a fan-out's thousand waits of one point spent
+     * more of the parker's scan there than in their unparks).
+     */
+    private void observe(LineWait w, long now, boolean afterSleep) {
+        if (deadline.isEmpty() || w.pointKey == null) return;
+        // A late wake censors the residual (the estimator halves on it). When the OS overslept past
+        // its allowance, the store may well have come after the planned wake: that says nothing
+        // about the work, so it is not observed (a later exact wait still lowers the prediction).
+        if (afterSleep && osLate) return;
+        long residual = Math.max(0, now - w.startNanos);
+        Outcome o = afterSleep ? new Outcome.Late(residual) : new Outcome.Exact(residual);
+        if (observedKey != null && observedKey != w.pointKey && !observedKey.equals(w.pointKey)) flushObserved();
+        observedKey = w.pointKey;
+        observed.add(o);
+    }
+
+    /** Folds the queued run of one point's outcomes into its estimate (the scan's end, or another point's wait). */
+    private void flushObserved() {
+        if (observedKey == null) return;
+        try {
+            points.observeAll(observedKey, deadline.orElseThrow(), observed);
+        } finally {
+            observedKey = null;
+            observed.clear();
+        }
+    }
+
+    /** Queries each busy slot's head at least every backstop: the port is the error authority. */
+    private void backstop(long now) {
+        for (int s = 0; s < slots.length; s++) {
+            TreeSet<LineWait> set = slots[s];
+            if (set.isEmpty() || now - lastQuery[s] < plan.backstopNanos()) continue;
+            lastQuery[s] = now;
+            LineWait head;
+            while ((head = set.isEmpty() ? null : set.first()) != null) {
+                counters.queried();
+                boolean done;
+                try {
+                    done = head.port().query();
+                } catch (ReactorException e) {
+                    portFailed(s, e);
+                    break;
+                } catch (RuntimeException e) {
+                    portFailed(s, new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), e.getMessage()));
+                    break;
+                }
+                if (!done) break;
+                set.pollFirst();
+                waiting--;
+                counters.deregistered();
+                boolean neverWritten = !head.descriptor().isComplete();
+                if (head.signal()) {
+                    counters.woke();
+                    completed++;
+                    // Only the one who completed the wait warns (a platform joiner may race us to it).
+                    if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, head.descriptor()));
+                }
+            }
+        }
+    }
+
+    /** The port failed slot {@code s}: its waits fail with {@code e} (and JFR hears of it). */
+    private void portFailed(int s, ReactorException e) {
+        PortFailureEvent.emit(line.name(), s, slots[s].size(), e);
+        failSlot(s, e);
+    }
+
+    private void failSlot(int s, ReactorException e) {
+        TreeSet<LineWait> set = slots[s];
+        for (LineWait w : set) {
+            w.fail(e);
+            counters.deregistered();
+        }
+        waiting -= set.size();
+        set.clear();
+    }
+
+    /** Fails every wait held with {@code why}, and any a scan took out and had not handed over. */
+    public void failAll(ReactorException why) {
+        for (int s = 0; s < slots.length; s++) failSlot(s, why);
+        for (LineWait w : reached) {
+            if (w != null) w.fail(why); // already counted out by the scan
+        }
+        reached.clear();
+        waiting = 0;
+    }
+
+    /**
+     * The slot head that wants the parker awake first at {@code now} (nanoTime order), or null with no
+     * waiters: a head still before its wake wants it then, one past it at its resume (its exact floor).
+     */
+    private LineWait earliestHead(long now) {
+        LineWait first = null;
+        long firstAt = 0;
+        for (TreeSet<LineWait> set : slots) {
+            if (set.isEmpty()) continue;
+            LineWait head = set.first();
+            long at = head.wakeAtNanos - now > 0 ? head.wakeAtNanos : head.resumeAtNanos;
+            if (first == null || at - firstAt < 0) {
+                first = head;
+                firstAt = at;
+            }
+        }
+        return first;
+    }
+
+    private long nextBackstop() {
+        long min = Long.MAX_VALUE;
+        for (int s = 0; s < slots.length; s++) {
+            if (!slots[s].isEmpty()) min = Math.min(min, lastQuery[s] + plan.backstopNanos());
+        }
+        return min;
+    }
+
+    /** The line this watch holds the waits of. */
+    public CompletionLine line() { return line; }
+
+    /** The words the next park compares against (the runner hands them to {@link SnapshotPark}). */
+    long[] snapshotWords() { return snapshot; }
+
+    /** The word of {@code slot} in the snapshot the next park compares against. */
+    long parkedOn(Slot slot) { return snapshot[slot.index()]; }
+
+    public int waiting() { return waiting; }
+
+    /** Waits completed since the last call, and starts counting again. */
+    int takeCompleted() {
+        int n = completed;
+        completed = 0;
+        return n;
+    }
+
+    public long oversleepAllowanceNanos() { return oversleep.allowanceNanos(); }
+
+    /** Waits held per slot (for tests and statistics). */
+    public List<Integer> slotSizes() {
+        List<Integer> out = new ArrayList<>();
+        for (TreeSet<LineWait> s : slots) out.add(s.size());
+        return out;
+    }
+}

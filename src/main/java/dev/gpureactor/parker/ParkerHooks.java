@@ -1,0 +1,33 @@
+package dev.gpureactor.parker;
+
+/**
+ * What a test changes in a parker, given at its construction: three points where its threads let a
+ * test inject a fault (standing for an {@code OutOfMemoryError} there), and the three lines of its
+ * handshakes that a jcstress negative control removes or moves. {@link #NONE}, the hooks of every
+ * parker the library makes, injects nothing and changes nothing.
+ */
+public interface ParkerHooks {
+    /** Injects nothing, changes nothing. */
+    ParkerHooks NONE = new ParkerHooks() { };
+
+    /** Run at the top of every pass of {@code parker}'s loop, inside its error handling. */
+    default void beforePass(LineParker parker) { }
+
+    /** Run on a hosting thread of {@code parker} just before it counts the hosting (after a hand-over or an announcement). */
+    default void beforeHostingCount(LineParker parker) { }
+
+    /** Run by a relieved thread of {@code parker} once it is published as standing by, just before it books its CPU. */
+    default void beforeStandbyCpu(LineParker parker) { }
+
+    /** Whether a registrar reads {@code gone} after its offer (false: {@code RegisterLeaveNegativeControl}). */
+    default boolean registrarReadsGone() { return true; }
+
+    /** Whether a registrar reads {@code parking} after its offer (false: {@code UnarmedLineNegativeControl}). */
+    default boolean registrarReadsParking() { return true; }
+
+    /** Whether dropping a closed line's watch fails its waits (false: {@code LineCloseRegisterNegativeControl}). */
+    default boolean closedLineFailsWaits() { return true; }
+
+    /** Whether a hand-over writes {@code thread} before {@code handed} (false: {@code LoopHandOverNegativeControl}). */
+    default boolean handOverWritesThreadFirst() { return true; }
+}

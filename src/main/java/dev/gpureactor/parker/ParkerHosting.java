@@ -1,0 +1,233 @@
+package dev.gpureactor.parker;
+
+import dev.gpureactor.carrier.CarrierPool;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Hosting, the locality-first wake of one parker: a virtual thread a turn woke runs on the parker
+ * thread that saw its store, while a second thread stands by to take the loop. When the lines still
+ * have waits, the owner first hands the loop to the thread standing by (leader/follower,
+ * {@link #handOver}); when they have none, it keeps the loop while its guest runs, and a registrar
+ * or closer that comes meanwhile relieves it ({@link #claimRelief}). A relieved thread stands by
+ * again once its guest parks ({@link #standBy}). The handshakes are docs/DESIGN.md §5's "hosting vs
+ * registration", "loop hand-over" and "standing by vs leaving"; nothing here throws into the loop
+ * (§6, "Nothing around a guest throws into the loop").
+ */
+public final class ParkerHosting {
+    private static final VarHandle HOSTING, SPARE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            HOSTING = l.findVarHandle(ParkerHosting.class, "hosting", Object.class);
+            SPARE = l.findVarHandle(ParkerHosting.class, "spare", ParkerThread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** {@code hosting} once a registrar or close took the loop from a hosting thread. */
+    private static final Object RELIEVED = new Object();
+
+    /** The parker whose loop this hands around (its threads run it, its group says whether lines wait). */
+    private final LineParker parker;
+    /** The carriers whose woken virtual threads the parker may run itself; null: it never hosts. */
+    private final CarrierPool pool;
+    private final ReactorCounters counters;
+    private final ParkerHooks hooks;
+    /** False only in a jcstress negative control (see {@link ParkerHooks}). */
+    private final boolean threadFirst;
+
+    /**
+     * Null while the loop's thread watches; that thread while it runs a guest; {@link #RELIEVED} once a
+     * registrar or close took the loop. Only CASes end a hosting or claim it. DESIGN §5 "hosting vs registration".
+     */
+    private volatile Object hosting;
+    /** A relieved thread standing by to take the loop again, or null: CAS in, getAndSet out. DESIGN §5 "standing by vs leaving". */
+    private volatile ParkerThread spare;
+    /** Whether the standing-by thread was started (loop's thread only; the flag moves with the loop). */
+    private boolean spareStarted;
+
+    ParkerHosting(LineParker parker, CarrierPool pool, ReactorCounters counters, ParkerHooks hooks) {
+        this.parker = parker;
+        this.pool = pool;
+        this.counters = counters;
+        this.hooks = hooks;
+        this.threadFirst = hooks.handOverWritesThreadFirst();
+    }
+
+    /**
+     * Runs a virtual thread this turn woke here, on the thread that saw its store, instead of
+     * waiting for a carrier to wake. It hosts only while a thread stands by, so relief never waits
+     * for a thread to be made. Returns whether this thread still owns the loop.
+     */
+    boolean host(ParkerThread me, Runnable guest) {
+        if (spare == null) {
+            pool.execute(guest); // no thread to take the loop or to relieve it: the carriers run it
+            return true;
+        }
+        if (parker.group.waiting() != 0) {
+            // Leader/follower: the lines have waits to watch, so the loop goes to the thread standing
+            // by first (the hand-over a relief makes), and then this thread runs the guest it woke.
+            // Nothing of the loop is touched from here on: the caller returns as a relieved thread.
+            handOver();
+            countHosting(me, true);
+            runGuest(me, guest);
+            me.cpuSinceLastSample(); // the guest's CPU, dropped: RunStats' parker CPU stays the parker's own
+            return false;
+        }
+        if (!announceHosting(me)) return handBack(me, guest); // a registration or close came first
+        countHosting(me, false);
+        runGuest(me, guest);
+        return endHosting(me);
+    }
+
+    /**
+     * Counts a hosting and, after a hand-over, books the loop's CPU so far to the parker (the guest's
+     * is the user's, not booked). It never throws: the guest must still run, and once the loop was
+     * handed over, or a relief may have taken it, the loop's error handling is another thread's. What
+     * fails goes to this thread's handler.
+     */
+    private void countHosting(ParkerThread me, boolean handedOver) {
+        try {
+            hooks.beforeHostingCount(parker);
+            counters.hosted();
+            if (handedOver) parker.sampleCpu(me);
+        } catch (Throwable t) {
+            CarrierPool.uncaught(me, t);
+        }
+    }
+
+    /**
+     * Runs a hosted virtual thread until it parks or ends. It never throws: what the guest's run
+     * throws goes to this thread's handler, and what that throws is dropped ({@link CarrierPool#uncaught}).
+     */
+    private static void runGuest(ParkerThread me, Runnable guest) {
+        try {
+            guest.run();
+        } catch (Throwable t) {
+            CarrierPool.uncaught(me, t);
+        }
+    }
+
+    /**
+     * Declines to host after announcing it: end the hosting first, then give the guest to the
+     * carriers. Once a relief claimed the loop, its waits are another thread's: should the carriers
+     * refuse the guest, this thread, not the loop's, runs it itself. Returns whether this thread
+     * still owns the loop.
+     */
+    public boolean handBack(ParkerThread me, Runnable guest) {
+        boolean mine = endHosting(me);
+        try {
+            pool.execute(guest);
+        } catch (RuntimeException e) {
+            if (mine) throw e; // still the owner: the loop's error handling is for it
+            runGuest(me, guest); // a woken virtual thread is never dropped
+        }
+        return mine;
+    }
+
+    /**
+     * The parker's half of the hosting handshake: announce {@code me} as hosting, then re-check the
+     * inbox, the line-close notices and {@code closing}. Returns whether the parker may run its
+     * guest; when not, the announcement stays until {@link #endHosting}.
+     */
+    public boolean announceHosting(Object me) {
+        HOSTING.setVolatile(this, me);
+        return parker.inbox.quiet();
+    }
+
+    /** Ends {@code me}'s hosting; false when a registrar or close relieved it first (the loop is another's). */
+    public boolean endHosting(Object me) {
+        return HOSTING.compareAndSet(this, me, null);
+    }
+
+    /**
+     * A registrar's (or close's) half: if a thread is hosting, take the loop from it (one CAS, so
+     * exactly one of this and {@link #endHosting} wins). The winner must then {@link #relieve}.
+     */
+    public boolean claimRelief() {
+        Object h = hosting;
+        return h != null && h != RELIEVED && HOSTING.compareAndSet(this, h, RELIEVED);
+    }
+
+    /** Hands the loop to the thread standing by, after a won {@link #claimRelief}. */
+    void relieve() {
+        counters.relieved();
+        ReliefEvent.emit(parker.name(), handOver());
+    }
+
+    /**
+     * Gives the loop to the thread standing by; returns whether one was there. A new thread is the
+     * fallback should none be (never a loop left unowned). Package-private for jcstress
+     * ({@code LoopHandOverStress}).
+     */
+    public boolean handOver() {
+        ParkerThread s = takeStandby();
+        if (s == null) {
+            ParkerThread fresh = new ParkerThread(parker, "gar-parker-" + parker.name());
+            parker.inbox.runBy(fresh);
+            fresh.start();
+            return false;
+        }
+        if (!threadFirst) s.handed = true; // negative control: published before the owner's last write
+        parker.inbox.runBy(s); // volatile, but it is handed that publishes: written before it
+        s.handed = true; // volatile, last: the new owner reads it, then the loop's state (group, thread, spareStarted)
+        LockSupport.unpark(s);
+        return true;
+    }
+
+    /**
+     * Starts the thread that stands by to relieve a host, once, as a hosting loop first starts
+     * (loop's thread only). Later each relieved thread stands by in turn once its guest parks.
+     */
+    void startStandbyOnce() {
+        if (pool == null || spareStarted) return;
+        spareStarted = true;
+        ParkerThread s = new ParkerThread(parker, "gar-parker-" + parker.name());
+        s.startsStandingBy = true;
+        s.start();
+    }
+
+    /**
+     * A relieved thread, once its guest has parked: stand by to be handed the loop again. Returns
+     * true when handed it; false when another thread already stands by or the parker left. It never
+     * throws: a thread standing by is not the loop's owner.
+     */
+    boolean standBy(ParkerThread me) {
+        if (!announceStandby(me)) return false;
+        try {
+            hooks.beforeStandbyCpu(parker);
+            parker.sampleCpu(me);
+        } catch (Throwable t) {
+            // Not the loop's owner: an Error here (an OutOfMemoryError) must not make it leave the
+            // loop, failing the owner's waits from outside; and it is published as standing by.
+            CarrierPool.uncaught(me, t);
+        }
+        while (!me.handed) {
+            if (parker.inbox.isDead()) { // gone, after publishing in spare: the pair with leave
+                SPARE.compareAndSet(this, me, null);
+                return me.handed;
+            }
+            LockSupport.park(parker);
+            Thread.interrupted(); // foreign, as in the loop: left set, this wait would spin
+        }
+        return true;
+    }
+
+    /** Publishes {@code me} as the thread standing by; false when another one already is. */
+    public boolean announceStandby(ParkerThread me) {
+        me.handed = false;
+        return SPARE.compareAndSet(this, null, me);
+    }
+
+    /** Takes the thread standing by, or null (a hand-over, or the leaver after it writes {@code gone}). */
+    ParkerThread takeStandby() {
+        return (ParkerThread) SPARE.getAndSet(this, null);
+    }
+
+    /** Whether a thread stands by to relieve a host (tests: hosting is possible now). */
+    public boolean hasStandby() { return spare != null; }
+}

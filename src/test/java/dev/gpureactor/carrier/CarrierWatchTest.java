@@ -1,0 +1,89 @@
+package dev.gpureactor.carrier;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The watch's pure decisions: which carrier is blocked, and what to do about it. */
+class CarrierWatchTest {
+    private static final long TICK = CarrierWatch.TICK_NANOS, UNKNOWN = CarrierWatch.CPU_UNKNOWN;
+    private static final OsThread.Scheduling OS_UNKNOWN = OsThread.Scheduling.UNKNOWN,
+            OS_RUNNING = OsThread.Scheduling.RUNNING, OS_SLEEPING = OsThread.Scheduling.SLEEPING;
+
+    @Test
+    void a_carrier_waiting_inside_the_same_task_as_at_the_last_look_is_blocked() {
+        for (long cpu : new long[] {UNKNOWN, 0, TICK}) { // a waiting carrier is blocked whatever its CPU time says
+            assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.WAITING, cpu, TICK, OS_UNKNOWN));
+            assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.TIMED_WAITING, cpu, TICK, OS_UNKNOWN));
+            assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.BLOCKED, cpu, TICK, OS_UNKNOWN));
+        }
+    }
+
+    @Test
+    void a_computing_an_idle_or_a_moving_carrier_is_not() {
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK, TICK, OS_UNKNOWN), "computing: left alone, as the JDK leaves it");
+        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.WAITING, UNKNOWN, TICK, OS_UNKNOWN), "between tasks: an idle carrier waits for work");
+        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.TIMED_WAITING, UNKNOWN, TICK, OS_UNKNOWN), "an idle carrier's timed park (its keep-alive)");
+        assertFalse(CarrierWatch.blocked(4, 5, 4, Thread.State.WAITING, UNKNOWN, TICK, OS_UNKNOWN), "a task begun since the last look may just be slow");
+        assertFalse(CarrierWatch.blocked(-1, 1, 0, Thread.State.WAITING, UNKNOWN, TICK, OS_UNKNOWN), "the first look sees no task twice");
+    }
+
+    @Test
+    void a_runnable_carrier_that_burns_no_cpu_inside_the_same_task_is_blocked_in_the_os() {
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 0, TICK, OS_UNKNOWN), "in read(2): no CPU at all");
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 50_000, TICK, OS_UNKNOWN), "a syscall's microseconds");
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK / CarrierWatch.QUIET_SHARE - 1, TICK, OS_UNKNOWN),
+                "just under the share");
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 2 * TICK / CarrierWatch.QUIET_SHARE - 1, 2 * TICK, OS_UNKNOWN),
+                "the share is of the time since the last look, not of a nominal tick (the watch overslept)");
+    }
+
+    @Test
+    void a_runnable_carrier_that_computes_moves_or_whose_cpu_time_is_unknown_is_not() {
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK / CarrierWatch.QUIET_SHARE, TICK, OS_UNKNOWN),
+                "at the share: it computes some of the tick, left alone");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK / 2, TICK, OS_UNKNOWN), "a computing carrier on a busy machine");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, UNKNOWN, TICK, OS_UNKNOWN),
+                "no CPU clock (or not read at the last look): today's rule, RUNNABLE is computing");
+        assertFalse(CarrierWatch.blocked(4, 5, 4, Thread.State.RUNNABLE, 0, TICK, OS_UNKNOWN), "a task begun since the last look");
+        assertFalse(CarrierWatch.blocked(5, 5, 5, Thread.State.RUNNABLE, 0, TICK, OS_UNKNOWN), "between tasks");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 0, 0, OS_UNKNOWN), "no time since the last look: nothing to go by");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.TERMINATED, 0, TICK, OS_UNKNOWN), "a carrier that left");
+    }
+
+    @Test
+    void a_quiet_runnable_carrier_the_kernel_has_asleep_is_blocked_and_one_it_has_running_is_starved_not_blocked() {
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 0, TICK, OS_SLEEPING), "asleep in read(2)");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, 0, TICK, OS_RUNNING),
+                "queued for a core on an overloaded machine: computing, so no carrier the machine has no core for");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, TICK, TICK, OS_SLEEPING),
+                "it computed most of the tick and sleeps just now: a task doing I/O, not blocked");
+        assertFalse(CarrierWatch.blocked(5, 5, 4, Thread.State.RUNNABLE, UNKNOWN, TICK, OS_SLEEPING), "no CPU time: today's rule");
+        assertTrue(CarrierWatch.blocked(5, 5, 4, Thread.State.WAITING, UNKNOWN, TICK, OS_RUNNING),
+                "a waiting carrier is blocked whatever the kernel says (it is waking up, a tick late at most)");
+    }
+
+    @Test
+    void a_carrier_between_tasks_is_never_blocked_whatever_its_state() {
+        // Every task a carrier runs is counted (ForkJoinCarriers wraps those the JDK hands straight to the pool).
+        for (Thread.State st : Thread.State.values())
+            assertFalse(CarrierWatch.blocked(5, 5, 5, st, 0, TICK, OS_SLEEPING), st + " between tasks");
+    }
+
+    @Test
+    void a_blocked_carrier_is_compensated_once_while_tasks_queue_and_given_back_when_it_moves() {
+        assertEquals(CarrierWatch.Action.BEGIN, CarrierWatch.decide(true, false, false, true));
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(true, false, true, true), "once per block, not every look");
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(true, false, true, false), "held while blocked, even with nothing queued now");
+        assertEquals(CarrierWatch.Action.END, CarrierWatch.decide(false, false, true, true), "it moves again: the spare goes back");
+        assertEquals(CarrierWatch.Action.END, CarrierWatch.decide(false, false, true, false));
+    }
+
+    @Test
+    void no_compensation_without_a_queue_and_never_two_for_one_block() {
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(true, false, false, false), "blocked but nothing waits: no carrier is needed");
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(false, false, false, true), "not blocked");
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(true, true, false, true), "the JDK compensates it already");
+        assertEquals(CarrierWatch.Action.END, CarrierWatch.decide(true, true, true, true), "the JDK took over: ours goes back");
+    }
+}
