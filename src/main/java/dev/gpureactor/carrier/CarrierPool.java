@@ -359,15 +359,6 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public boolean backlogged() { return admitted() > carriers.size(); }
 
-    /**
-     * Whether a carrier is idle now: fewer tasks admitted than there are carriers, so a task handed
-     * over now wakes a carrier (an OS wake) rather than joining a busy one's queue. A parker hosts a
-     * woken virtual thread only then: it saves that wake, and it takes no core a busy carrier needs.
-     * One volatile read.
-     *
-     * @return whether a carrier is idle now (approximately: the count moves as tasks come and go)
-     */
-    public boolean hasIdleCarrier() { return admitted() < carriers.size(); }
 
     /**
      * Whether {@link #close} was called: new threads are refused, resumes still run.

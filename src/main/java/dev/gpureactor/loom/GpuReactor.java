@@ -41,7 +41,7 @@ import java.util.function.Supplier;
  * </pre>
  *
  * <p>A virtual thread a parker wakes runs on that parker's thread itself ({@link Builder#hosting}, on
- * by default; only while a carrier is idle), so the wake costs no carrier wake-up; while the lines
+ * by default; not under a carrier backlog), so the wake costs no carrier wake-up; while the lines
  * have other waits the loop first goes to the parker's thread standing by (leader/follower).
  *
  * <p>Settings are resolved once, at build: the {@link ExecutorKind} (declared chain io-uring →

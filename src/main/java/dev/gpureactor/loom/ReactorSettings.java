@@ -173,8 +173,8 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
 
     /**
      * Whether a parker runs a virtual thread it wakes itself, on the thread that saw the store,
-     * instead of handing it to a carrier (the locality-first wake; carrier pool only; only while a
-     * carrier is idle, whose wake it saves: with every carrier busy it would take a core from them). While its lines have other waits the parker first hands its loop to
+     * instead of handing it to a carrier (the locality-first wake; carrier pool only; never under
+     * a carrier backlog). While its lines have other waits the parker first hands its loop to
      * the thread standing by (leader/follower); when they have none it keeps the loop, and a
      * registration or close that arrives while the guest runs hands it over then. So no wait goes
      * unwatched. On by default (docs/BENCHMARKS.md and docs/SERVICE.md measure both); off, every

@@ -46,10 +46,9 @@ public final class LineParker implements Runnable {
      * (GuardedSink).
      *
      * With a carrier backlog (CarrierPool.backlogged; on the JDK's scheduler never) a thread woken
-     * early would only queue, so the turn neither wakes early nor spins (LineWatch.decide). This
-     * thread hosts only while a carrier is idle (CarrierPool.hasIdleCarrier): then hosting saves the
-     * OS wake of that carrier; with every carrier busy it would compete with them for a core. Its CPU
-     * time is booked per parker (cpuNanos), whatever its lines; its phases (turn, spin, host) with it.
+     * early would only queue, so the turn neither wakes early nor spins (LineWatch.decide), and this
+     * thread does not host. Its CPU time is booked per parker (cpuNanos), whatever its lines; its
+     * phases (turn, spin, host) with it.
      */
 
     /** The line the parker was made for: it names the parker and its threads. */
@@ -196,9 +195,9 @@ public final class LineParker implements Runnable {
                 if (backlogged && !wasBacklogged) BacklogEvent.emit(name, carriers); // sampled at the flip
                 wasBacklogged = backlogged;
                 long turnStart = System.nanoTime();
-                // Host only where the hand-off would wake an idle carrier: with every carrier busy, a
-                // hosted thread competes with them for a core (the tail of an overloaded server).
-                if (hostPool != null && hostPool.hasIdleCarrier()) me.openCapture(hostPool);
+                // Host unless the carriers are backlogged: with every carrier busy and none queued, a
+                // hand-off would wait behind a busy carrier's task (measured: docs/PARKER.md, "CPU by phase").
+                if (hostPool != null && !backlogged) me.openCapture(hostPool);
                 Turn next;
                 try {
                     next = step(afterSleep, backlogged);

@@ -209,9 +209,11 @@ class HostingTest {
 
     /** Waits (hang-guarded) until {@code vt} is parked, so the next store's wake goes through the parker's unpark. */
     @Test
-    void with_every_carrier_busy_the_parker_hands_the_woken_thread_to_the_carriers_instead_of_hosting_it() throws Exception {
-        // Hosting saves an idle carrier's wake; with the one carrier busy it would only add a thread
-        // that competes with it for a core, so the woken thread queues for the carrier instead.
+    void with_every_carrier_busy_and_none_queued_the_parker_still_hosts_the_woken_thread() throws Exception {
+        // Handed to the busy carrier, the woken thread would wait behind its task; hosted, it runs at
+        // once beside it. Measured against hosting only while a carrier is idle, this kept the wake
+        // p99 lower at 16, 64 and 4096 clients (docs/PARKER.md, "CPU by phase"): the parker declines
+        // only under a backlog (more tasks admitted than carriers).
         try (GpuReactor r = hostingReactor(); SimDevice dev = SimDevice.open()) {
             SimStream s = dev.stream();
             CountDownLatch go = new CountDownLatch(1);
@@ -229,19 +231,18 @@ class HostingTest {
                 running.set(true);
                 while (!release.get()) Thread.onSpinWait(); // keeps the one carrier, never yields
             });
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
-            while (!running.get() && System.nanoTime() < end) Thread.sleep(1);
-            assertTrue(running.get(), "the busy thread never ran");
-            go.countDown(); // the store: the parker completes f and unparks the joiner
-            while (!f.isDone() && System.nanoTime() < end) Thread.sleep(1);
-            assertTrue(f.isDone());
-            Thread.sleep(50); // a hosted joiner would have run by now, beside the busy carrier
-            assertNull(after.get(), "the joiner ran while the only carrier was busy: it was hosted");
-            assertEquals(0, r.stats().hosted());
-            release.set(true);
+            try {
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_S);
+                while (!running.get() && System.nanoTime() < end) Thread.sleep(1);
+                assertTrue(running.get(), "the busy thread never ran");
+                go.countDown(); // the store: the parker completes f and unparks the joiner
+                assertTrue(joiner.join(Duration.ofSeconds(GUARD_S)), "the joiner waited for the busy carrier: it was not hosted");
+                assertEquals("gar-parker-" + s.line().name(), after.get());
+                assertEquals(1, r.stats().hosted());
+            } finally {
+                release.set(true);
+            }
             assertTrue(busy.join(Duration.ofSeconds(GUARD_S)));
-            assertTrue(joiner.join(Duration.ofSeconds(GUARD_S)));
-            assertNotEquals("gar-parker-" + s.line().name(), after.get(), "it ran on the carrier, once free");
         }
     }
 
