@@ -19,7 +19,8 @@ for m in "${modes[@]}"; do
   echo "== $m: cold JVM"
   GAR_JAVA_OPTS="" ./gar "${args[@]}" --modes="$m" --json="$out/$tag-cold.json" | sed -n '/Warm-up profile/,$p'
   echo "== $m: training run, writing $out/$tag.aot"
-  GAR_JAVA_OPTS="-XX:AOTCacheOutput=$out/$tag.aot" ./gar "${args[@]}" --modes="$m" --json="$out/$tag-train.json" | sed -n '/Warm-up profile/,$p'
+  GAR_JAVA_OPTS="-XX:AOTCacheOutput=$out/$tag.aot" ./gar "${args[@]}" --modes="$m" --json="$out/$tag-train.json" \
+    | sed -n '/Warm-up profile/,$p' | grep -v '\[warning\]\[aot\]' # the JVM lists each class it leaves out of the cache
   echo "== $m: from the AOT cache"
   GAR_JAVA_OPTS="-XX:AOTCache=$out/$tag.aot" ./gar "${args[@]}" --modes="$m" --json="$out/$tag-aot.json" | sed -n '/Warm-up profile/,$p'
 done

@@ -22,10 +22,13 @@ class ServiceCommandTest {
         DemoCommandTest.Run r = DemoCommandTest.gar(null, null, "service", "--quick", "--modes", "reactor,watcher:interval=25us,watcher", "--warmup", "0.3s",
                 "--window", "1s", "--json", json.toString(), "--plot", svg.toString(), "--quiet");
         assertEquals(0, r.code(), r.out() + r.err());
-        assertTrue(r.out().contains("Goals of issue 13 for reactor"), r.out());
+        assertTrue(r.out().contains("Goals for reactor"), r.out());
+        assertTrue(r.out().contains("p50 vs best watcher"), "the p50 is also judged against the best watcher that ran: " + r.out());
+        assertTrue(r.out().contains("The parkers' CPU by phase"), "the reactor mode's parkers by phase: " + r.out());
         assertTrue(r.out().contains("Correctness: PASS"), r.out());
         String j = Files.readString(json, StandardCharsets.UTF_8);
         assertTrue(j.startsWith("{") && j.contains("\"correct\":true") && j.contains("\"judged_mode\":\"reactor\""), j);
+        assertTrue(j.contains("\"parker_phases\":{\"turn_cores\":"), "the reactor's phases in the JSON: " + j);
         assertTrue(j.contains("\"fates\":true") && j.contains("\"fate_every\":40") && j.contains("\"timed_out\":")
                 && j.contains("\"contract_breaches\":0") && j.contains("\"interval_us\":25.0"), "the settings and the fates' counts: " + j);
         assertTrue(r.out().contains("Ratios against the 100 us watcher, watcher "), r.out());
