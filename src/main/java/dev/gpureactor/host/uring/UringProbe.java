@@ -48,12 +48,21 @@ public final class UringProbe {
         Attempt attempt();
     }
 
-    /** Probes this host: present, or missing with the reason. Cheap (about one ring setup), but call it once. */
+    /**
+     * Probes this host: present, or missing with the reason. Cheap (about one ring setup), but call it once.
+     *
+     * @return whether io_uring runs here, and why not
+     */
     public static Capability probe() {
         return probe(System.getProperty(DISABLE_PROPERTY), UringProbe::readDisabledSysctl, UringProbe::realSetup);
     }
 
-    /** {@code base} with its {@code ioUring} entry replaced by {@link #probe()}. */
+    /**
+     * {@code base} with its {@code ioUring} entry replaced by {@link #probe()}.
+     *
+     * @param base the host's capabilities as probed without io_uring
+     * @return {@code base} with io_uring probed
+     */
     public static HostCaps hostCaps(HostCaps base) {
         Objects.requireNonNull(base, "base");
         return new HostCaps(base.parkers(), base.carriers(), base.wordWait(), probe());
@@ -82,8 +91,10 @@ public final class UringProbe {
     }
 
     /**
-     * The reason an {@code io_uring_setup} (or ring op) errno gives, in words; the name of the
-     * errno is included.
+     * {@return the reason an {@code io_uring_setup} (or ring op) errno gives, in words; the name of the
+     * errno is included}
+     *
+     * @param errno the errno
      */
     public static String reason(int errno) {
         String name = Sys.errnoName(errno);
@@ -98,7 +109,11 @@ public final class UringProbe {
         };
     }
 
-    /** {@code /proc/sys/kernel/io_uring_disabled} as a number; empty where it does not exist or does not parse. */
+    /**
+     * {@code /proc/sys/kernel/io_uring_disabled} as a number.
+     *
+     * @return the sysctl's value, or empty where it does not exist or does not parse
+     */
     public static OptionalInt readDisabledSysctl() {
         try {
             return OptionalInt.of(Integer.parseInt(Files.readString(IO_URING_DISABLED).trim()));
