@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The service benchmark on Jetty 12 (docs/SERVICE.md, "On Jetty"): compiles the library and its tests,
-# then runs dev.gpureactor.bench.service.JettyServiceBench on the test class path, where Jetty is (a
+# then runs dev.gpureactor.bench.service.JettyServiceBench on the test class path (with the tools' classes), where Jetty is (a
 # test-scope dependency: neither the library nor target/gar.jar carries it). Arguments go to the
 # benchmark: --modes, --clients, --rounds, --prewarm, --warmup, --window, --max-requests,
 # --load-carriers, --json FILE. Maven works offline here (-o); drop MVN_OFFLINE to let it download.
@@ -12,4 +12,4 @@ cp_file=$(mktemp)
 trap 'rm -f "$cp_file"' EXIT
 mvn -B -ntp $offline -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file"
 java --enable-native-access=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
-  -cp "target/classes:target/test-classes:$(cat "$cp_file")" dev.gpureactor.bench.service.JettyServiceBench "$@"
+  -cp "target/classes:target/tools-classes:target/test-classes:$(cat "$cp_file")" dev.gpureactor.bench.service.JettyServiceBench "$@"
