@@ -56,7 +56,9 @@ public record RunStats(long polls, long woke, long slept, long parked, long quer
      * @param emptyTurns turns that completed no wait: a slice, park or sleep that ended with nothing reached
      * @param turnNanos  time in the turns
      * @param spinNanos  time spinning in a park before its OS sleep (none on a hardware park)
-     * @param hostNanos  time running hosted virtual threads on a parker (the handlers' own work, not waiting)
+     * @param hostNanos  time running hosted virtual threads on a parker while its lines had nothing else to watch
+     *                   (the handlers' own work, not waiting; a guest run after handing the loop over is the
+     *                   user's and, as in {@code parkerCpuNanos}, not booked)
      */
     public record ParkerPhases(long turns, long emptyTurns, long turnNanos, long spinNanos, long hostNanos) {
         /**

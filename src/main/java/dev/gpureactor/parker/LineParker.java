@@ -220,10 +220,7 @@ public final class LineParker implements Runnable {
                     case Turn.Sleep s -> sleepUntil(me, s.at());
                     case Turn.Park p -> {
                         counters.parked();
-                        if (turnEnd - phasesBookedAt >= CPU_SAMPLE_GAP_NANOS) { // a parker that never sleeps still shows
-                            bookCpu(me.cpuSinceLastSample());
-                            bookPhases(turnEnd);
-                        }
+                        if (turnEnd - phasesBookedAt >= CPU_SAMPLE_GAP_NANOS) book(me, turnEnd); // a parker that never sleeps still shows
                         List<LineWatch> on = group.armFor();
                         if (inbox.announcePark(on)) spinNanos += park.park(on, p.bound(), p.spin());
                         inbox.parked(); // the park is over: a registrar need not end it
@@ -284,8 +281,7 @@ public final class LineParker implements Runnable {
         Sleeper deadlineSleeper = me.deadlineSleeper;
         if (!inbox.announceSleep()) return timed;
         counters.slept();
-        sampleCpu(me);
-        bookPhases(System.nanoTime());
+        book(me, System.nanoTime());
         if (at == Long.MAX_VALUE) {
             LockSupport.park(this);
         } else if (deadlineSleeper != null) {
@@ -311,6 +307,12 @@ public final class LineParker implements Runnable {
 
     /** Books {@code me}'s CPU since its last sample to this parker and the reactor's counters (at a sleep, standing by, leaving). */
     void sampleCpu(ParkerThread me) { bookCpu(me.cpuSinceLastSample()); }
+
+    /** Books {@code me}'s CPU and the phases since the last booking (loop's owner only). */
+    private void book(ParkerThread me, long now) {
+        sampleCpu(me);
+        bookPhases(now);
+    }
 
     /** Books the phases since the last booking to the reactor's counters (loop's owner only). */
     private void bookPhases(long now) {

@@ -34,8 +34,8 @@ public final class ParkerThread extends Thread implements WakeCapture {
     /** A thread started to stand by for a hosting parker: it waits to be handed the loop before it runs it. */
     boolean startsStandingBy;
 
-    /** This thread's CPU time at its last {@link #cpuSinceLastSample}, and when (nanoTime). This thread only. */
-    private long cpuSampled, cpuSampledAt;
+    /** This thread's CPU time at its last {@link #cpuSinceLastSample}. This thread only. */
+    private long cpuSampled;
 
     public ParkerThread(LineParker parker, String name) {
         super(null, parker, name, 0, false);
@@ -61,16 +61,10 @@ public final class ParkerThread extends Thread implements WakeCapture {
      */
     long cpuSinceLastSample() {
         if (CPU == null) return 0;
-        cpuSampledAt = System.nanoTime();
         long now = CPU.getCurrentThreadCpuTime();
         long d = now - cpuSampled;
         cpuSampled = now;
         return Math.max(0, d);
-    }
-
-    /** As {@link #cpuSinceLastSample}, but 0 without sampling when the last sample is under {@code gapNanos} old. */
-    long cpuSinceLastSample(long gapNanos) {
-        return System.nanoTime() - cpuSampledAt < gapNanos ? 0 : cpuSinceLastSample();
     }
 
     private static ThreadMXBean probeCpu() {

@@ -117,7 +117,8 @@ class CudaLineTest extends LineContract<CuStream, CudaPort, CudaRig> {
         try (CudaRig rig = CudaRig.open(kind)) {
             // Only a real driver older than CUDA 12.5 lacks the entry point that makes a second context;
             // the stand-in has it, so the refusal is tested in every build.
-            assumeTrue(!rig.cuda.missing().contains("cuCtxCreate_v4"), "skipped: this driver has no cuCtxCreate_v4 (before CUDA 12.5)");
+            assumeTrue(!rig.cuda.missing().contains("cuCtxCreate_v4"), "skipped: this driver has no cuCtxCreate_v4 (before CUDA 12.5);"
+                    + " the stand-in driver has it, so the refusal of a foreign context runs on the stand-in in every build");
             var line = MappedLine.create(rig.cuda);
             long foreignCtx;
             long foreignStream;
