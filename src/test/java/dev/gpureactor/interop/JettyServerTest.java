@@ -196,6 +196,7 @@ class JettyServerTest {
         }
         assertEquals(3, out.connections.get(), "Jetty accepted every connection: " + out);
         assertEquals(3, out.refused.get(), "and closed each without an answer: " + out);
+        assertEquals(0, out.timedOut.get(), "closed, not left unanswered: " + out);
         assertEquals(0, out.right.get() + out.status503.get(), out.toString());
         assertTrue(handler.handled.isEmpty(), "no handler ran");
     }
@@ -204,7 +205,7 @@ class JettyServerTest {
     static final class Outcomes {
         final AtomicInteger right = new AtomicInteger(), wrong = new AtomicInteger(), refused = new AtomicInteger(),
                 broken = new AtomicInteger(), connections = new AtomicInteger(), heldRight = new AtomicInteger(),
-                status503 = new AtomicInteger();
+                status503 = new AtomicInteger(), timedOut = new AtomicInteger();
         final Map<Long, Integer> answered = new ConcurrentHashMap<>();
         final Map<Long, Boolean> refusedIds = new ConcurrentHashMap<>();
 
@@ -237,6 +238,13 @@ class JettyServerTest {
                         r = Http1.read(in(s));
                     } catch (Http1.ClosedBeforeResponse e) {
                         refuse(id); // closed before any byte of an answer: the server did not take it
+                        return;
+                    } catch (java.net.SocketTimeoutException e) {
+                        // No answer within the read timeout: a connection reopened while the server was
+                        // stopping, which it never took (it never reached a handler: the refusedIds check
+                        // below fails if it did, and so does "reached a handler, so it was answered").
+                        timedOut.incrementAndGet();
+                        refuse(id);
                         return;
                     } catch (IOException e) {
                         if (e.getMessage() != null && e.getMessage().contains("reset")) {
@@ -329,7 +337,8 @@ class JettyServerTest {
 
         @Override
         public String toString() {
-            return "right " + right + ", wrong " + wrong + ", refused " + refused + " (503: " + status503 + "), broken " + broken
+            return "right " + right + ", wrong " + wrong + ", refused " + refused + " (503: " + status503 + ", unanswered after "
+                    + IO_TIMEOUT.toSeconds() + " s: " + timedOut + "), broken " + broken
                     + (brokenWhy.isEmpty() ? "" : " " + brokenWhy)
                     + ", connections " + connections + ", held answered " + heldRight;
         }
