@@ -102,6 +102,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * @param warnings  where {@link ErrorCode#LiveAtClose} goes
      */
     public CarrierPool(int size, Consumer<Warning> warnings) {
+        requireCarriers(); // before ForkJoinCarriers loads, as in the constructor below
         this(size, ForkJoinCarriers.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings);
     }
 
@@ -111,11 +112,19 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public CarrierPool(int size, int maxSize, Duration keepAlive, Consumer<Warning> warnings) {
         if (size < 1 || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, "1..4096");
-        // Before ForkJoinCarriers loads: its carrier class extends the JDK's, which the probe exports to us.
+        requireCarriers();
+        this(size, warnings, true, true, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
+    }
+
+    /**
+     * The probe, before anything names {@link ForkJoinCarriers}: its carrier class extends the JDK's
+     * {@code CarrierThread}, which the probe exports to us, and loading it first fails for good
+     * ({@code IllegalAccessError}, remembered by the JVM). Throws the coded refusal where the hook is closed.
+     */
+    private static void requireCarriers() {
         VirtualThreads.capability().missing().ifPresent(why -> {
             throw new ReactorException(ErrorCode.ExecutorRefused, "carrier-pool", why);
         });
-        this(size, warnings, true, true, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
     }
 
     private CarrierPool(int size, Consumer<Warning> warnings, boolean tellsResumes, boolean retiresByCas,
