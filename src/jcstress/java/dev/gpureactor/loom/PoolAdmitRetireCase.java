@@ -8,21 +8,29 @@ import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * The body of {@link PoolAdmitRetireStress} and of {@link PoolAdmitRetireNegativeControl}, written
- * once: the control differs only by the pool's {@code retiresByCas} (false: the carriers retire on
- * any update that leaves the word {@code CLOSED}, and the retired bit is never set).
+ * The body of {@link PoolAdmitRetireStress}, {@link PoolResumeAllRetireStress} and of
+ * {@link PoolAdmitRetireNegativeControl}, written once: the control differs only by the pool's
+ * {@code retiresByCas} (false: the carriers retire on any update that leaves the word {@code CLOSED},
+ * and the retired bit is never set); the batch test only by its submitter's call (a parker's batch,
+ * {@link CarrierPool#resumeAll}: one add of every task on the word).
  */
 final class PoolAdmitRetireCase {
     private final CarrierPool pool;
+    /** Whether the submitter hands over a batch ({@link CarrierPool#resumeAll}) rather than one resume. */
+    private final boolean batch;
     private volatile int admitted, ran;
 
     /** The test's case: as the library builds it. */
     PoolAdmitRetireCase() {
-        this(true);
+        this(true, false);
     }
 
-    /** A negative control's case: {@code retiresByCas} changes its one line. */
-    PoolAdmitRetireCase(boolean retiresByCas) {
+    /**
+     * A negative control's case ({@code retiresByCas} changes its one line), or the batch test's
+     * ({@code batch}: the submitter's call).
+     */
+    PoolAdmitRetireCase(boolean retiresByCas, boolean batch) {
+        this.batch = batch;
         pool = CarrierPool.withoutCarriers(true, retiresByCas);
         pool.resumes().execute(() -> { }); // queued, not run: it keeps the carriers
         pool.close(Duration.ZERO);
@@ -35,7 +43,8 @@ final class PoolAdmitRetireCase {
 
     void submitter() {
         try {
-            pool.resumes().execute(() -> ran = 1);
+            if (batch) pool.resumeAll(new Runnable[] {() -> ran = 1, () -> ran = 1});
+            else pool.resumes().execute(() -> ran = 1);
             admitted = 1;
         } catch (RejectedExecutionException e) {
             admitted = 0;

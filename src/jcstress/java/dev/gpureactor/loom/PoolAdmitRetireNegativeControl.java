@@ -20,7 +20,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Description("Negative control of PoolAdmitRetireStress: without the retiring CAS a task is admitted after the carriers left.")
 @State
 public class PoolAdmitRetireNegativeControl {
-    final PoolAdmitRetireCase c = new PoolAdmitRetireCase(false); // the control: the retiring CAS removed
+    final PoolAdmitRetireCase c = new PoolAdmitRetireCase(false, false); // the control: the retiring CAS removed
 
     @Actor public void carrier() { c.carrier(); }
     @Actor public void submitter() { c.submitter(); }

@@ -26,7 +26,8 @@ import java.util.function.Function;
  * scheduler ({@link ForkJoinCarriers}), compensated where they block ({@link CarrierWatch}).
  *
  * <p><b>Hosting.</b> When a parker's turn unparks a virtual thread, {@link #onContinue} runs on that
- * parker thread and hands the task to {@link WakeCapture#capture}, which keeps it to run there.
+ * parker thread and hands the task to {@link WakeCapture#capture}: the parker keeps the first to
+ * run there and pushes the others through {@link #resumes} together once its scan is over.
  *
  * <p><b>Lifecycle.</b> {@link #close()} closes admission of new threads, never of resumes: a live
  * virtual thread of this pool is resumed by whoever unparks it (another virtual thread, a parker,
@@ -192,14 +193,14 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     /**
      * A parked virtual thread continues: run it on a carrier, or, when a parker's turn unparked it,
-     * let that parker keep it ({@link WakeCapture#capture}). Never rejected while its thread lives.
+     * let that parker capture it ({@link WakeCapture#capture}). Never rejected while its thread lives.
      *
      * @param task the thread's continuation
      */
     public void onContinue(Runnable task) {
         Objects.requireNonNull(task, "task");
         // Plain read of the closed bit is enough here: capture after close only means the parker runs
-        // it instead of a carrier, and a parker's close hands a kept task back through onContinue.
+        // it, or pushes it a little later through resumes(), instead of this call pushing it.
         if (Thread.currentThread() instanceof WakeCapture p && (ctl.get() & CLOSED) == 0 && p.capture(this, task)) return;
         admitResume(task);
     }
@@ -212,6 +213,22 @@ public final class CarrierPool implements Executor, AutoCloseable {
     void admitResume(Runnable task) {
         admitHandedOver();
         carriers.push(task);
+    }
+
+    /**
+     * Resumes many parked virtual threads at once (a parker's scan woke them together): one
+     * admission of all of them and one push ({@link Carriers#pushAll}). Never captured by a parker;
+     * refused only once retired, which a live thread's continuation never meets.
+     *
+     * @param tasks the threads' continuations; the array is the pool's from now on
+     */
+    public void resumeAll(Runnable[] tasks) {
+        if (tasks.length == 0) return;
+        if ((ctl.getAndAdd(tasks.length) & RETIRED) != 0) { // full fence: ordered with the retiring CAS
+            ctl.getAndAdd(-tasks.length);
+            throw rejected();
+        }
+        carriers.pushAll(tasks);
     }
 
     /**

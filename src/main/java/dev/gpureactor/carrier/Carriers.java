@@ -14,6 +14,12 @@ public sealed interface Carriers permits ForkJoinCarriers, QueuedCarriers {
     /** Runs {@code task} on a carrier soon; never blocks (the JDK calls it with the submitter pinned). */
     void push(Runnable task);
 
+    /**
+     * Runs every task of {@code tasks} on a carrier soon, in about that order; never blocks. The
+     * array is the carriers' from now on. One push for the lot: see {@link ForkJoinCarriers#pushAll}.
+     */
+    void pushAll(Runnable[] tasks);
+
     /** Called once, when nothing is queued or running and nothing can be admitted any more: carriers leave. */
     void retire();
 

@@ -216,6 +216,65 @@ final class ForkJoinCarriers implements Carriers {
         }
     }
 
+    /**
+     * Many tasks at once (a parker's scan woke them together): one {@link Spread} submitted for
+     * the lot. The carrier that takes it forks halves of the range into its own queue, where an idle
+     * carrier steals them, and runs the first task itself. Submitted one by one from a thread that is
+     * no carrier, each would take the submission queue's lock and, with the carriers draining it as
+     * fast as it fills, wake one of them again (docs/SCALE.md, "The hand-off in batches"). A few
+     * tasks go one by one still: each may wake an idle carrier at once, where a spread wakes the
+     * second only once the first runs.
+     */
+    @Override
+    public void pushAll(Runnable[] tasks) {
+        if (tasks.length < SPREAD_FROM) {
+            for (Runnable t : tasks) push(t);
+            return;
+        }
+        forkJoin.execute(new Spread(pool, tasks, 0, tasks.length));
+    }
+
+    /** From this many tasks {@link #pushAll} submits one {@link Spread}. */
+    static final int SPREAD_FROM = 8;
+
+    /**
+     * Admitted tasks {@code [lo, hi)} of one array, run as one {@link ForkJoinTask} that splits itself:
+     * it forks its upper half until one task is left, and runs that through {@link CarrierPool#runTask}.
+     * Each task still runs once and is counted done once, whatever it throws; one blocked (a pinned
+     * thread) leaves the forked halves in its carrier's queue, where the others and a compensating
+     * carrier steal them.
+     */
+    private static final class Spread extends ForkJoinTask<Void> {
+        private final CarrierPool pool;
+        private final Runnable[] tasks;
+        private final int lo, hi;
+
+        Spread(CarrierPool pool, Runnable[] tasks, int lo, int hi) {
+            this.pool = pool;
+            this.tasks = tasks;
+            this.lo = lo;
+            this.hi = hi;
+        }
+
+        @Override
+        public Void getRawResult() { return null; }
+
+        @Override
+        protected void setRawResult(Void v) { }
+
+        @Override
+        protected boolean exec() {
+            int end = hi;
+            while (end - lo > 1) {
+                int mid = (lo + end) >>> 1;
+                new Spread(pool, tasks, mid, end).fork(); // this carrier's own queue: no lock, and stealable
+                end = mid;
+            }
+            pool.runTask(tasks[lo], Thread.currentThread() instanceof Carrier c ? c.tally : null);
+            return true;
+        }
+    }
+
     @Override
     public void retire() {
         forkJoin.shutdown(); // nothing is queued (the pool's ctl says so); idle workers leave

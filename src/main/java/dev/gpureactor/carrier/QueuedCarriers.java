@@ -21,6 +21,11 @@ final class QueuedCarriers implements Carriers {
     public void push(Runnable task) { queue.offer(task); }
 
     @Override
+    public void pushAll(Runnable[] tasks) {
+        for (Runnable t : tasks) queue.offer(t);
+    }
+
+    @Override
     public void retire() { }
 
     @Override

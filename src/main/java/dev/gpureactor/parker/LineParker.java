@@ -34,10 +34,11 @@ public final class LineParker implements Runnable {
      * loop (ParkerHosting). The owner alone touches the group and the plain fields; each hand-over
      * is a volatile write the next owner reads before its first access (DESIGN §5 "loop hand-over").
      *
-     * The loop, one pass: closing set? fail every wait and the inbox, leave. The carriers
-     * backlogged? then neither spin nor host, else open a capture. step(): group.snapshot()
-     * (acquire, before the drain), inbox.drain(), group.next(): the Turn. A woken virtual thread
-     * captured? host it or give it to the carriers. Perform the Turn: Idle, Sleep(at) -> sleepUntil
+     * The loop, one pass: closing set? fail every wait and the inbox, leave. Open a capture of the
+     * carriers' wakes (ParkerThread), keeping the first to host unless the carriers are
+     * backlogged (then neither spin nor host). step(): group.snapshot() (acquire, before the
+     * drain), inbox.drain(), group.next(): the Turn. Close the capture: the batched wakes go to the
+     * carriers together; a kept one is hosted or given to them too. Perform the Turn: Idle, Sleep(at) -> sleepUntil
      * (the sleep handshake; a timed sleep's lateness is booked to every watch); Park(bound, spin) ->
      * inbox.announcePark(group.armFor()), then the SnapshotPark; Again -> turn at once. An
      * exception: failed() (a closed line's LineClosed drops its watch alone; anything else fails
@@ -195,15 +196,17 @@ public final class LineParker implements Runnable {
                 if (backlogged && !wasBacklogged) BacklogEvent.emit(name, carriers); // sampled at the flip
                 wasBacklogged = backlogged;
                 long turnStart = System.nanoTime();
-                // Host unless the carriers are backlogged: with every carrier busy and none queued, a
-                // hand-off would wait behind a busy carrier's task (measured: docs/PARKER.md, "CPU by phase").
-                if (hostPool != null && !backlogged) me.openCapture(hostPool);
+                // Capture the scan's wakes: pushed together after it (or in small batches), and the
+                // first hosted unless the carriers are backlogged: with every carrier busy and none
+                // queued, a hand-off would wait behind a busy carrier's task (measured: docs/PARKER.md,
+                // "CPU by phase").
+                if (carriers != null) me.openCapture(carriers, hostPool != null && !backlogged);
                 Turn next;
                 try {
                     next = step(afterSleep, backlogged);
                 } catch (Throwable t) {
                     Runnable kept = me.closeCapture();
-                    if (kept != null) hostPool.execute(kept); // a woken virtual thread is never dropped
+                    if (kept != null) carriers.execute(kept); // a woken virtual thread is never dropped
                     throw t;
                 }
                 Runnable guest = me.closeCapture();

@@ -201,23 +201,26 @@ public final class LineWatch {
             while ((head = set.isEmpty() ? null : set.first()) != null
                     && (MemoryDescriptor.reached(word, head.descriptor().target()) || !head.isPending())) {
                 set.pollFirst();
-                waiting--;
-                counters.deregistered();
                 reached.add(head);
             }
         }
+        if (reached.isEmpty()) return;
+        waiting -= reached.size();
+        counters.deregistered(reached.size()); // one update for the scan: registrars count on the same word
         // An exception here (an unpark's) leaves the rest in reached, which failAll then fails.
+        int woke = 0;
         try {
             for (int i = 0; i < reached.size(); i++) {
                 LineWait w = reached.get(i);
                 reached.set(i, null);
                 if (w.signal()) {
-                    counters.woke();
-                    completed++;
+                    woke++;
                     observe(w, now, afterSleep);
                 }
             }
         } finally {
+            completed += woke;
+            counters.woke(woke);
             flushObserved();
         }
         reached.clear();

@@ -6,15 +6,22 @@ import dev.gpureactor.core.Sleeper;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
 
 /**
- * A platform thread that runs a {@link LineParker}'s loop, and during one turn of it may keep one
- * woken virtual thread to run itself (hosting: the locality-first wake).
+ * A platform thread that runs a {@link LineParker}'s loop, and during one turn of it captures the
+ * virtual threads its scan wakes: it may keep the first to run itself (hosting: the locality-first
+ * wake), and hands the others to the carriers together.
  *
  * <p>When a parker's scan completes a wait, the joiner's unpark calls {@link CarrierPool#execute}
- * on this thread. While the turn {@linkplain #openCapture captures}, the pool hands the first such
- * task of its own to {@link #capture} instead of queueing it and waking a carrier; the parker then
- * runs it right here, where the store was seen, saving the handoff to a carrier asleep in the OS.
+ * on this thread. While the turn {@linkplain #openCapture captures}, the pool hands every such task
+ * of its own to {@link #capture} instead of queueing it and waking a carrier. The first, when the
+ * turn may host, is kept: the parker runs it right here, where the store was seen, saving the
+ * handoff to a carrier asleep in the OS. The others are batched and go to the carriers as one push
+ * ({@link CarrierPool#resumeAll}) when the capture closes, after the scan (or when a long scan fills
+ * {@link #BATCH_MAX}). Pushed one by one between the scan's settles, a fan-out's wakes met carriers
+ * that had already drained the queue and gone idle, and each push paid for waking one again
+ * (docs/SCALE.md, "The hand-off in batches").
  *
  * <p><b>Threads.</b> The capture fields are touched only by this thread ({@code execute} runs on
  * the unparking thread, which is this one). {@link #handed} is how a relieved thread standing by is
@@ -24,9 +31,21 @@ public final class ParkerThread extends Thread implements WakeCapture {
     /** The JVM's thread CPU clock, probed once; null where it cannot measure this thread's CPU time. */
     private static final ThreadMXBean CPU = probeCpu();
 
-    /** The pool whose tasks this turn may keep; null when not capturing. This thread only. */
+    /**
+     * Tasks captured before they are pushed to the carriers together: a fan-out's thousand wakes go
+     * as one push; a longer scan's first wakes start while it goes on.
+     */
+    static final int BATCH_MAX = 4096;
+
+    /** The pool whose tasks this turn captures; null when not capturing. This thread only. */
     private CarrierPool capturing;
+    /** Whether this capture keeps its first task to host. This thread only. */
+    private boolean keepsGuest;
+    /** The kept task, or null. This thread only. */
     private Runnable guest;
+    /** The captured tasks not yet pushed, {@link #batched} of them (the rest of the array is null). This thread only. */
+    private Runnable[] batch = new Runnable[16];
+    private int batched;
     /** This thread's deadline sleeper (an io_uring ring belongs to one thread), or null for parkNanos. */
     Sleeper deadlineSleeper;
     /** Set by the thread that hands this standing-by thread its parker's loop. */
@@ -42,17 +61,44 @@ public final class ParkerThread extends Thread implements WakeCapture {
         setDaemon(true);
     }
 
-    /** From now until {@link #closeCapture}, the first task {@code pool} is given on this thread is kept. */
-    void openCapture(CarrierPool pool) {
+    /**
+     * From now until {@link #closeCapture}, the tasks {@code pool} is given on this thread are
+     * captured: the first kept to host when {@code keepGuest}, the others batched.
+     */
+    void openCapture(CarrierPool pool, boolean keepGuest) {
         capturing = pool;
+        keepsGuest = keepGuest;
     }
 
-    /** Keeps {@code task} if this thread is capturing for {@code pool} and has no guest yet. */
+    /**
+     * Captures {@code task} if this thread is capturing for {@code pool}: kept as the guest, or
+     * batched (a full batch is pushed first). Throws only what a push throws (a retired pool, which
+     * a live thread's wake never meets): the scan's own unpark would have thrown it.
+     */
     @Override
     public boolean capture(CarrierPool pool, Runnable task) {
-        if (pool != capturing || guest != null) return false;
-        guest = task;
+        if (pool != capturing) return false;
+        if (keepsGuest && guest == null) {
+            guest = task;
+            return true;
+        }
+        if (batched == batch.length) {
+            if (batched == BATCH_MAX) pushBatch(pool);
+            else batch = Arrays.copyOf(batch, batched * 2); // grows to the largest scan seen, up to BATCH_MAX
+        }
+        batch[batched++] = task;
         return true;
+    }
+
+    /**
+     * Pushes the batched tasks to {@code pool}'s carriers together ({@link CarrierPool#resumeAll}),
+     * each admitted as a resume (never captured again). Throws only what the push throws.
+     */
+    private void pushBatch(CarrierPool pool) {
+        Runnable[] tasks = Arrays.copyOf(batch, batched);
+        Arrays.fill(batch, 0, batched, null);
+        batched = 0;
+        pool.resumeAll(tasks);
     }
 
     /**
@@ -78,11 +124,24 @@ public final class ParkerThread extends Thread implements WakeCapture {
         }
     }
 
-    /** Ends the capture; returns the kept task, or null. */
+    /**
+     * Ends the capture: pushes what is batched, and returns the kept task, or null. Should a push
+     * throw, the kept task goes to the carriers too before the failure is thrown: a woken virtual
+     * thread is never dropped.
+     */
     Runnable closeCapture() {
+        CarrierPool pool = capturing;
         capturing = null;
         Runnable g = guest;
         guest = null;
+        if (batched > 0) {
+            try {
+                pushBatch(pool);
+            } catch (RuntimeException e) {
+                if (g != null) pool.resumes().execute(g);
+                throw e;
+            }
+        }
         return g;
     }
 }

@@ -22,9 +22,14 @@ public final class ReactorCounters {
 
     void deregistered() { registrations.decrementAndGet(); }
 
+    /** {@code n} waits settled at once (a scan's): one update of the word the registrars increment. */
+    void deregistered(int n) { registrations.addAndGet(-n); }
+
     public long registrations() { return registrations.get(); }
 
     void woke() { woke.increment(); }
+
+    void woke(int n) { if (n != 0) woke.add(n); }
 
     void slept() { slept.increment(); }
 

@@ -12,7 +12,7 @@ public final class FirstPoolMain {
         CarrierPool pool = new CarrierPool(1, w -> { });
         AtomicInteger ran = new AtomicInteger();
         CountDownLatch both = new CountDownLatch(2);
-        for (int i = 0; i < 2; i++) pool.resumes().execute(() -> { ran.incrementAndGet(); both.countDown(); });
+        pool.resumeAll(new Runnable[] {() -> { ran.incrementAndGet(); both.countDown(); }, () -> { ran.incrementAndGet(); both.countDown(); }});
         both.await(30, TimeUnit.SECONDS);
         System.out.println("ran=" + ran.get());
         pool.close();
