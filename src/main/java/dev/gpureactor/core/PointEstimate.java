@@ -159,25 +159,66 @@ public final class PointEstimate {
      * @param outcomes the outcomes
      */
     public PointEstimate observeAll(DeadlinePlan plan, List<? extends Outcome> outcomes) {
-        int window = plan.window();
-        long[] buf = Arrays.copyOf(samples, samples.length + outcomes.size());
+        long[] values = new long[outcomes.size()];
+        boolean[] late = new boolean[values.length];
+        int n = 0;
+        for (Outcome o : outcomes) {
+            switch (o) {
+                case Outcome.Immediate i -> values[n] = i.residualNanos();
+                case Outcome.Exact e -> values[n] = e.residualNanos();
+                case Outcome.Late l -> {
+                    values[n] = l.wokeNanos();
+                    late[n] = true;
+                }
+                case Outcome.Blocked b -> { continue; } // teaches nothing
+            }
+            n++;
+        }
+        return fold(plan.window(), values, late, false, n);
+    }
+
+    /**
+     * {@return this estimate with a parker's run of {@code n} outcomes of one kind folded in, in order:
+     * exactly {@link #observe} of an {@link Outcome.Late} ({@code late}) or an {@link Outcome.Exact} of
+     * each of {@code residuals[0, n)}} What a scan completes is all exact, or all late after a deadline
+     * sleep; as primitives, nothing is allocated per wait, and an exact run longer than the window
+     * folds only its last {@code window} (the others would be shifted out).
+     *
+     * @param plan the wait plan
+     * @param residuals the residuals (or, for late wakes, the times woken), nanoseconds
+     * @param n how many of them
+     * @param late whether they are late wakes
+     */
+    public PointEstimate observeRun(DeadlinePlan plan, long[] residuals, int n, boolean late) {
+        return fold(plan.window(), residuals, null, late, n);
+    }
+
+    /**
+     * The one fold: {@code values[0, n)} in order, each censored where {@code lates[i]} (or, with
+     * {@code lates} null, where {@code allLate}), keeping the last {@code window} samples. A censored
+     * sample reads the samples kept at its turn; an exact one does not, so a tail of {@code window}
+     * exact samples alone decides the result and the fold starts there.
+     */
+    private PointEstimate fold(int window, long[] values, boolean[] lates, boolean allLate, int n) {
+        if (n == 0) return this;
+        int from = 0;
+        if (n > window) {
+            boolean lateTail = allLate;
+            if (lates != null) for (int i = n - window; i < n && !lateTail; i++) lateTail = lates[i];
+            if (!lateTail) from = n - window;
+        }
+        long[] buf = Arrays.copyOf(samples, samples.length + (n - from));
         boolean[] cbuf = Arrays.copyOf(censored, buf.length);
         int end = samples.length, kept = samples.length;
-        boolean changed = false;
-        for (Outcome o : outcomes) {
-            long sample = switch (o) {
-                case Outcome.Immediate i -> Math.max(0, i.residualNanos());
-                case Outcome.Exact e -> Math.max(0, e.residualNanos());
-                case Outcome.Late l -> Math.min(Math.max(0, l.wokeNanos()), minOf(buf, end - kept, end)) / 2;
-                case Outcome.Blocked b -> -1;
-            };
-            if (sample < 0) continue;
-            cbuf[end] = o instanceof Outcome.Late;
-            buf[end++] = sample;
+        for (int i = from; i < n; i++) {
+            boolean late = lates == null ? allLate : lates[i];
+            long v = Math.max(0, values[i]);
+            cbuf[end] = late;
+            buf[end] = late ? Math.min(v, minOf(buf, end - kept, end)) / 2 : v;
+            end++;
             kept = Math.min(window, kept + 1);
-            changed = true;
         }
-        return changed ? new PointEstimate(Arrays.copyOfRange(buf, end - kept, end), Arrays.copyOfRange(cbuf, end - kept, end)) : this;
+        return new PointEstimate(Arrays.copyOfRange(buf, end - kept, end), Arrays.copyOfRange(cbuf, end - kept, end));
     }
 
     /** The smallest of {@code v[from, to)}; {@code Long.MAX_VALUE} when empty (a cold point predicts nothing). */

@@ -65,6 +65,26 @@ public final class PointTable<K> {
     }
 
     /**
+     * Folds a parker's run of {@code n} outcomes of one kind into the point's estimate in one update:
+     * what {@link #observe} of an {@link Outcome.Exact} (or, {@code late}, an {@link Outcome.Late}) of
+     * each of {@code residuals[0, n)} would leave ({@link PointEstimate#observeRun}).
+     *
+     * @param key the key
+     * @param plan the wait plan
+     * @param residuals the residuals, nanoseconds (read during the call only)
+     * @param n how many of them
+     * @param late whether they are late wakes
+     */
+    public void observeRun(K key, DeadlinePlan plan, long[] residuals, int n, boolean late) {
+        Objects.requireNonNull(plan, "plan");
+        if (n == 0) return;
+        points.compute(Objects.requireNonNull(key, "key"), (k, old) -> {
+            PointEstimate next = (old == null ? PointEstimate.cold() : old).observeRun(plan, residuals, n, late);
+            return next.sampleCount() == 0 ? null : next;
+        });
+    }
+
+    /**
      * {@return the point's current estimate (cold if never observed)}
      *
      * @param key the key

@@ -5,7 +5,6 @@ import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.DeadlinePlan;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
-import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.PointTable;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
@@ -13,6 +12,7 @@ import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -58,8 +58,13 @@ public final class LineWatch {
     private final long[] snapshot = new long[CompletionLine.WORDS];
     /** The waits one scan found reached, handed over after it (empty between turns but after a failure). */
     private final ArrayList<LineWait> reached = new ArrayList<>();
-    /** The outcomes of this scan's current run of completed waits of one point ({@link #observedKey}), oldest first. */
-    private final ArrayList<Outcome> observed = new ArrayList<>();
+    /**
+     * This scan's current run of completed waits of one point ({@link #observedKey}): their residuals,
+     * oldest first, {@link #observedCount} of them, all exact or all late ({@link #observedLate}).
+     */
+    private long[] observed = new long[16];
+    private int observedCount;
+    private boolean observedLate;
     /** The point of {@link #observed}; null when nothing is queued. */
     private Object observedKey;
     private final Oversleep oversleep = new Oversleep();
@@ -197,6 +202,11 @@ public final class LineWatch {
             TreeSet<LineWait> set = slots[s];
             if (set.isEmpty()) continue;
             long word = snapshot[s];
+            if (MemoryDescriptor.reached(word, set.last().descriptor().target())) {
+                reached.addAll(set); // every wait of the slot, lowest target first, without a rebalance per wait
+                set.clear();
+                continue;
+            }
             LineWait head;
             while ((head = set.isEmpty() ? null : set.first()) != null
                     && (MemoryDescriptor.reached(word, head.descriptor().target()) || !head.isPending())) {
@@ -228,10 +238,10 @@ public final class LineWatch {
 
     /**
      * Queues the outcome of a wait this scan completed for its point's estimate. Consecutive waits of
-     * one point (a slot's waits share its point by default) go in as one run, folded in by one
-     * {@link PointTable#observeAll}: the same estimate as one {@code observe} each, without a
-     * {@code compute} and a copied window per wait (a fan-out's thousand waits of one point spent
-     * more of the parker's scan there than in their unparks).
+     * one point (a slot's waits share its point by default) go in as one run of primitives, folded in
+     * by one {@link PointTable#observeRun}: the same estimate as one {@code observe} each, without a
+     * {@code compute}, a copied window or an outcome object per wait (a fan-out's thousand waits of
+     * one point spent more of the parker's scan there than in their unparks).
      */
     private void observe(LineWait w, long now, boolean afterSleep) {
         if (deadline.isEmpty() || w.pointKey == null) return;
@@ -240,20 +250,23 @@ public final class LineWatch {
         // about the work, so it is not observed (a later exact wait still lowers the prediction).
         if (afterSleep && osLate) return;
         long residual = Math.max(0, now - w.startNanos);
-        Outcome o = afterSleep ? new Outcome.Late(residual) : new Outcome.Exact(residual);
-        if (observedKey != null && observedKey != w.pointKey && !observedKey.equals(w.pointKey)) flushObserved();
+        if (observedKey != null && (observedLate != afterSleep || observedKey != w.pointKey && !observedKey.equals(w.pointKey))) {
+            flushObserved();
+        }
         observedKey = w.pointKey;
-        observed.add(o);
+        observedLate = afterSleep;
+        if (observedCount == observed.length) observed = Arrays.copyOf(observed, observedCount * 2);
+        observed[observedCount++] = residual;
     }
 
     /** Folds the queued run of one point's outcomes into its estimate (the scan's end, or another point's wait). */
     private void flushObserved() {
         if (observedKey == null) return;
         try {
-            points.observeAll(observedKey, deadline.orElseThrow(), observed);
+            points.observeRun(observedKey, deadline.orElseThrow(), observed, observedCount, observedLate);
         } finally {
             observedKey = null;
-            observed.clear();
+            observedCount = 0;
         }
     }
 

@@ -301,6 +301,29 @@ class EstimatorTest {
     }
 
     @Test
+    void a_parkers_run_of_one_kind_is_observing_each_in_turn() {
+        SplittableRandom r = new SplittableRandom(23);
+        for (int round = 0; round < 2_000; round++) {
+            DeadlinePlan plan = new DeadlinePlan(150_000, 20_000, 50_000_000, 1 + r.nextInt(10));
+            PointEstimate start = PointEstimate.cold();
+            DeadlinePlan wide = new DeadlinePlan(150_000, 20_000, 50_000_000, 12);
+            for (int i = r.nextInt(14); i > 0; i--) start = start.observe(wide, new Outcome.Exact(r.nextLong(0, 10_000_000)));
+            boolean late = r.nextBoolean();
+            int n = r.nextInt(40); // runs longer than the window too: an exact one folds only its tail
+            long[] residuals = new long[n + r.nextInt(3)]; // room past n: only the first n count
+            for (int i = 0; i < residuals.length; i++) residuals[i] = r.nextLong(-1_000, 10_000_000);
+            PointEstimate oneByOne = start;
+            for (int i = 0; i < n; i++) oneByOne = oneByOne.observe(plan, late ? new Outcome.Late(residuals[i]) : new Outcome.Exact(residuals[i]));
+            PointEstimate run = start.observeRun(plan, residuals, n, late);
+            assertEquals(oneByOne.toString(), run.toString(), (late ? "late" : "exact") + " run of " + n + " on " + start);
+            assertEquals(oneByOne.spreadNanos(), run.spreadNanos());
+            assertEquals(oneByOne.resumeSleepNanos(plan), run.resumeSleepNanos(plan));
+        }
+        PointEstimate e = exact(PointEstimate.cold(), 1_000_000);
+        assertSame(e, e.observeRun(PLAN, new long[] {5}, 0, false), "an empty run keeps the estimate");
+    }
+
+    @Test
     void observing_nothing_or_only_blocked_waits_keeps_the_estimate() {
         PointEstimate e = exact(PointEstimate.cold(), 1_000_000, 2_000_000);
         assertSame(e, e.observeAll(PLAN, List.of()));
