@@ -98,14 +98,14 @@ final class ForkJoinCarriers implements Carriers {
 
         @Override
         public <T> ForkJoinTask<T> lazySubmit(ForkJoinTask<T> task) {
-            if (task instanceof Run) return super.lazySubmit(task);
+            if (task instanceof CarrierTask) return super.lazySubmit(task);
             super.lazySubmit(handedOver(task));
             return task;
         }
 
         @Override
         public <T> ForkJoinTask<T> externalSubmit(ForkJoinTask<T> task) {
-            if (task instanceof Run) return super.externalSubmit(task);
+            if (task instanceof CarrierTask) return super.externalSubmit(task);
             super.externalSubmit(handedOver(task));
             return task;
         }
@@ -177,26 +177,39 @@ final class ForkJoinCarriers implements Carriers {
         }
     }
 
-    /** One admitted task: counted done by {@link CarrierPool#runTask} whatever it throws. */
-    private static final class Run extends ForkJoinTask<Void> {
-        private final CarrierPool pool;
+    /**
+     * A task of these carriers' pool: it returns nothing and nothing joins it; it runs admitted tasks
+     * through {@link CarrierPool#runTask}, each counted done whatever it throws.
+     */
+    private abstract static sealed class CarrierTask extends ForkJoinTask<Void> permits Run, Spread {
+        final CarrierPool pool;
+
+        CarrierTask(CarrierPool pool) { this.pool = pool; }
+
+        @Override
+        public final Void getRawResult() { return null; }
+
+        @Override
+        protected final void setRawResult(Void v) { }
+
+        /** Runs one admitted task here, counted in this carrier's tally (only the pool's workers run its tasks; null would count it under a lock). */
+        final void runOne(Runnable task) {
+            pool.runTask(task, Thread.currentThread() instanceof Carrier c ? c.tally : null);
+        }
+    }
+
+    /** One admitted task. */
+    private static final class Run extends CarrierTask {
         private final Runnable task;
 
         Run(CarrierPool pool, Runnable task) {
-            this.pool = pool;
+            super(pool);
             this.task = task;
         }
 
         @Override
-        public Void getRawResult() { return null; }
-
-        @Override
-        protected void setRawResult(Void v) { }
-
-        @Override
         protected boolean exec() {
-            // Only the pool's workers run its tasks (nothing joins them); null would count it under a lock.
-            pool.runTask(task, Thread.currentThread() instanceof Carrier c ? c.tally : null);
+            runOne(task);
             return true;
         }
     }
@@ -244,23 +257,16 @@ final class ForkJoinCarriers implements Carriers {
      * thread) leaves the forked halves in its carrier's queue, where the others and a compensating
      * carrier steal them.
      */
-    private static final class Spread extends ForkJoinTask<Void> {
-        private final CarrierPool pool;
+    private static final class Spread extends CarrierTask {
         private final Runnable[] tasks;
         private final int lo, hi;
 
         Spread(CarrierPool pool, Runnable[] tasks, int lo, int hi) {
-            this.pool = pool;
+            super(pool);
             this.tasks = tasks;
             this.lo = lo;
             this.hi = hi;
         }
-
-        @Override
-        public Void getRawResult() { return null; }
-
-        @Override
-        protected void setRawResult(Void v) { }
 
         @Override
         protected boolean exec() {
@@ -270,7 +276,7 @@ final class ForkJoinCarriers implements Carriers {
                 new Spread(pool, tasks, mid, end).fork(); // this carrier's own queue: no lock, and stealable
                 end = mid;
             }
-            pool.runTask(tasks[lo], Thread.currentThread() instanceof Carrier c ? c.tally : null);
+            runOne(tasks[lo]);
             return true;
         }
     }

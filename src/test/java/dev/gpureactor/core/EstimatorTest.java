@@ -279,15 +279,20 @@ class EstimatorTest {
         };
     }
 
+    /** A start of any length, some longer than the tests' windows (a point kept under a wider plan). */
+    private static PointEstimate randomStart(SplittableRandom r) {
+        PointEstimate start = PointEstimate.cold();
+        DeadlinePlan wide = new DeadlinePlan(150_000, 20_000, 50_000_000, 12);
+        for (int i = r.nextInt(14); i > 0; i--) start = start.observe(wide, new Outcome.Exact(r.nextLong(0, 10_000_000)));
+        return start;
+    }
+
     @Test
     void observing_many_outcomes_at_once_is_observing_each_in_turn() {
         SplittableRandom r = new SplittableRandom(19);
         for (int round = 0; round < 2_000; round++) {
             DeadlinePlan plan = new DeadlinePlan(150_000, 20_000, 50_000_000, 1 + r.nextInt(10));
-            // A start of any length, some longer than this plan's window (a point kept under a wider one).
-            PointEstimate start = PointEstimate.cold();
-            DeadlinePlan wide = new DeadlinePlan(150_000, 20_000, 50_000_000, 12);
-            for (int i = r.nextInt(14); i > 0; i--) start = start.observe(wide, new Outcome.Exact(r.nextLong(0, 10_000_000)));
+            PointEstimate start = randomStart(r);
             List<Outcome> outcomes = new ArrayList<>();
             for (int i = r.nextInt(40); i > 0; i--) outcomes.add(randomOutcome(r));
             PointEstimate oneByOne = start;
@@ -305,9 +310,7 @@ class EstimatorTest {
         SplittableRandom r = new SplittableRandom(23);
         for (int round = 0; round < 2_000; round++) {
             DeadlinePlan plan = new DeadlinePlan(150_000, 20_000, 50_000_000, 1 + r.nextInt(10));
-            PointEstimate start = PointEstimate.cold();
-            DeadlinePlan wide = new DeadlinePlan(150_000, 20_000, 50_000_000, 12);
-            for (int i = r.nextInt(14); i > 0; i--) start = start.observe(wide, new Outcome.Exact(r.nextLong(0, 10_000_000)));
+            PointEstimate start = randomStart(r);
             boolean late = r.nextBoolean();
             int n = r.nextInt(40); // runs longer than the window too: an exact one folds only its tail
             long[] residuals = new long[n + r.nextInt(3)]; // room past n: only the first n count
