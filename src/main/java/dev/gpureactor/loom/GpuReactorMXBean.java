@@ -113,7 +113,7 @@ public interface GpuReactorMXBean {
     long getPolls();
 
     /**
-     * Parker scans that woke at least one waiter.
+     * Waits the parkers' scans woke (each completed wait once).
      *
      * @return the total
      */

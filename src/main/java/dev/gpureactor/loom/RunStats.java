@@ -2,7 +2,7 @@ package dev.gpureactor.loom;
 
 /**
  * What a reactor did: task runs on the carriers ({@code polls}),
- * parker scans that woke a waiter ({@code woke}), parker OS sleeps ({@code slept}), parker line
+ * waits the parkers' scans woke ({@code woke}), parker OS sleeps ({@code slept}), parker line
  * parks ({@code parked}), backstop queries, and the carriers' idle and busy time. The share of the
  * waiting that was filled with work is {@code busy / (busy + idle)}; {@code busy} and {@code idle}
  * are summed over carriers (idle is the carriers' wall time
@@ -16,7 +16,7 @@ package dev.gpureactor.loom;
  * a few per cent).
  *
  * @param polls         tasks the carriers ran (summed over per-carrier counts)
- * @param woke          parker scans that woke at least one waiter
+ * @param woke          waits the parkers' scans woke (each completed wait once)
  * @param slept         timed OS sleeps of the parkers
  * @param parked        line parks of the parkers (hardware word wait or the pure-Java park)
  * @param queried       backstop queries of a port (the error authority)

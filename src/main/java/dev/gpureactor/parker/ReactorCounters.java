@@ -71,7 +71,7 @@ public final class ReactorCounters {
     /**
      * The counters' values, as the reactor's {@code RunStats} names them.
      *
-     * @param woke           parker scans that woke at least one waiter
+     * @param woke           waits the parkers' scans woke (each completed wait once)
      * @param slept          timed OS sleeps of the parkers
      * @param parked         line parks of the parkers
      * @param queried        backstop queries of a port

@@ -51,7 +51,7 @@ public record BenchRun(String date, String machine, String jdk, String load, Kno
         }
         many.ifPresent(m -> b.append(String.format(Locale.ROOT,
                 "%n%d waiting futures on %d lines: %.0f B heap per future beyond its virtual thread (a parked virtual thread: %.0f B);"
-                        + " all woken in %.1f ms = %.0f completions/s; registrations left %d%n",
+                        + " all woken in %.1f ms (median of " + ManyFutures.WAKES + ") = %.0f completions/s; registrations left %d%n",
                 m.futures(), m.lines(), m.bytesPerFuture(), m.bytesPerVirtualThread(), m.wakeAllMillis(), m.completionsPerSecond(),
                 m.registrationsLeft())));
         b.append(String.format(Locale.ROOT, "%ngoals (ratios from this run):%n"));

@@ -9,6 +9,7 @@ import dev.gpureactor.loom.GpuReactor;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,13 +29,17 @@ import java.util.function.Consumer;
  *       its virtual thread: the future, its descriptor and port, the joiner node, the parker's
  *       index entry, and the deeper stack of {@code join}.
  *   <li>Wake: the "device" (this thread) stores every slot's last target at once; the time until
- *       the last joiner runs again gives completions per second.
+ *       the last joiner runs again gives completions per second. The futures phase runs {@link #WAKES}
+ *       times (the heap is measured in the first) and the median wake is reported: one wake's time
+ *       moves with the machine by more than the goals judged on it.
  * </ol>
  */
 public final class ManyFutures {
     /** Lines of the default run ({@code gar bench}); {@code gar scale} asks for eight. */
     private static final int LINES = 4;
     private static final Duration GUARD = Duration.ofSeconds(120);
+    /** Wakes of all the futures per run, the median reported (the floor in {@code gar scale} takes as many). */
+    public static final int WAKES = 3;
 
     private ManyFutures() {}
 
@@ -57,13 +62,21 @@ public final class ManyFutures {
             // thread's stack chunk is larger than a compiled one, and would skew the difference.
             for (int i = 0; i < 3; i++) {
                 baselinePhase(r, Math.min(n, 20_000), false);
-                futuresPhase(r, Math.min(n, 20_000), lines, null);
+                futuresPhase(r, Math.min(n, 20_000), lines, null, false);
             }
             progress.accept("baseline: " + n + " parked virtual threads");
             long[] base = baselinePhase(r, n, true);
-            progress.accept(n + " waiting futures");
+            progress.accept(n + " waiting futures, " + WAKES + " wakes");
             long[] fut = new long[3];
-            futuresPhase(r, n, lines, fut);
+            long[] wakes = new long[WAKES];
+            futuresPhase(r, n, lines, fut, true);
+            wakes[0] = fut[2];
+            for (int i = 1; i < WAKES; i++) {
+                long[] again = new long[3];
+                futuresPhase(r, n, lines, again, false);
+                wakes[i] = again[2];
+            }
+            fut[2] = median(wakes);
             long quietBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (r.registrations() != 0 && System.nanoTime() - quietBy < 0) Thread.sleep(5);
             double perVt = (double) (base[1] - base[0]) / n;
@@ -94,8 +107,17 @@ public final class ManyFutures {
         return new long[] {before, with};
     }
 
-    /** Runs n joiners to completion; with {@code out}, fills {heap before, heap while waiting, wake-all nanos}. */
-    private static void futuresPhase(GpuReactor r, int n, int lineCount, long[] out) throws InterruptedException {
+    /** The median of {@code v} (sorted in place). */
+    public static long median(long[] v) {
+        Arrays.sort(v);
+        return v[v.length / 2];
+    }
+
+    /**
+     * Runs n joiners to completion; with {@code out}, fills {heap before, heap while waiting, wake-all
+     * nanos}, the heap figures only when {@code heap} (else 0: no GC before the wake).
+     */
+    private static void futuresPhase(GpuReactor r, int n, int lineCount, long[] out, boolean heap) throws InterruptedException {
         CompletionLine[] lines = new CompletionLine[lineCount];
         for (int i = 0; i < lineCount; i++) lines[i] = CompletionLine.allocate();
         try {
@@ -103,7 +125,7 @@ public final class ManyFutures {
             Thread[] ts = new Thread[n];
             CountDownLatch started = new CountDownLatch(n);
             CountDownLatch done = new CountDownLatch(n);
-            long before = out != null ? heapAfterGc() : 0;
+            long before = heap ? heapAfterGc() : 0;
             for (int i = 0; i < n; i++) {
                 CompletionLine line = lines[(i % slots) / CompletionLine.WORDS];
                 Slot slot = Slot.of(i % CompletionLine.WORDS);
@@ -121,7 +143,7 @@ public final class ManyFutures {
             long quietBy = System.nanoTime() + GUARD.toNanos();
             while (r.registrations() < n && System.nanoTime() - quietBy < 0) Thread.sleep(5);
             Thread.sleep(50); // let each parker drain its inbox into its slot index
-            long with = out != null ? heapAfterGc() : 0;
+            long with = heap ? heapAfterGc() : 0;
             long last = (n - 1) / slots + 1;
             long t0 = System.nanoTime();
             for (CompletionLine l : lines) for (int s = 0; s < CompletionLine.WORDS; s++) l.store(Slot.of(s), last);

@@ -8,7 +8,7 @@ package dev.gpureactor.bench;
  * @param bytesPerVirtualThread heap per plainly parked virtual thread (the baseline), after GC
  * @param bytesPerFuture       heap per waiting future beyond its virtual thread: (heap with virtual threads
  *                             joining futures − heap with as many virtual threads parked plainly) / futures
- * @param wakeAllMillis        from the device's stores (all slots at once) to the last joiner running again
+ * @param wakeAllMillis        from the device's stores (all slots at once) to the last joiner running again, the median of {@link ManyFutures#WAKES} wakes
  * @param completionsPerSecond futures / wakeAll
  * @param registrationsLeft    registrations the reactor still held afterwards (0 when nothing leaked)
  */

@@ -1,6 +1,7 @@
 package dev.gpureactor.bench.scale;
 
 import dev.gpureactor.bench.Goal;
+import dev.gpureactor.bench.ManyFutures;
 import dev.gpureactor.bench.ManyResult;
 import dev.gpureactor.json.Json;
 
@@ -158,7 +159,7 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
                 fanOut.waiters(), fanOut.rounds(), fanOut.p50Nanos() / 1e6, fanOut.p99Nanos() / 1e6, fanOut.maxNanos() / 1e6));
         b.append("\nMany waiters (over ").append(WAITER_LINES).append(" lines; heap by GC'd heap delta against plainly parked virtual threads)\n");
         for (ManyResult m : waiters) {
-            b.append(String.format(Locale.ROOT, "%8d waiters: %.0f B per future, %.0f B per virtual thread, all woken in %.1f ms = %.3f M/s%n",
+            b.append(String.format(Locale.ROOT, "%8d waiters: %.0f B per future, %.0f B per virtual thread, all woken in %.1f ms (median of " + ManyFutures.WAKES + ") = %.3f M/s%n",
                     m.futures(), m.bytesPerFuture(), m.bytesPerVirtualThread(), m.wakeAllMillis(), m.completionsPerSecond() / 1e6));
         }
         b.append("\nFloor (no reactor: virtual threads in LockSupport.park, unparked by one platform thread in a loop)\n");
@@ -166,7 +167,7 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
             b.append(String.format(Locale.ROOT, "  %-13s %d carriers  fan-out %d: last running p50 %.3f ms, p99 %.3f ms, max %.3f ms%n",
                     fl.scheduler(), fl.carriers(), fl.waiters(), fl.p50Nanos() / 1e6, fl.p99Nanos() / 1e6, fl.maxNanos() / 1e6));
             for (FloorMany m : fl.many()) {
-                b.append(String.format(Locale.ROOT, "  %-13s %d carriers  %8d waiters: all woken in %.1f ms = %.3f M/s%n", fl.scheduler(),
+                b.append(String.format(Locale.ROOT, "  %-13s %d carriers  %8d waiters: all woken in %.1f ms (median of " + ManyFutures.WAKES + ") = %.3f M/s%n", fl.scheduler(),
                         fl.carriers(), m.waiters(), m.wakeAllNanos() / 1e6, m.completionsPerSecond() / 1e6));
             }
         }

@@ -1,5 +1,6 @@
 package dev.gpureactor.bench.scale;
 
+import dev.gpureactor.bench.ManyFutures;
 import dev.gpureactor.loom.GpuReactor;
 
 import java.time.Duration;
@@ -17,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  * one platform thread (the caller, standing where a parker stands) sets the flag and unparks them
  * all in a loop. The time runs from just before the first unpark to the last of them running again
  * (fan-out, p50/p99 over rounds as ScaleBench.fanOut) or to a latch counted down by each (many
- * waiters, as ManyFutures' wake phase). Run on two schedulers: the JDK's default one, and a default
+ * waiters, as ManyFutures' wake phase, the median of as many wakes). Run on two schedulers: the JDK's default one, and a default
  * reactor's CarrierPool (its startVirtualThread), so the table shows what unparking alone costs on
  * each, and how far the reactor's wake is from it.
  */
@@ -53,7 +54,9 @@ final class UnparkFloor {
             List<ScaleRun.FloorMany> ms = new ArrayList<>();
             for (int n : many) {
                 wakeAll(f, Math.min(n, 20_000)); // warm-up, as ManyFutures does
-                ms.add(new ScaleRun.FloorMany(n, wakeAll(f, n)));
+                long[] wakes = new long[ManyFutures.WAKES]; // the median of as many wakes as the reactor's
+                for (int i = 0; i < wakes.length; i++) wakes[i] = wakeAll(f, n);
+                ms.add(new ScaleRun.FloorMany(n, ManyFutures.median(wakes)));
             }
             return new ScaleRun.Floor(on.label, carriers, waiters, rounds, ScaleBench.percentile(last, 0.50),
                     ScaleBench.percentile(last, 0.99), last[rounds - 1], ms);
