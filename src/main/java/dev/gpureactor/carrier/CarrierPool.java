@@ -27,7 +27,7 @@ import java.util.function.Function;
  *
  * <p><b>Hosting.</b> When a parker's turn unparks a virtual thread, {@link #onContinue} runs on that
  * parker thread and hands the task to {@link WakeCapture#capture}: the parker keeps the first to
- * run there and pushes the others through {@link #resumes} together once its scan is over.
+ * run there and hands the others over together once its scan is over ({@link #resumeAll}).
  *
  * <p><b>Lifecycle.</b> {@link #close()} closes admission of new threads, never of resumes: a live
  * virtual thread of this pool is resumed by whoever unparks it (another virtual thread, a parker,
@@ -103,7 +103,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * @param warnings  where {@link ErrorCode#LiveAtClose} goes
      */
     public CarrierPool(int size, Consumer<Warning> warnings) {
-        requireCarriers(); // before ForkJoinCarriers loads, as in the constructor below
+        VirtualThreads.requireCarrierPool(); // before ForkJoinCarriers loads, as in the constructor below
         this(size, ForkJoinCarriers.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings);
     }
 
@@ -113,19 +113,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public CarrierPool(int size, int maxSize, Duration keepAlive, Consumer<Warning> warnings) {
         if (size < 1 || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, "1..4096");
-        requireCarriers();
+        VirtualThreads.requireCarrierPool(); // before ForkJoinCarriers loads: its carrier class extends the JDK's
         this(size, warnings, true, true, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
-    }
-
-    /**
-     * The probe, before anything names {@link ForkJoinCarriers}: its carrier class extends the JDK's
-     * {@code CarrierThread}, which the probe exports to us, and loading it first fails for good
-     * ({@code IllegalAccessError}, remembered by the JVM). Throws the coded refusal where the hook is closed.
-     */
-    private static void requireCarriers() {
-        VirtualThreads.capability().missing().ifPresent(why -> {
-            throw new ReactorException(ErrorCode.ExecutorRefused, "carrier-pool", why);
-        });
     }
 
     private CarrierPool(int size, Consumer<Warning> warnings, boolean tellsResumes, boolean retiresByCas,
@@ -200,7 +189,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public void onContinue(Runnable task) {
         Objects.requireNonNull(task, "task");
         // Plain read of the closed bit is enough here: capture after close only means the parker runs
-        // it, or pushes it a little later through resumes(), instead of this call pushing it.
+        // it, or hands it over a little later through resumeAll, instead of this call pushing it.
         if (Thread.currentThread() instanceof WakeCapture p && (ctl.get() & CLOSED) == 0 && p.capture(this, task)) return;
         admitResume(task);
     }
@@ -224,10 +213,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public void resumeAll(Runnable[] tasks) {
         if (tasks.length == 0) return;
-        if ((ctl.getAndAdd(tasks.length) & RETIRED) != 0) { // full fence: ordered with the retiring CAS
-            ctl.getAndAdd(-tasks.length);
-            throw rejected();
-        }
+        admit(tasks.length);
         carriers.pushAll(tasks);
     }
 
@@ -236,10 +222,13 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * carriers' own pool ({@link ForkJoinCarriers}), which queues it itself once admitted here. Refused
      * only once retired, which a live thread's continuation never meets.
      */
-    void admitHandedOver() {
-        if ((ctl.getAndIncrement() & RETIRED) != 0) { // full fence: ordered with the retiring CAS
-            ctl.getAndDecrement(); // keeps the task count true; the retired bit stays, so nothing is admitted meanwhile
-            throw rejected(); // retired: no carrier would ever run it
+    void admitHandedOver() { admit(1); }
+
+    /** Admits {@code n} tasks with one fetch-and-add, refused only once retired (every resume's admission). */
+    private void admit(int n) {
+        if ((ctl.getAndAdd(n) & RETIRED) != 0) { // full fence: ordered with the retiring CAS
+            ctl.getAndAdd(-n); // keeps the task count true; the retired bit stays, so nothing is admitted meanwhile
+            throw rejected(); // retired: no carrier would ever run them
         }
     }
 
@@ -247,15 +236,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * An executor onto these carriers that never hands its task to a parker: for callbacks
      * (completion stages, {@code onComplete}), which must never run on a parker thread. After close
      * it still runs what it is given while the carriers stay (a wait failed by the close calls back).
-     *
-     * <p>Each callback runs on a virtual thread of its own, never on a carrier thread itself. A
-     * carrier that ran a callback directly would be a platform thread contending for the callback's
-     * monitors with this pool's virtual threads; under JEP 491 a virtual thread blocked on a monitor
-     * unmounts, and when the owner leaves it may be the one chosen to enter next, while the carrier
-     * stays parked on the monitor: the chosen thread waits for a carrier, the carrier for it, and with
-     * one carrier the pool stops for good (a stage completion formatting its first coded message
-     * against a joiner loading the same locale bundle does it: CallbackMonitorTest). The JDK's own
-     * scheduler runs nothing but virtual threads on its carriers for the same reason.
+     * Each callback runs on a virtual thread of its own, never on a carrier itself ({@link PoolCallbacks} says why).
      *
      * @return the callbacks' executor
      */
@@ -280,7 +261,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
         try {
             task.run();
         } catch (Throwable t) {
-            uncaught(Thread.currentThread(), t);
+            Uncaught.report(Thread.currentThread(), t);
         } finally {
             long busy = weight == 0 ? 0 : (System.nanoTime() - t0) * weight;
             if (tally != null) {
@@ -289,20 +270,6 @@ public final class CarrierPool implements Executor, AutoCloseable {
                 synchronized (strayTally) { strayTally.ran(busy); } // the lock makes its writers one owner at a time
             }
             if (ctl.decrementAndGet() == CLOSED) tryRetire(); // the last task after close
-        }
-    }
-
-    /**
-     * Gives {@code t}, thrown by a task {@code on} ran (a virtual thread's run throws only when its own
-     * handler threw), to {@code on}'s uncaught-exception handler, and drops what that handler throws,
-     * as the JVM drops it at a thread's end: a carrier, or a parker running a guest, goes on whatever
-     * a user's handler does.
-     */
-    public static void uncaught(Thread on, Throwable t) {
-        try {
-            on.getUncaughtExceptionHandler().uncaughtException(on, t);
-        } catch (Throwable dropped) {
-            // the handler's own failure: there is nobody left to report it to
         }
     }
 

@@ -7,6 +7,14 @@ import java.util.concurrent.ThreadFactory;
 /**
  * A carrier pool's callbacks' executor ({@link CarrierPool#callbacks()}): each callback on a virtual
  * thread of its own, counted live by the pool while it runs or parks.
+ *
+ * <p>Never on a carrier thread itself. A carrier that ran a callback directly would be a platform
+ * thread contending for the callback's monitors with the pool's virtual threads; under JEP 491 a
+ * virtual thread blocked on a monitor unmounts, and when the owner leaves it may be the one chosen to
+ * enter next, while the carrier stays parked on the monitor: the chosen thread waits for a carrier, the
+ * carrier for it, and with one carrier the pool stops for good (a stage completion formatting its first
+ * coded message against a joiner loading the same locale bundle does it: CallbackMonitorTest). The
+ * JDK's own scheduler runs nothing but virtual threads on its carriers for the same reason.
  */
 final class PoolCallbacks implements Executor {
     private final CarrierPool pool;

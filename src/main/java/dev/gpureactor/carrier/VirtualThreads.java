@@ -49,6 +49,18 @@ public final class VirtualThreads {
         return PROBE instanceof String why ? Capability.missing(why) : CarrierThreads.capability();
     }
 
+    /**
+     * Throws the coded refusal ({@link ErrorCode#ExecutorRefused}) where our carriers cannot run. Call
+     * before anything names {@link ForkJoinCarriers}: its carrier class extends the JDK's
+     * {@code CarrierThread}, which the probe exports to us, and loaded first it fails for good
+     * ({@code IllegalAccessError}, remembered by the JVM).
+     */
+    static void requireCarrierPool() {
+        capability().missing().ifPresent(why -> {
+            throw new ReactorException(ErrorCode.ExecutorRefused, "carrier-pool", why);
+        });
+    }
+
     /** A virtual-thread builder whose threads run on {@code scheduler}. */
     public static Thread.Builder.OfVirtual builder(Executor scheduler) {
         if (PROBE instanceof String why) throw new ReactorException(ErrorCode.ExecutorRefused, "carrier-pool", why);

@@ -196,8 +196,8 @@ public final class LineParker implements Runnable {
                 if (backlogged && !wasBacklogged) BacklogEvent.emit(name, carriers); // sampled at the flip
                 wasBacklogged = backlogged;
                 long turnStart = System.nanoTime();
-                // Capture the scan's wakes: pushed together after it (or in small batches), and the
-                // first hosted unless the carriers are backlogged: with every carrier busy and none
+                // Capture the scan's wakes: handed over together after it (a scan past 4,096 in parts),
+                // the first hosted unless the carriers are backlogged: with every carrier busy and none
                 // queued, a hand-off would wait behind a busy carrier's task (measured: docs/PARKER.md,
                 // "CPU by phase").
                 if (carriers != null) me.openCapture(carriers, hostPool != null && !backlogged);

@@ -1,6 +1,7 @@
 package dev.gpureactor.parker;
 
 import dev.gpureactor.carrier.CarrierPool;
+import dev.gpureactor.carrier.Uncaught;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
@@ -96,19 +97,19 @@ public final class ParkerHosting {
             counters.hosted();
             if (handedOver) parker.sampleCpu(me);
         } catch (Throwable t) {
-            CarrierPool.uncaught(me, t);
+            Uncaught.report(me, t);
         }
     }
 
     /**
      * Runs a hosted virtual thread until it parks or ends. It never throws: what the guest's run
-     * throws goes to this thread's handler, and what that throws is dropped ({@link CarrierPool#uncaught}).
+     * throws goes to this thread's handler, and what that throws is dropped ({@link Uncaught#report}).
      */
     private static void runGuest(ParkerThread me, Runnable guest) {
         try {
             guest.run();
         } catch (Throwable t) {
-            CarrierPool.uncaught(me, t);
+            Uncaught.report(me, t);
         }
     }
 
@@ -204,7 +205,7 @@ public final class ParkerHosting {
         } catch (Throwable t) {
             // Not the loop's owner: an Error here (an OutOfMemoryError) must not make it leave the
             // loop, failing the owner's waits from outside; and it is published as standing by.
-            CarrierPool.uncaught(me, t);
+            Uncaught.report(me, t);
         }
         while (!me.handed) {
             if (parker.inbox.isDead()) { // gone, after publishing in spare: the pair with leave
