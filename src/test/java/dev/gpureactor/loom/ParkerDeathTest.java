@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.gpureactor.loom.Poll.until;
 import static org.junit.jupiter.api.Assertions.*;
@@ -50,8 +51,22 @@ class ParkerDeathTest {
             SimStream s = held.stream();
             LineParker p = held.parker();
 
+            // Joined from a virtual thread, which waits for the parker. A platform joiner runs the plan
+            // itself and withdraws the wait; should the parker drain that withdrawal in the pass already
+            // past its fault point when the fault is armed, it idles with nothing to watch, the fault
+            // never fires, and the joiner waits for the held device until the hang guard.
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread joiner = Thread.ofVirtual().start(() -> {
+                try {
+                    held.future().join(HANG_GUARD);
+                } catch (Throwable x) {
+                    thrown.set(x);
+                }
+            });
+            until("the joiner waits", () -> joiner.getState() == Thread.State.TIMED_WAITING);
             faults.pass.put(p, () -> { throw new InjectedDeath(); });
-            ReactorException e = assertThrows(ReactorException.class, () -> held.future().join(HANG_GUARD));
+            assertTrue(joiner.join(HANG_GUARD.plusSeconds(5)), "the joiner never returned");
+            ReactorException e = assertInstanceOf(ReactorException.class, thrown.get(), "the join returned without a coded failure");
             assertEquals(ErrorCode.ParkerDied, e.code());
             ReactorException shared = assertInstanceOf(ReactorException.class, e.getCause(), "each joiner's own exception, the shared one its cause");
             assertEquals(ErrorCode.ParkerDied, shared.code());
