@@ -38,7 +38,7 @@ final class PoolAdmitRetireCase {
     }
 
     void carrier() {
-        pool.runQueued(); // the last task: the word becomes CLOSED, and the carrier tries to retire
+        pool.runWaiting(); // the last task: the word becomes CLOSED, and the carrier tries to retire
     }
 
     void submitter() {
@@ -54,7 +54,7 @@ final class PoolAdmitRetireCase {
     void arbiter(IIII_Result r) {
         r.r1 = admitted;
         r.r2 = pool.isRetired() ? 1 : 0;
-        while (pool.runQueued()) {
+        while (pool.runWaiting()) {
             // the carrier runs what was admitted
         }
         r.r3 = ran;

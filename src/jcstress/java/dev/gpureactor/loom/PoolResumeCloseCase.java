@@ -28,7 +28,7 @@ final class PoolResumeCloseCase {
     PoolResumeCloseCase(boolean tellsResumes) {
         pool = CarrierPool.withoutCarriers(tellsResumes, true);
         pool.execute(() -> thread = pool.began()); // the thread starts, counts itself live, and parks
-        if (!pool.runQueued() || pool.liveThreads() != 1) throw new AssertionError("setup");
+        if (!pool.runWaiting() || pool.liveThreads() != 1) throw new AssertionError("setup");
     }
 
     void resumer() {
@@ -46,7 +46,7 @@ final class PoolResumeCloseCase {
     }
 
     void arbiter(II_Result r) {
-        while (pool.runQueued()) {
+        while (pool.runWaiting()) {
             // the carrier runs what was admitted
         }
         r.r1 = admitted;

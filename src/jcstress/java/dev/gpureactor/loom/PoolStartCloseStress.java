@@ -18,7 +18,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * A new virtual thread's start ({@link CarrierPool#execute} with no thread live: the Executor route's
  * start) vs {@link CarrierPool#close}, on the real pool's ctl word. The pool has no carrier threads;
- * the arbiter plays the carrier ({@link CarrierPool#runQueued}) and the start task plays the thread
+ * the arbiter plays the carrier ({@link CarrierPool#runWaiting}) and the start task plays the thread
  * (it counts itself live and ends).
  *
  * <p>Results: r1 = the start was admitted (1) or rejected (0); r2 = the carriers were retired before
@@ -53,7 +53,7 @@ public class PoolStartCloseStress {
     public void arbiter(III_Result r) {
         r.r1 = admitted;
         r.r2 = pool.isRetired() ? 1 : 0;
-        while (pool.runQueued()) {
+        while (pool.runWaiting()) {
             // the carrier runs what was admitted
         }
         r.r3 = pool.isRetired() ? 1 : 0;

@@ -129,7 +129,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
         if (watch != null) watch.start();
     }
 
-    /** A pool with no carrier threads: jcstress plays the carriers with {@link #runQueued}. */
+    /** A pool with no carrier threads: jcstress plays the carriers with {@link #runWaiting}. */
     public static CarrierPool withoutCarriers() {
         return withoutCarriers(true, true);
     }
@@ -144,9 +144,16 @@ public final class CarrierPool implements Executor, AutoCloseable {
         return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, pool -> new QueuedCarriers());
     }
 
-    /** Runs one queued task on the calling thread, playing a carrier (jcstress): whether there was one. */
-    public boolean runQueued() {
-        Runnable r = ((QueuedCarriers) carriers).poll();
+    /**
+     * Runs, on the calling thread, one task still waiting for a carrier: pushed by a thread that is no
+     * carrier and not yet taken by one (with no carrier threads, any queued task: jcstress plays the
+     * carriers with it). Whether there was one. A task is taken once, by this or by a carrier (the
+     * queue's own claim decides), and counted done once. A relieved parker thread calls it before it
+     * stands by, so the second wake of a turn need not wait for an idle carrier's OS wake
+     * (docs/SERVICE.md, "Where the tail at 512 comes from").
+     */
+    public boolean runWaiting() {
+        Runnable r = carriers.takeWaiting();
         if (r == null) return false;
         runTask(r, null);
         return true;

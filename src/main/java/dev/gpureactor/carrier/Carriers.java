@@ -20,6 +20,13 @@ public sealed interface Carriers permits ForkJoinCarriers, QueuedCarriers {
      */
     void pushAll(Runnable[] tasks);
 
+    /**
+     * Takes one admitted task that still waits for a carrier, pushed by a thread that is no carrier,
+     * for the caller to run through {@link CarrierPool#runTask} ({@link CarrierPool#runWaiting}); null
+     * when none waits. Never blocks; a task is taken once, by this or by a carrier.
+     */
+    Runnable takeWaiting();
+
     /** Called once, when nothing is queued or running and nothing can be admitted any more: carriers leave. */
     void retire();
 

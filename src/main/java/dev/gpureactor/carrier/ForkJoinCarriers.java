@@ -53,7 +53,7 @@ final class ForkJoinCarriers implements Carriers {
     static final Duration KEEP_ALIVE = Duration.ofSeconds(30);
 
     private final CarrierPool pool;
-    private final ForkJoinPool forkJoin;
+    private final CarrierForkJoinPool forkJoin;
     private final int size;
     private final long startNanos = System.nanoTime();
     private final AtomicInteger names = new AtomicInteger();
@@ -109,6 +109,9 @@ final class ForkJoinCarriers implements Carriers {
             super.externalSubmit(handedOver(task));
             return task;
         }
+
+        /** The next task of the submission queues (never a carrier's own queue), claimed as a carrier's scan claims it; or null. */
+        ForkJoinTask<?> takeSubmission() { return pollSubmission(); }
 
         /** A continuation the JDK handed straight to the pool, admitted and wrapped as an admitted task. */
         private Run handedOver(ForkJoinTask<?> continuation) {
@@ -245,6 +248,20 @@ final class ForkJoinCarriers implements Carriers {
             return;
         }
         forkJoin.execute(new Spread(pool, tasks, 0, tasks.length));
+    }
+
+    /**
+     * One task a thread that is no carrier pushed and no carrier took yet: {@code pollSubmission}
+     * claims it from a submission queue as a carrier's scan would, so it runs once. Only a
+     * {@link Run} is taken; a {@link Spread} forks its halves into its runner's own queue, so it goes
+     * back to the carriers (behind the others) and nothing is taken.
+     */
+    @Override
+    public Runnable takeWaiting() {
+        ForkJoinTask<?> t = forkJoin.takeSubmission();
+        if (t instanceof Run r) return r.task; // nothing joins a Run: it is dropped unfinished, its task run by the caller
+        if (t != null) forkJoin.execute(t);
+        return null;
     }
 
     /** From this many tasks {@link #pushAll} submits one {@link Spread}. */

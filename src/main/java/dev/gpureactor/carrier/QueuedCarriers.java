@@ -7,15 +7,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
- * Carriers with no thread: a queue whose tasks the caller runs by hand ({@link CarrierPool#runQueued}).
+ * Carriers with no thread: a queue whose tasks the caller runs by hand ({@link CarrierPool#runWaiting}).
  * jcstress plays the carriers with it, so that the pool's ctl word is exercised on its real code
  * with the test's actors as the only threads.
  */
 final class QueuedCarriers implements Carriers {
     private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
 
-    /** The next queued task, or null. */
-    Runnable poll() { return queue.poll(); }
+    /** The next queued task, or null: with no carrier threads every queued task waits for one. */
+    @Override
+    public Runnable takeWaiting() { return queue.poll(); }
 
     @Override
     public void push(Runnable task) { queue.offer(task); }

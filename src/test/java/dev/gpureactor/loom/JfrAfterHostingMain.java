@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@link JfrAfterHostingTest}'s child JVM: a platform thread "host" runs a virtual thread's
- * continuation through the library's pool route ({@link CarrierPool#runQueued} calls the task on the
+ * continuation through the library's pool route ({@link CarrierPool#runWaiting} calls the task on the
  * calling thread, as {@code LineParker.host} calls its guest), then commits marks 1..3. Prints, per
  * guest, {@code <guest>=n@thread,...} for the marks the recording holds ("" is the virtual thread).
  */
@@ -50,7 +50,7 @@ public final class JfrAfterHostingMain {
                     CarrierPool pool = CarrierPool.withoutCarriers();
                     Thread vt = VirtualThreads.builder(pool).unstarted(guest);
                     vt.start(); // queued on the pool: no carrier runs it
-                    if (!pool.runQueued()) throw new IllegalStateException("the guest was not queued");
+                    if (!pool.runWaiting()) throw new IllegalStateException("the guest was not queued");
                     if (vt.isAlive()) throw new IllegalStateException("the guest did not run to its end here");
                     for (int n = 1; n <= 3; n++) MarkEvent.commit(n);
                 } catch (Throwable t) {
