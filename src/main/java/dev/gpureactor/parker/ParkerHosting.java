@@ -12,9 +12,10 @@ import java.util.concurrent.locks.LockSupport;
  * have waits, the owner first hands the loop to the thread standing by (leader/follower,
  * {@link #handOver}); when they have none, it keeps the loop while its guest runs, and a registrar
  * or closer that comes meanwhile relieves it ({@link #claimRelief}). A relieved thread, once its guest
- * parks, runs what still waits for a carrier ({@link #runWaiting}), then stands by again ({@link #standBy}). The handshakes are docs/DESIGN.md §5's "hosting vs
- * registration", "loop hand-over" and "standing by vs leaving"; nothing here throws into the loop
- * (§6, "Nothing around a guest throws into the loop").
+ * parks, runs what still waits for a carrier ({@link #runWaiting}), then stands by again
+ * ({@link #standBy}). The handshakes are docs/DESIGN.md §5's "hosting vs registration", "loop
+ * hand-over" and "standing by vs leaving"; nothing here throws into the loop (§6, "Nothing around a
+ * guest throws into the loop").
  */
 public final class ParkerHosting {
     private static final VarHandle HOSTING, SPARE;
