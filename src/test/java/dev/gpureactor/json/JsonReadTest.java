@@ -27,6 +27,25 @@ class JsonReadTest {
     }
 
     @Test
+    void writes_a_number_with_no_value_as_null_so_the_document_stays_json() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("nan", Double.NaN);
+        m.put("inf", Double.NEGATIVE_INFINITY);
+        m.put("fnan", Float.NaN);
+        m.put("sig", Json.significant(Double.POSITIVE_INFINITY));
+        m.put("half", 0.5);
+        String text = Json.write(m);
+        assertEquals("{\"nan\":null,\"inf\":null,\"fnan\":null,\"sig\":null,\"half\":0.500}", text);
+        Map<String, Object> expected = new LinkedHashMap<>();
+        expected.put("nan", null);
+        expected.put("inf", null);
+        expected.put("fnan", null);
+        expected.put("sig", null);
+        expected.put("half", new BigDecimal("0.500"));
+        assertEquals(expected, Json.read(text));
+    }
+
+    @Test
     void reads_the_escapes_and_numbers_the_jdk_writes() {
         assertEquals(Map.of("stack", List.of("java.base/java.lang.Thread.run(Thread.java:1474)"), "t", new BigDecimal("-1.5e3")),
                 Json.read(" { \"stack\" : [ \"java.base\\/java.lang.Thread.run(Thread.java:1474)\" ] , \"t\": -1.5e3 } "));

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The project's one JSON writer, for every {@code --json} form and report: maps, collections, strings,
- * numbers (doubles to three decimals, or {@link Significant} ones) and booleans. And its one reader
+ * numbers (doubles to three decimals, or {@link Significant} ones; a non-finite one is {@code null}) and booleans. And its one reader
  * ({@link #read}), for documents the JDK writes (the soak reads the JVM's thread dump with it).
  */
 public final class Json {
@@ -62,8 +62,10 @@ public final class Json {
             }
             case Significant(double d) -> b.append(Double.isFinite(d)
                     ? new BigDecimal(d).round(SIX_DIGITS).stripTrailingZeros().toPlainString() : "null");
-            case Double d when !d.isNaN() && !d.isInfinite() -> b.append(String.format(java.util.Locale.ROOT, "%.3f", d));
-            case Number n when !(n instanceof Double) -> b.append(n);
+            // JSON has no NaN or infinity: a measure with no value (a ratio over nothing) is null.
+            case Double d -> b.append(Double.isFinite(d) ? String.format(java.util.Locale.ROOT, "%.3f", d) : "null");
+            case Float f -> b.append(Float.isFinite(f) ? String.format(java.util.Locale.ROOT, "%.3f", f) : "null");
+            case Number n -> b.append(n);
             case Boolean bo -> b.append(bo);
             default -> string(b, String.valueOf(v));
         }
