@@ -10,6 +10,8 @@
 #   (3) wake              gar gpu-bench --step wake: store -> waiter running, five waiters, one run
 #   (4) round trip        gar gpu-bench --step rtt: RTT/2 through a parked virtual thread
 #   (5) soak              gar soak on the SIMULATED device (it has no CUDA backend), with this host's park
+#   (6) service           gar service on the SIMULATED device, 16 and 64 clients: CPU per request and wake
+#                         of the library with this host's park, with the pure-Java park, and of the 100 us watcher
 #
 # Nothing can hang it or lose its evidence:
 #   - every JVM runs under timeout(1): SIGQUIT at its bound (a thread dump into the log), SIGKILL 3 s later;
@@ -23,7 +25,8 @@
 #   - a device that lacks what a step needs (stream memory operations, mapped host memory, an entry
 #     point) makes that step "unsupported here (GAR-nnnn)", not a failure, and the check goes on.
 # At most 8 files are written under $OUT (the device tool's limit):
-#   gpu-check.log summary.txt host.txt cuda-tests.xml probe.json wake.json rtt.json soak.json
+#   gpu-check.log summary.txt host.txt cuda-tests.xml probe.json wake.json rtt.json soak.json (the service's
+#   tables are in the log)
 # The summary is printed last.
 #
 # GAR_GPU_DRY_RUN=1 runs the same steps, at the same sizes, against the stand-in CUDA driver
@@ -55,7 +58,7 @@ deadline=$((started + bound))
 # The GPU's sizes, in the dry run too: CI runs them once at full size against the stand-in.
 iters=(--iterations 2000 --warmup 200); rtt_iters=(--iterations 5000 --warmup 500)
 soak=(--futures 50000 --seconds 40 --rounds 10)
-budget_host=10 budget_tests=90 budget_class=45 budget_probe=15 budget_wake=45 budget_rtt=30 budget_soak=90
+budget_host=10 budget_tests=90 budget_class=45 budget_probe=15 budget_wake=45 budget_rtt=30 budget_soak=90 budget_service=60
 [ "$dry" = 1 ] && budget_tests=150 # the probes' classes are in the same step
 
 # The GPU tests, one JVM each: the CUDA package's test classes, then these. Add a class here to run it
@@ -239,6 +242,12 @@ fi
 # (5) the soak, on the simulated device
 run_step "soak (sim device)" "$budget_soak" "$OUT/soak.json" "$java" "${jflags[@]}" -jar "$G/gar.jar" soak "${soak[@]}" --json
 
+# (6) the service benchmark, on the simulated device: whether this host's park (a hardware one where the
+# probe found it) changes the CPU per request against the pure-Java park and the watcher. A hardware
+# park holds its core while it waits (the OS counts it as running), so this is where that cost shows.
+service=(--modes=reactor,reactor:hardwarePark=false,watcher --clients=16,64 --rounds=1 --prewarm=1s --warmup=2s --window=4s)
+run_step "service (sim device)" "$budget_service" - "$java" "${jflags[@]}" -jar "$G/gar.jar" service "${service[@]}"
+
 # ------------------------------------------------------------------ the summary
 num() { grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2; }
 us() { awk -v n="${1:-}" 'BEGIN { if (n == "") print "-"; else printf "%.1f", n / 1000 }'; }
@@ -384,6 +393,11 @@ suite_counts() {
         head -n 24 | cut -c1-700 | sed "s/^/    $k: /" # stacks: joiner, carriers, parkers, then the mounted virtual threads
     done
   fi
+  sv=$(printf '%s\n' "${steps[@]}" | grep '^service (sim device)|')
+  IFS='|' read -r _ _ _ _ soff send <<< "$sv"
+  echo "(6) service (simulated device), against the 100 us watcher [this host's park: ${hp%%:*}]:"
+  log_part "${soff:-0}" "${send:-0}" | grep -E '^(reactor|reactor:hardwarePark=false) +[0-9]+ +rps' | cut -c1-120 | sed 's/^/    /'
+  log_part "${soff:-0}" "${send:-0}" | grep -E '^Correctness' | sed 's/^/    /'
   grep '^gar: ' "$log" | sort -u | head -3 | cut -c1-200 | sed 's/^/    error: /'
   echo
   echo "check: $((SECONDS - started)) s of its ${bound} s bound"

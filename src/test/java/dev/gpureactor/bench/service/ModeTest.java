@@ -72,6 +72,12 @@ class ModeTest {
             assertEquals(4, reactor.linesPerParker());
         }
         assertThrows(IllegalArgumentException.class, () -> ((Mode.Reactor) Mode.parse("reactor:linesPerParker=many")).builder(Mode.BuilderHook.NONE));
+        // hardwarePark is a builder setting, not a hook's key: the GPU check compares the parks with it.
+        try (GpuReactor reactor = ((Mode.Reactor) Mode.parse("reactor:hardwarePark=false")).builder(hook).build()) {
+            assertEquals(GpuReactor.FALLBACK_PARK, reactor.park());
+        }
+        assertEquals(List.of("newOption=x"), seen);
+        assertThrows(IllegalArgumentException.class, () -> ((Mode.Reactor) Mode.parse("reactor:hardwarePark=maybe")).builder(Mode.BuilderHook.NONE));
         try (GpuReactor reactor = ((Mode.Reactor) Mode.parse("reactor-jdk")).builder(Mode.BuilderHook.NONE).build()) {
             assertEquals(Scheduler.JDK_DEFAULT, reactor.schedulerResolution().running());
         }
