@@ -155,6 +155,13 @@ public interface GpuReactorMXBean {
     long getRelieved();
 
     /**
+     * Tasks waiting for a carrier that a relieved parker thread ran before it stood by again (see {@link RunStats}).
+     *
+     * @return the total
+     */
+    long getRanWaiting();
+
+    /**
      * Extra carriers started for carriers blocked by pinned virtual threads or in the OS (see {@link RunStats}).
      *
      * @return the total

@@ -94,6 +94,7 @@ final class ReactorBean implements GpuReactorMXBean {
     @Override public long getQueried() { return stats().queried(); }
     @Override public long getHosted() { return stats().hosted(); }
     @Override public long getRelieved() { return stats().relieved(); }
+    @Override public long getRanWaiting() { return stats().ranWaiting(); }
     @Override public long getCompensations() { return stats().compensations(); }
     @Override public long getIdleNanos() { return stats().idleNanos(); }
     @Override public long getBusyNanos() { return stats().busyNanos(); }

@@ -28,6 +28,9 @@ package dev.gpureactor.loom;
  *                      (an exception in its loop; an Error also ends the thread)
  * @param hosted        woken virtual threads a parker ran itself (hosting) instead of handing them to a carrier
  * @param relieved      times a registration or close took a line's loop from a parker thread that was running a guest
+ * @param ranWaiting    tasks still waiting for a carrier that a relieved parker thread ran before it stood by
+ *                      again: mostly a second wake of its own turn, which it could not host (counted in {@code polls}
+ *                      too, as the pool ran them; not in {@code hosted})
  * @param queueDepth    tasks (woken virtual threads, callbacks) waiting for a carrier now, approximately
  *                      ({@code CarrierPool.queueDepth()}); a backlog shows here first
  * @param liveThreads   virtual threads of the carrier pool that started and have not ended, parked ones included
@@ -43,7 +46,7 @@ package dev.gpureactor.loom;
  * @param parkerPhases   where the parkers' time went between their sleeps, by phase, booked with their CPU samples
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
-                       long registrations, long parkersStarted, long parkersDied, long hosted, long relieved,
+                       long registrations, long parkersStarted, long parkersDied, long hosted, long relieved, long ranWaiting,
                        long queueDepth, long liveThreads, int carriers, long parkerCpuNanos,
                        long compensations, ParkerPhases parkerPhases) {
     /**

@@ -115,6 +115,7 @@ public final class ParkerHosting {
         try {
             int ran = 0;
             while (ran < RUN_WAITING_MAX && pool.runWaiting()) ran++; // each counted done once, by the pool
+            if (ran > 0) counters.ranWaiting(ran);
         } catch (Throwable t) {
             Uncaught.report(me, t);
         }

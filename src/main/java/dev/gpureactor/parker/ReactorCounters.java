@@ -14,6 +14,7 @@ public final class ReactorCounters {
     private final LongAdder parkersDied = new LongAdder();
     private final LongAdder hosted = new LongAdder();
     private final LongAdder relieved = new LongAdder();
+    private final LongAdder ranWaiting = new LongAdder();
     private final LongAdder parkerCpuNanos = new LongAdder();
     private final LongAdder turns = new LongAdder(), emptyTurns = new LongAdder(), turnNanos = new LongAdder(),
             spinNanos = new LongAdder(), hostNanos = new LongAdder();
@@ -45,6 +46,8 @@ public final class ReactorCounters {
 
     void relieved() { relieved.increment(); }
 
+    void ranWaiting(int tasks) { ranWaiting.add(tasks); }
+
     void parkerCpu(long nanos) { parkerCpuNanos.add(nanos); }
 
     /** Books a parker's phases since its last booking (the reactor's {@code RunStats.ParkerPhases}). */
@@ -64,7 +67,7 @@ public final class ReactorCounters {
      */
     public Counts counts() {
         return new Counts(woke.sum(), slept.sum(), parked.sum(), queried.sum(), registrations.get(), parkersStarted.sum(),
-                parkersDied.sum(), hosted.sum(), relieved.sum(), parkerCpuNanos.sum(), turns.sum(), emptyTurns.sum(), turnNanos.sum(),
+                parkersDied.sum(), hosted.sum(), relieved.sum(), ranWaiting.sum(), parkerCpuNanos.sum(), turns.sum(), emptyTurns.sum(), turnNanos.sum(),
                 spinNanos.sum(), hostNanos.sum());
     }
 
@@ -80,6 +83,7 @@ public final class ReactorCounters {
      * @param parkersDied    times a parker's waits failed {@code ParkerDied}
      * @param hosted         woken virtual threads a parker ran itself
      * @param relieved       times a registration or close took a line's loop from a parker running a guest
+     * @param ranWaiting     tasks waiting for a carrier that a relieved parker thread ran before it stood by
      * @param parkerCpuNanos CPU time the parker threads used
      * @param turns          turns of the parkers' loops
      * @param emptyTurns     turns that completed no wait
@@ -88,6 +92,6 @@ public final class ReactorCounters {
      * @param hostNanos      time running hosted virtual threads, booked with the parkers' CPU
      */
     public record Counts(long woke, long slept, long parked, long queried, long registrations, long parkersStarted,
-                         long parkersDied, long hosted, long relieved, long parkerCpuNanos, long turns, long emptyTurns,
+                         long parkersDied, long hosted, long relieved, long ranWaiting, long parkerCpuNanos, long turns, long emptyTurns,
                          long turnNanos, long spinNanos, long hostNanos) {}
 }

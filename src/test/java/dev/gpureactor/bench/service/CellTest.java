@@ -23,7 +23,11 @@ class CellTest {
     }
 
     private static RunStats stats(long woke, long hosted, long cpuNanos, long turns, long emptyTurns, long turnNanos) {
-        return new RunStats(0, woke, 0, 0, 0, 0, 0, 0, 0, 0, hosted, 0, 0, 0, 2, cpuNanos, 0,
+        return stats(woke, hosted, 0, cpuNanos, turns, emptyTurns, turnNanos);
+    }
+
+    private static RunStats stats(long woke, long hosted, long ranWaiting, long cpuNanos, long turns, long emptyTurns, long turnNanos) {
+        return new RunStats(0, woke, 0, 0, 0, 0, 0, 0, 0, 0, hosted, 0, ranWaiting, 0, 0, 2, cpuNanos, 0,
                 new RunStats.ParkerPhases(turns, emptyTurns, turnNanos, 0, 0));
     }
 
@@ -38,5 +42,9 @@ class CellTest {
         assertEquals(0.02, p.get("turn_cores"), 1e-9, "40 ms of turns in 2 s");
         assertEquals(0.98, p.get("rest_cores"), 1e-9, "2 s of parker CPU less the 40 ms of turns, over 2 s");
         assertEquals(0.0, Cell.phases(before, before, 2.0).get("hosted_share"), "a window with no wake hosts none");
+        RunStats ranBefore = stats(1_000, 900, 300, 5_000_000_000L, 10_000, 7_000, 20_000_000);
+        RunStats ranAfter = stats(5_000, 3_300, 1_100, 7_000_000_000L, 30_000, 22_000, 60_000_000);
+        assertEquals(0.2, Cell.phases(ranBefore, ranAfter, 2.0).get("ran_waiting_share"), 1e-9,
+                "800 of the window's 4,000 wakes ran from the queue on a relieved parker thread");
     }
 }

@@ -70,6 +70,8 @@ public record Cell(String mode, int clients, int round, double seconds, long req
         m.put("empty_turn_share", p.turns() == 0 ? 0.0 : (double) p.emptyTurns() / p.turns());
         long woke = after.woke() - before.woke();
         m.put("hosted_share", woke == 0 ? 0.0 : (double) (after.hosted() - before.hosted()) / woke);
+        // The tasks a relieved parker thread ran from the carriers' queue, per wait woken (mostly wakes it could not host).
+        m.put("ran_waiting_share", woke == 0 ? 0.0 : (double) (after.ranWaiting() - before.ranWaiting()) / woke);
         return m;
     }
 }
