@@ -31,8 +31,8 @@ record ReactorThreads(CarrierPool pool, ThreadFactory virtualThreads, Executor c
     static RunStats stats(ReactorCounters.Counts c, CarrierPool p) {
         return new RunStats(p == null ? 0 : p.tasksRun(), c.woke(), c.slept(), c.parked(), c.queried(),
                 p == null ? 0 : p.idleNanos(), p == null ? 0 : p.busyNanos(), c.registrations(), c.parkersStarted(),
-                c.parkersDied(), c.hosted(), c.relieved(), c.ranWaiting(), p == null ? 0 : p.queueDepth(), p == null ? 0 : p.liveThreads(),
-                p == null ? 0 : p.size(), c.parkerCpuNanos(), p == null ? 0 : p.compensations(),
+                c.parkersDied(), c.hosted(), c.relieved(), c.ranWaiting(), p == null ? 0 : p.queueDepth(),
+                p == null ? 0 : p.liveThreads(), p == null ? 0 : p.size(), c.parkerCpuNanos(), p == null ? 0 : p.compensations(),
                 new RunStats.ParkerPhases(c.turns(), c.emptyTurns(), c.turnNanos(), c.spinNanos(), c.hostNanos()));
     }
 }

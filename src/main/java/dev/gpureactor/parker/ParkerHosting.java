@@ -112,12 +112,13 @@ public final class ParkerHosting {
      * first takes it instead (the queue's claim decides). It never throws: the loop is another's.
      */
     private void runWaiting(ParkerThread me) {
+        int ran = 0;
         try {
-            int ran = 0;
             while (ran < RUN_WAITING_MAX && pool.runWaiting()) ran++; // each counted done once, by the pool
-            if (ran > 0) counters.ranWaiting(ran);
         } catch (Throwable t) {
             Uncaught.report(me, t);
+        } finally {
+            if (ran > 0) counters.ranWaiting(ran); // RunStats.ranWaiting: those it ran, whatever ended the loop
         }
     }
 
