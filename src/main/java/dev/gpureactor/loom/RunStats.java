@@ -46,8 +46,8 @@ package dev.gpureactor.loom;
  * @param parkerPhases   where the parkers' time went between their sleeps, by phase, booked with their CPU samples
  */
 public record RunStats(long polls, long woke, long slept, long parked, long queried, long idleNanos, long busyNanos,
-                       long registrations, long parkersStarted, long parkersDied, long hosted, long relieved, long ranWaiting,
-                       long queueDepth, long liveThreads, int carriers, long parkerCpuNanos,
+                       long registrations, long parkersStarted, long parkersDied, long hosted, long relieved,
+                       long ranWaiting, long queueDepth, long liveThreads, int carriers, long parkerCpuNanos,
                        long compensations, ParkerPhases parkerPhases) {
     /**
      * Where the parker threads' time went, by phase: wall time (System.nanoTime) measured on the

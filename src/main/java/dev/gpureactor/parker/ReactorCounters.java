@@ -67,8 +67,8 @@ public final class ReactorCounters {
      */
     public Counts counts() {
         return new Counts(woke.sum(), slept.sum(), parked.sum(), queried.sum(), registrations.get(), parkersStarted.sum(),
-                parkersDied.sum(), hosted.sum(), relieved.sum(), ranWaiting.sum(), parkerCpuNanos.sum(), turns.sum(), emptyTurns.sum(), turnNanos.sum(),
-                spinNanos.sum(), hostNanos.sum());
+                parkersDied.sum(), hosted.sum(), relieved.sum(), ranWaiting.sum(), parkerCpuNanos.sum(), turns.sum(),
+                emptyTurns.sum(), turnNanos.sum(), spinNanos.sum(), hostNanos.sum());
     }
 
     /**
@@ -92,6 +92,6 @@ public final class ReactorCounters {
      * @param hostNanos      time running hosted virtual threads, booked with the parkers' CPU
      */
     public record Counts(long woke, long slept, long parked, long queried, long registrations, long parkersStarted,
-                         long parkersDied, long hosted, long relieved, long ranWaiting, long parkerCpuNanos, long turns, long emptyTurns,
-                         long turnNanos, long spinNanos, long hostNanos) {}
+                         long parkersDied, long hosted, long relieved, long ranWaiting, long parkerCpuNanos, long turns,
+                         long emptyTurns, long turnNanos, long spinNanos, long hostNanos) {}
 }

@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * The project's one JSON writer, for every {@code --json} form and report: maps, collections, strings,
- * numbers (doubles to three decimals, or {@link Significant} ones; a non-finite one is {@code null}) and booleans. And its one reader
- * ({@link #read}), for documents the JDK writes (the soak reads the JVM's thread dump with it).
+ * numbers (doubles to three decimals, or {@link Significant} ones; a non-finite one is {@code null}) and
+ * booleans. And its one reader ({@link #read}), for documents the JDK writes (the soak reads the JVM's
+ * thread dump with it).
  */
 public final class Json {
     private static final MathContext SIX_DIGITS = new MathContext(6);
@@ -62,13 +63,17 @@ public final class Json {
             }
             case Significant(double d) -> b.append(Double.isFinite(d)
                     ? new BigDecimal(d).round(SIX_DIGITS).stripTrailingZeros().toPlainString() : "null");
-            // JSON has no NaN or infinity: a measure with no value (a ratio over nothing) is null.
-            case Double d -> b.append(Double.isFinite(d) ? String.format(java.util.Locale.ROOT, "%.3f", d) : "null");
-            case Float f -> b.append(Float.isFinite(f) ? String.format(java.util.Locale.ROOT, "%.3f", f) : "null");
+            case Double d -> decimal(b, d);
+            case Float f -> decimal(b, f.doubleValue());
             case Number n -> b.append(n);
             case Boolean bo -> b.append(bo);
             default -> string(b, String.valueOf(v));
         }
+    }
+
+    /** Three decimals; JSON has no NaN or infinity, so a measure with no value (a ratio over nothing) is null. */
+    private static void decimal(StringBuilder b, double d) {
+        b.append(Double.isFinite(d) ? String.format(java.util.Locale.ROOT, "%.3f", d) : "null");
     }
 
     private static void string(StringBuilder b, String s) {

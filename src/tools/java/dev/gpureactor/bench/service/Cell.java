@@ -18,7 +18,8 @@ import java.util.Map;
  * @param groupCores          CPU by thread group over the window, in cores
  * @param threadCores         the same by thread name less its trailing number (what the groups are made of), in cores
  * @param parkerPhases        a reactor mode's parkers over the window (see {@link #phases}): cores by phase, turns per
- *                            second, the share of empty turns and the share of wakes hosted; empty for the other modes
+ *                            second, the share of empty turns, the share of wakes hosted and the tasks run from the
+ *                            carriers' queue per wake; empty for the other modes
  * @param counts              the correctness counts of the whole cell (warm-up included)
  * @param fates               the fates played in the whole cell (warm-up included), all 0 with fates off
  * @param registrationsAfter  the mode's unsettled registrations once every client had stopped (must be 0)
@@ -54,9 +55,10 @@ public record Cell(String mode, int clients, int round, double seconds, long req
      * The parkers' CPU by phase between two snapshots of one reactor, over {@code seconds}: the cores
      * each phase took ({@code turn}, {@code spin}, {@code host}, and {@code rest}, the OS's sleeps and
      * wakes: their CPU less the phases), the turns per second, the share of turns that completed
-     * nothing, and the share of the waits the scans woke whose thread a parker ran itself (hosted): the
-     * rest went to the carriers, whose hand-off makes the wake's tail (docs/SERVICE.md, "Where the tail at
-     * 512 comes from").
+     * nothing, the share of the waits the scans woke whose thread a parker ran itself (hosted): the rest
+     * went to the carriers, whose hand-off makes the wake's tail (docs/SERVICE.md, "Where the tail at 512
+     * comes from"), and the tasks a relieved parker thread then ran from the carriers' queue per wait woken
+     * (mostly wakes it could not host; any waiting task may be taken).
      */
     public static Map<String, Double> phases(RunStats before, RunStats after, double seconds) {
         RunStats.ParkerPhases p = after.parkerPhases().since(before.parkerPhases());
@@ -69,9 +71,13 @@ public record Cell(String mode, int clients, int round, double seconds, long req
         m.put("turns_per_s", p.turns() / seconds);
         m.put("empty_turn_share", p.turns() == 0 ? 0.0 : (double) p.emptyTurns() / p.turns());
         long woke = after.woke() - before.woke();
-        m.put("hosted_share", woke == 0 ? 0.0 : (double) (after.hosted() - before.hosted()) / woke);
-        // The tasks a relieved parker thread ran from the carriers' queue, per wait woken (mostly wakes it could not host).
-        m.put("ran_waiting_share", woke == 0 ? 0.0 : (double) (after.ranWaiting() - before.ranWaiting()) / woke);
+        m.put("hosted_share", perWake(after.hosted() - before.hosted(), woke));
+        m.put("ran_waiting_share", perWake(after.ranWaiting() - before.ranWaiting(), woke));
         return m;
+    }
+
+    /** {@code n} per wait woken; 0 for a window that woke none. */
+    private static double perWake(long n, long woke) {
+        return woke == 0 ? 0.0 : (double) n / woke;
     }
 }
