@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.parker.ReactorCounters;
 import dev.gpureactor.parker.Turn;
 import dev.gpureactor.parker.ParkerHooks;
@@ -54,7 +55,20 @@ final class Rig {
     /** As {@link #parker(CompletionLine)}, with {@code hooks}: a negative control's one changed line. */
     static LineParker parker(CompletionLine line, ParkerHooks hooks) {
         return new LineParker(line, (watches, bound, spin) -> 0L, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
-                new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null, false, hooks);
+                new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null, false, false, hooks);
+    }
+
+    /**
+     * A parker whose loop carriers may borrow between tasks ({@code Builder.carrierTurns}), over a
+     * pool with no carrier threads: its park spins briefly (a real park sleeps 50 µs), so a carrier
+     * may borrow the loop while it lasts.
+     */
+    static LineParker lendingParker(CompletionLine line, ParkerHooks hooks) {
+        return new LineParker(line, (watches, bound, spin) -> {
+            for (int i = 0; i < 64; i++) Thread.onSpinWait();
+            return 0L;
+        }, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()), new PointTable<>(), new ManualClock(), w -> { },
+                new ReactorCounters(), 0, null, CarrierPool.withoutCarriers(), false, true, hooks);
     }
 
     /** The controls' parker: dropping a closed line's watch does not fail its waits. */
@@ -75,6 +89,11 @@ final class Rig {
     /** The controls' parker: a hand-over writes the standby's {@code handed} before {@code thread}. */
     static final ParkerHooks HANDS_FIRST = new ParkerHooks() {
         @Override public boolean handOverWritesThreadFirst() { return false; }
+    };
+
+    /** {@code TurnLoanNegativeControl}'s parker: the owner takes its loop back without waiting for a lent turn. */
+    static final ParkerHooks TAKES_BACK_AT_ONCE = new ParkerHooks() {
+        @Override public boolean ownerWaitsForBorrower() { return false; }
     };
 
     /** A turn's answer as the tests report it (the numbers the parker's int answers had): 0 again, 1 idle, 2 sleep, 3 park. */

@@ -153,9 +153,11 @@ final class ForkJoinCarriers implements Carriers {
      * system class loader, no inherited thread locals, in the JDK's carrier thread group (all set by
      * {@code CarrierThread}).
      */
-    private static final class Carrier extends CarrierThread {
+    private static final class Carrier extends CarrierThread implements WakeCapture {
         /** Written by this carrier only, from its start (Thread.start orders the handing over) to its end. */
         final CarrierTally tally;
+        /** The virtual thread its between-tasks work woke first (this carrier only). */
+        final CarrierCapture between = new CarrierCapture();
         private final Queue<CarrierTally> spares;
         private final List<Carrier> live;
 
@@ -166,6 +168,9 @@ final class ForkJoinCarriers implements Carriers {
             this.live = live;
             setName(name);
         }
+
+        @Override
+        public boolean capture(CarrierPool pool, Runnable task) { return between.capture(pool, task); }
 
         @Override
         protected void onStart() {
@@ -197,9 +202,19 @@ final class ForkJoinCarriers implements Carriers {
 
         /** Runs one admitted task here, counted in this carrier's tally (only the pool's workers run its tasks; null would count it under a lock). */
         final void runOne(Runnable task) {
-            pool.runTask(task, Thread.currentThread() instanceof Carrier c ? c.tally : null);
+            if (!(Thread.currentThread() instanceof Carrier c)) {
+                pool.runTask(task, null);
+                return;
+            }
+            pool.runTask(task, c.tally);
+            // Between tasks: a parker's turn lent here may wake a virtual thread; it runs next, here.
+            Runnable next;
+            for (int i = 0; i < BETWEEN_MAX && (next = pool.betweenTasks(c.between)) != null; i++) pool.runCaptured(next, c.tally);
         }
     }
+
+    /** Virtual threads a carrier runs in a row from turns lent to it between tasks, before it returns to its queue. */
+    static final int BETWEEN_MAX = 16;
 
     /** One admitted task. */
     private static final class Run extends CarrierTask {

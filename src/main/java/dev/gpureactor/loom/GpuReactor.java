@@ -425,8 +425,13 @@ public final class GpuReactor implements AutoCloseable {
         }
     }
 
-    /** The pure-Java park's default slice ({@link Builder#parkSlice}). */
-    public static final long DEFAULT_PARK_SLICE_NANOS = 50_000;
+    /**
+     * The pure-Java park's default slice ({@link Builder#parkSlice}): 100 µs, with carriers taking the
+     * turns of a parked parker between their tasks ({@link Builder#carrierTurns}), which see many stores
+     * sooner; at 50 µs without them the parkers woke half again as often for the same median wake
+     * (docs/SERVICE.md, "Turns on the carriers").
+     */
+    public static final long DEFAULT_PARK_SLICE_NANOS = 100_000;
 
     /** Settings, all optional: each setter checks its value and returns this builder. */
     public static final class Builder extends ReactorSettings {

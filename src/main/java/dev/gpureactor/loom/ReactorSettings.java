@@ -37,6 +37,7 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
     long parkSliceNanos = GpuReactor.DEFAULT_PARK_SLICE_NANOS;
     boolean hosting = true;
     boolean hardwarePark = true;
+    boolean carrierTurns = true;
     /** 0: by the park ({@link GpuReactor#FALLBACK_LINES_PER_PARKER} or {@link GpuReactor#HARDWARE_LINES_PER_PARKER}). */
     int linesPerParker;
     HostCaps caps;
@@ -157,8 +158,9 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
      * How long a parker sleeps in the OS between two looks at its lines' words under the pure-Java
      * park (no hardware word wait, or several busy lines): the trade between how late a store is
      * seen (about half a slice) and the CPU of waking up (one OS wake per slice while a wait is
-     * due). 50 µs by default; a service that counts CPU per request before wake latency may choose
-     * 100 µs (docs/SERVICE.md measures both). A slice never outlasts the park's bound, the plan's
+     * due). 100 µs by default, where carriers also look between their tasks ({@link #carrierTurns});
+     * a service that counts wake latency before CPU may choose 50–75 µs (docs/SERVICE.md measures
+     * them). A slice never outlasts the park's bound, the plan's
      * {@code park_us} (100 µs by default) or the next backstop, whichever comes first: a longer
      * slice needs a plan with a longer {@code park_us}. Between {@value #MIN_PARK_SLICE_NANOS} ns
      * and {@value #MAX_PARK_SLICE_NANOS} ns: shorter is a spin made of system calls.
@@ -193,6 +195,21 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
      * @return this builder
      */
     public GpuReactor.Builder hardwarePark(boolean on) { this.hardwarePark = on; return self(); }
+
+    /**
+     * Whether a carrier between two tasks may run the turn of a parker that sleeps out a polling park
+     * once a word of its lines has moved: the carrier borrows the parker's loop for that one turn, and
+     * the virtual thread the turn wakes runs next on that carrier, with no OS wake of the parker and no
+     * hand-off. The parker takes its loop back after its slice, waiting out a lent turn, and handles
+     * what the turn threw as its own. On by default, on the carrier pool under the pure-Java park (a
+     * hardware word wait wakes on the store itself; the JDK's scheduler has no carriers of ours):
+     * in docs/SERVICE.md it let the default slice grow to 100 µs at the same median wake, for 5–16 %
+     * less CPU per request. Off, only the parkers look at the words.
+     *
+     * @param on whether carriers take parked parkers' turns
+     * @return this builder
+     */
+    public GpuReactor.Builder carrierTurns(boolean on) { this.carrierTurns = on; return self(); }
 
     /**
      * How many lines one parker thread watches at most. A line is given a parker at its first

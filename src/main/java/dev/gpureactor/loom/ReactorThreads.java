@@ -33,6 +33,7 @@ record ReactorThreads(CarrierPool pool, ThreadFactory virtualThreads, Executor c
                 p == null ? 0 : p.idleNanos(), p == null ? 0 : p.busyNanos(), c.registrations(), c.parkersStarted(),
                 c.parkersDied(), c.hosted(), c.relieved(), c.ranWaiting(), p == null ? 0 : p.queueDepth(),
                 p == null ? 0 : p.liveThreads(), p == null ? 0 : p.size(), c.parkerCpuNanos(), p == null ? 0 : p.compensations(),
-                new RunStats.ParkerPhases(c.turns(), c.emptyTurns(), c.turnNanos(), c.spinNanos(), c.hostNanos()));
+                new RunStats.ParkerPhases(c.turns(), c.emptyTurns(), c.turnNanos(), c.spinNanos(), c.hostNanos(),
+                        c.carrierTurns(), c.carrierWoke()));
     }
 }

@@ -62,8 +62,12 @@ public record RunStats(long polls, long woke, long slept, long parked, long quer
      * @param hostNanos  time running hosted virtual threads on a parker while its lines had nothing else to watch
      *                   (the handlers' own work, not waiting; a guest run after handing the loop over is the
      *                   user's and, as in {@code parkerCpuNanos}, not booked)
+     * @param carrierTurns turns a carrier ran between two tasks on the loop of a parker that slept out a polling
+     *                     park ({@code Builder.carrierTurns}; not in {@code turns}, and their time is the carriers')
+     * @param carrierWoke  waits those carrier turns completed (counted in {@code woke} too)
      */
-    public record ParkerPhases(long turns, long emptyTurns, long turnNanos, long spinNanos, long hostNanos) {
+    public record ParkerPhases(long turns, long emptyTurns, long turnNanos, long spinNanos, long hostNanos,
+                               long carrierTurns, long carrierWoke) {
         /**
          * The part of {@code cpuNanos} (the parkers' CPU time, {@link RunStats#parkerCpuNanos}) no phase
          * accounts for: the OS's sleeps and wakes and the loop's bookkeeping around them.
@@ -81,7 +85,8 @@ public record RunStats(long polls, long woke, long slept, long parked, long quer
          */
         public ParkerPhases since(ParkerPhases earlier) {
             return new ParkerPhases(turns - earlier.turns, emptyTurns - earlier.emptyTurns, turnNanos - earlier.turnNanos,
-                    spinNanos - earlier.spinNanos, hostNanos - earlier.hostNanos);
+                    spinNanos - earlier.spinNanos, hostNanos - earlier.hostNanos, carrierTurns - earlier.carrierTurns,
+                    carrierWoke - earlier.carrierWoke);
         }
     }
 

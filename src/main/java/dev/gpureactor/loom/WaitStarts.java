@@ -61,8 +61,10 @@ final class WaitStarts {
         Supplier<Sleeper> sleeper = kind == ExecutorKind.IO_URING ? b.deadlineSleeper : null;
         boolean hosting = b.hosting;
         ParkerHooks hooks = b.parkerHooks;
+        boolean carrierTurns = b.carrierTurns && pool != null;
         this.parkers = new ParkerRoster(choices.linesPerParker, line -> new LineParker(line, linePark, parkerPlan, points,
-                clock, warnings, counters, spin, sleeper, pool, hosting, hooks), points, closed, b.controls);
+                clock, warnings, counters, spin, sleeper, pool, hosting, carrierTurns, hooks), points, closed, b.controls);
+        if (carrierTurns) pool.betweenTasks(parkers::lendTurns);
         // Under gpu-reactor with a flag plan the parker watches and only a platform joiner runs the
         // plan (the std host); under the naive kind, or a plan the parker cannot watch, any joiner does.
         boolean parkerWatches = kind != ExecutorKind.NAIVE && plan instanceof WaitPlan.FlagWait;

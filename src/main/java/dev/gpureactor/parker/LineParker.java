@@ -73,6 +73,8 @@ public final class LineParker implements Runnable {
     public final ParkerInbox inbox;
     /** The hand-over of the loop between this parker's threads, and hosting. */
     public final ParkerHosting hosting;
+    /** The loop lent to a carrier for a turn while the owner sleeps out a polling park; null: never lent. */
+    private final TurnLoan loan;
     /** CPU time of this parker's threads, booked by each at its sleeps (any thread adds; readers sum). */
     private final LongAdder cpuNanos = new LongAdder();
     /** Set before the first thread starts; relief threads do not count as parkers started. */
@@ -87,13 +89,14 @@ public final class LineParker implements Runnable {
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
                Supplier<Sleeper> deadlineSleeperFactory, CarrierPool carriers, boolean hosting) {
         this(line, park, plan, points, clock, warnings, counters, spinWindowNanos, deadlineSleeperFactory, carriers, hosting,
-                ParkerHooks.NONE);
+                false, ParkerHooks.NONE);
     }
 
     /** As the library makes one, with {@code hooks} injecting a test's faults or a negative control's change. */
     public LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
-               Supplier<Sleeper> deadlineSleeperFactory, CarrierPool carriers, boolean hosting, ParkerHooks hooks) {
+               Supplier<Sleeper> deadlineSleeperFactory, CarrierPool carriers, boolean hosting, boolean carrierTurns,
+               ParkerHooks hooks) {
         this.deadlineSleeperFactory = deadlineSleeperFactory;
         this.carriers = carriers;
         this.hostPool = hosting ? carriers : null;
@@ -108,6 +111,8 @@ public final class LineParker implements Runnable {
                 hooks.closedLineFailsWaits());
         this.hosting = new ParkerHosting(this, hostPool, counters, hooks);
         this.inbox = new ParkerInbox(group, this.hosting, counters, hooks);
+        // Lent only where the park polls: a hardware monitor wakes on the store itself.
+        this.loan = carrierTurns && carriers != null && !park.oneLine() ? new TurnLoan(hooks.ownerWaitsForBorrower()) : null;
     }
 
     void start() {
@@ -225,7 +230,7 @@ public final class LineParker implements Runnable {
                         counters.parked();
                         if (turnEnd - phasesBookedAt >= CPU_SAMPLE_GAP_NANOS) book(me, turnEnd); // a parker that never sleeps still shows
                         List<LineWatch> on = group.armFor();
-                        if (inbox.announcePark(on)) spinNanos += park.park(on, p.bound(), p.spin());
+                        if (inbox.announcePark(on)) spinNanos += parkLending(on, p.bound(), p.spin());
                         inbox.parked(); // the park is over: a registrar need not end it
                         yield false;
                     }
@@ -274,6 +279,71 @@ public final class LineParker implements Runnable {
 
     /** {@link #step(boolean, boolean)} with the carriers keeping up (as jcstress runs it). */
     public Turn step(boolean afterSleep) { return step(afterSleep, false); }
+
+    /**
+     * The owner's park on {@code on}, its loop lent meanwhile to a carrier that sees a word move
+     * ({@link TurnLoan}; where carriers take turns): opened after the turn, taken back after the park,
+     * waiting out a lent turn, before the loop's state is touched again. What a lent turn threw is
+     * thrown here, as the owner's own turn's would be. Returns the park's spin. Loop's owner only;
+     * jcstress runs it against {@link #lendTurn}.
+     */
+    public long parkLending(List<LineWatch> on, long bound, long spin) {
+        if (loan == null) return park.park(on, bound, spin);
+        loan.open(); // release: the turn's writes to the group, before a carrier may borrow it
+        long spun = 0;
+        try {
+            spun = park.park(on, bound, spin);
+        } catch (ReactorException e) {
+            // A line closed under the park. A lent turn may already have dropped its watch, so the
+            // loop's error handling could find nothing to drop and fail every wait: the park just ends,
+            // and the next turn's snapshot fails and drops the closed line's watch (LineGroup.snapshot).
+            if (e.code() != ErrorCode.LineClosed) {
+                Throwable lent = loan.takeBack();
+                if (lent != null) e.addSuppressed(lent);
+                throw e;
+            }
+        } catch (RuntimeException | Error e) {
+            Throwable lent = loan.takeBack();
+            if (lent != null) e.addSuppressed(lent);
+            throw e;
+        }
+        Throwable lent = loan.takeBack(); // acquire: a lent turn's writes
+        if (lent instanceof RuntimeException e) throw e;
+        if (lent instanceof Error e) throw e;
+        return spun;
+    }
+
+    /**
+     * A carrier between two tasks: if this parker sleeps out a polling park and a word of its armed
+     * lines has moved, borrow the loop and run the turn here ({@link TurnLoan}). The waiters it
+     * completes go to this carrier's own queue. The owner is unparked only when the turn's answer
+     * is not a park (it then sleeps, idles or turns again, which its park would not). Never throws:
+     * what the turn throws is the owner's to handle. Returns whether it ran a turn.
+     */
+    public boolean lendTurn() {
+        TurnLoan l = loan;
+        if (l == null || !l.isOpen() || inbox.isClosing()) return false;
+        try {
+            if (!inbox.armedParkWouldEnd()) return false; // a plain look: nothing moved, nothing to take
+        } catch (ReactorException closed) {
+            return false; // an armed line closed: the owner's own park ends on it and drops it
+        }
+        if (!l.borrow()) return false;
+        Thread owner = l.owner(); // read while lent: the owner cannot change until the give-back
+        boolean wake;
+        try {
+            hooks.beforeLentTurn(this);
+            Turn t = step(false, carriers.backlogged());
+            counters.carrierTurn(group.completedLastTurn());
+            wake = !(t instanceof Turn.Park);
+        } catch (Throwable e) {
+            l.failed(e);
+            wake = true;
+        }
+        l.giveBack();
+        if (wake) LockSupport.unpark(owner); // a stray unpark at worst: the owner turns once more
+        return true;
+    }
 
     /**
      * OS sleep to {@code at} (forever for MAX_VALUE), woken early by a registration or close.

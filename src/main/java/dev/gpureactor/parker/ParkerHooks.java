@@ -1,9 +1,9 @@
 package dev.gpureactor.parker;
 
 /**
- * What a test changes in a parker, given at its construction: three points where its threads let a
- * test inject a fault (standing for an {@code OutOfMemoryError} there), and the three lines of its
- * handshakes that a jcstress negative control removes or moves. {@link #NONE}, the hooks of every
+ * What a test changes in a parker, given at its construction: the points where its threads let a
+ * test inject a fault (standing for an {@code OutOfMemoryError} there), and the lines of its
+ * handshakes that a jcstress negative control removes or moves (one each). {@link #NONE}, the hooks of every
  * parker the library makes, injects nothing and changes nothing.
  */
 public interface ParkerHooks {
@@ -19,6 +19,9 @@ public interface ParkerHooks {
     /** Run by a relieved thread of {@code parker} once it is published as standing by, just before it books its CPU. */
     default void beforeStandbyCpu(LineParker parker) { }
 
+    /** Run by a carrier that borrowed {@code parker}'s loop, at the start of its lent turn ({@link TurnLoan}). */
+    default void beforeLentTurn(LineParker parker) { }
+
     /** Whether a registrar reads {@code gone} after its offer (false: {@code RegisterLeaveNegativeControl}). */
     default boolean registrarReadsGone() { return true; }
 
@@ -30,4 +33,7 @@ public interface ParkerHooks {
 
     /** Whether a hand-over writes {@code thread} before {@code handed} (false: {@code LoopHandOverNegativeControl}). */
     default boolean handOverWritesThreadFirst() { return true; }
+
+    /** Whether the owner waits for a carrier's borrowed turn before it takes its loop back (false: {@code TurnLoanNegativeControl}). */
+    default boolean ownerWaitsForBorrower() { return true; }
 }

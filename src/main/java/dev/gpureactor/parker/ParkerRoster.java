@@ -30,6 +30,8 @@ public final class ParkerRoster {
      * a tie goes to the oldest: the same lines get the same parkers in every run.
      */
     private final LinkedHashMap<LineParker, Integer> load = new LinkedHashMap<>();
+    /** The parkers in {@code load}, for the carriers' between-tasks look ({@link #lendTurns}): rewritten under {@code load}. */
+    private volatile LineParker[] lenders = new LineParker[0];
     /** Makes a new parker, not yet started, for the line it is first given. */
     private final Function<CompletionLine, LineParker> newParker;
     private final PointTable<Object> points;
@@ -84,6 +86,7 @@ public final class ParkerRoster {
             }
             load.merge(p, 1, Integer::sum);
             parkers.put(line, p);
+            lenders = load.keySet().toArray(new LineParker[0]);
         }
         // Outside the lock: on a line that is already closed, onClose runs the listener at once,
         // which takes the lock and may close a parker (a bounded wait).
@@ -120,6 +123,7 @@ public final class ParkerRoster {
         synchronized (load) {
             current = parkers.remove(line);
             last = current != null && unassign(current);
+            lenders = load.keySet().toArray(new LineParker[0]);
         }
         ReactorException why = new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
         if (current != null && last) {
@@ -139,8 +143,18 @@ public final class ParkerRoster {
             all.addAll(parkers.values());
             parkers.clear();
             load.clear();
+            lenders = new LineParker[0];
         }
         return all;
+    }
+
+    /**
+     * A carrier between two tasks: each parker that sleeps out a polling park over a word that moved
+     * lends it that turn ({@link LineParker#lendTurn}).
+     */
+    public void lendTurns() {
+        LineParker[] ps = lenders;
+        for (LineParker p : ps) if (p.isLive()) p.lendTurn();
     }
 
     /** The line's current parker, or null. */

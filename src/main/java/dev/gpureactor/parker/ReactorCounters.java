@@ -15,6 +15,7 @@ public final class ReactorCounters {
     private final LongAdder hosted = new LongAdder();
     private final LongAdder relieved = new LongAdder();
     private final LongAdder ranWaiting = new LongAdder();
+    private final LongAdder carrierTurns = new LongAdder(), carrierWoke = new LongAdder();
     private final LongAdder parkerCpuNanos = new LongAdder();
     private final LongAdder turns = new LongAdder(), emptyTurns = new LongAdder(), turnNanos = new LongAdder(),
             spinNanos = new LongAdder(), hostNanos = new LongAdder();
@@ -48,6 +49,12 @@ public final class ReactorCounters {
 
     void ranWaiting(int tasks) { ranWaiting.add(tasks); }
 
+    /** A turn a carrier ran on a parker's loop lent to it ({@code TurnLoan}), which completed {@code woke} waits. */
+    void carrierTurn(int woke) {
+        carrierTurns.increment();
+        if (woke != 0) carrierWoke.add(woke);
+    }
+
     void parkerCpu(long nanos) { parkerCpuNanos.add(nanos); }
 
     /** Books a parker's phases since its last booking (the reactor's {@code RunStats.ParkerPhases}). */
@@ -68,7 +75,7 @@ public final class ReactorCounters {
     public Counts counts() {
         return new Counts(woke.sum(), slept.sum(), parked.sum(), queried.sum(), registrations.get(), parkersStarted.sum(),
                 parkersDied.sum(), hosted.sum(), relieved.sum(), ranWaiting.sum(), parkerCpuNanos.sum(), turns.sum(),
-                emptyTurns.sum(), turnNanos.sum(), spinNanos.sum(), hostNanos.sum());
+                emptyTurns.sum(), turnNanos.sum(), spinNanos.sum(), hostNanos.sum(), carrierTurns.sum(), carrierWoke.sum());
     }
 
     /**
@@ -90,8 +97,11 @@ public final class ReactorCounters {
      * @param turnNanos      time in the turns
      * @param spinNanos      time spinning in a park
      * @param hostNanos      time running hosted virtual threads, booked with the parkers' CPU
+     * @param carrierTurns   turns carriers ran on parkers' loops lent to them between tasks
+     * @param carrierWoke    waits those turns completed
      */
     public record Counts(long woke, long slept, long parked, long queried, long registrations, long parkersStarted,
                          long parkersDied, long hosted, long relieved, long ranWaiting, long parkerCpuNanos, long turns,
-                         long emptyTurns, long turnNanos, long spinNanos, long hostNanos) {}
+                         long emptyTurns, long turnNanos, long spinNanos, long hostNanos, long carrierTurns,
+                         long carrierWoke) {}
 }

@@ -47,7 +47,8 @@ class HostingEdgesTest {
     }
 
     private static GpuReactor hostingReactor(List<Warning> warnings, ParkerFaults faults) {
-        return GpuReactor.builder().hosting(true).carriers(1).warnings(warnings::add).parkerHooks(faults).build();
+        // The parker sees each store: no carrier between tasks takes the turn (CarrierTurnsTest covers that).
+        return GpuReactor.builder().hosting(true).carrierTurns(false).carriers(1).warnings(warnings::add).parkerHooks(faults).build();
     }
 
     /** A guest hosted while wait {@code waitB} of the same line is pending with its joiner parked (leader/follower). */
@@ -482,8 +483,8 @@ class HostingEdgesTest {
         // guest runs, which relieves the host.
         for (boolean otherWait : new boolean[] {true, false}) {
             List<Warning> warnings = new CopyOnWriteArrayList<>();
-            GpuReactor r = GpuReactor.builder().hosting(true).carriers(1).hardwarePark(false).linesPerParker(2)
-                    .warnings(warnings::add).build();
+            GpuReactor r = GpuReactor.builder().hosting(true).carrierTurns(false).carriers(1).hardwarePark(false).linesPerParker(2)
+                    .warnings(warnings::add).build(); // the parker, not a carrier between tasks, sees the guest's store
             AtomicBoolean release = new AtomicBoolean();
             CompletionLine second = CompletionLine.allocate();
             try (SimDevice dev = SimDevice.open()) {

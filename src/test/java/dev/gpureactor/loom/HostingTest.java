@@ -27,7 +27,8 @@ class HostingTest {
     private static final long GUARD_S = 60;
 
     private static GpuReactor hostingReactor() {
-        return GpuReactor.builder().hosting(true).carriers(1).build();
+        // The parker sees each store: no carrier between tasks takes the turn (CarrierTurnsTest covers that).
+        return GpuReactor.builder().hosting(true).carrierTurns(false).carriers(1).build();
     }
 
     @Test

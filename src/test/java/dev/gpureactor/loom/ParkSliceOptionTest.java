@@ -21,9 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ParkSliceOptionTest {
 
     @Test
-    void the_default_is_50_us_and_the_option_reaches_the_reactor() {
+    void the_default_is_100_us_and_the_option_reaches_the_reactor() {
         try (GpuReactor r = GpuReactor.builder().jmx(false).build()) {
-            assertEquals(Duration.ofNanos(50_000), r.parkSlice());
+            assertEquals(Duration.ofNanos(100_000), r.parkSlice());
         }
         try (GpuReactor r = GpuReactor.builder().jmx(false).parkSlice(Duration.ofNanos(150_000)).build()) {
             assertEquals(Duration.ofNanos(150_000), r.parkSlice());

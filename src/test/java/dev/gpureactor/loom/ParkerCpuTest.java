@@ -54,7 +54,7 @@ class ParkerCpuTest {
                     assertTrue(p.spinNanos() > 0, "parkSpin 2 ms: the predicted waits spun: " + p);
                 }
                 assertTrue(p.restNanos(r.stats().parkerCpuNanos()) >= 0);
-                assertEquals(p, p.since(new RunStats.ParkerPhases(0, 0, 0, 0, 0)));
+                assertEquals(p, p.since(new RunStats.ParkerPhases(0, 0, 0, 0, 0, 0, 0)));
             }
         }
     }

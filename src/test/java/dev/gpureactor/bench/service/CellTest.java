@@ -28,7 +28,7 @@ class CellTest {
 
     private static RunStats stats(long woke, long hosted, long ranWaiting, long cpuNanos, long turns, long emptyTurns, long turnNanos) {
         return new RunStats(0, woke, 0, 0, 0, 0, 0, 0, 0, 0, hosted, 0, ranWaiting, 0, 0, 2, cpuNanos, 0,
-                new RunStats.ParkerPhases(turns, emptyTurns, turnNanos, 0, 0));
+                new RunStats.ParkerPhases(turns, emptyTurns, turnNanos, 0, 0, 0, 0));
     }
 
     @Test

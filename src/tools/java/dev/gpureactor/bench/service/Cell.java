@@ -58,7 +58,8 @@ public record Cell(String mode, int clients, int round, double seconds, long req
      * nothing, the share of the waits the scans woke whose thread a parker ran itself (hosted): the rest
      * went to the carriers, whose hand-off makes the wake's tail (docs/SERVICE.md, "Where the tail at 512
      * comes from"), and the tasks a relieved parker thread then ran from the carriers' queue per wait woken
-     * (mostly wakes it could not host; any waiting task may be taken).
+     * (mostly wakes it could not host; any waiting task may be taken); and the turns carriers ran between
+     * tasks on a parker's lent loop per second, with the share of the waits those turns completed.
      */
     public static Map<String, Double> phases(RunStats before, RunStats after, double seconds) {
         RunStats.ParkerPhases p = after.parkerPhases().since(before.parkerPhases());
@@ -73,6 +74,8 @@ public record Cell(String mode, int clients, int round, double seconds, long req
         long woke = after.woke() - before.woke();
         m.put("hosted_share", perWake(after.hosted() - before.hosted(), woke));
         m.put("ran_waiting_share", perWake(after.ranWaiting() - before.ranWaiting(), woke));
+        m.put("carrier_turns_per_s", p.carrierTurns() / seconds);
+        m.put("carrier_woke_share", perWake(p.carrierWoke(), woke));
         return m;
     }
 

@@ -98,6 +98,7 @@ public sealed interface Mode {
         m.put("carriers", (b, v) -> b.carriers(integer("carriers", v)));
         m.put("hosting", (b, v) -> b.hosting(bool("hosting", v)));
         m.put("hardwarePark", (b, v) -> b.hardwarePark(bool("hardwarePark", v)));
+        m.put("carrierTurns", (b, v) -> b.carrierTurns(bool("carrierTurns", v)));
         m.put("linesPerParker", (b, v) -> b.linesPerParker(integer("linesPerParker", v)));
         m.put("parkSpin", (b, v) -> b.parkSpin(Durations.parse(v, "parkSpin")));
         m.put("parkSlice", (b, v) -> b.parkSlice(Durations.parse(v, "parkSlice")));
