@@ -11,7 +11,20 @@ final class CarrierCapture {
     /** The captured task, or null. */
     private Runnable kept;
 
-    void openCapture(CarrierPool pool) { capturing = pool; }
+    /**
+     * Runs {@code look} (the pool's between-tasks work) capturing for {@code pool}; returns the first
+     * task it woke, for this carrier to run next, or null. What {@code look} throws goes to the
+     * carrier's handler, never into the pool.
+     */
+    Runnable look(CarrierPool pool, Runnable look) {
+        capturing = pool;
+        try {
+            look.run();
+        } catch (Throwable t) {
+            Uncaught.report(Thread.currentThread(), t);
+        }
+        return closeCapture();
+    }
 
     /** Keeps {@code task} if capturing for {@code pool} and nothing is kept yet; the others are pushed as usual. */
     boolean capture(CarrierPool pool, Runnable task) {
@@ -20,8 +33,19 @@ final class CarrierCapture {
         return true;
     }
 
+    /** Runs on the calling carrier a task it captured, admitted as a resume (never dropped, even if refused). */
+    static void runCaptured(CarrierPool pool, Runnable task, CarrierTally tally) {
+        try {
+            pool.admitHandedOver();
+        } catch (RuntimeException retired) {
+            task.run(); // retired under it (only after close): run it anyway, uncounted
+            return;
+        }
+        pool.runTask(task, tally);
+    }
+
     /** Ends the capture; returns the kept task, or null. */
-    Runnable closeCapture() {
+    private Runnable closeCapture() {
         capturing = null;
         Runnable k = kept;
         kept = null;

@@ -130,9 +130,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /** A pool with no carrier threads: jcstress plays the carriers with {@link #runWaiting}. */
-    public static CarrierPool withoutCarriers() {
-        return withoutCarriers(true, true);
-    }
+    public static CarrierPool withoutCarriers() { return withoutCarriers(true, true); }
 
     /**
      * As {@link #withoutCarriers()}, with a negative control's one removed line: {@code tellsResumes = false}
@@ -280,42 +278,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
         }
     }
 
-    /**
-     * What a carrier does between two tasks, or null: the reactor's parkers lend it a turn when a
-     * word moved ({@code LineParker#lendTurn}). Written once, before the first wait is registered.
-     */
-    private volatile Runnable betweenTasks;
-
-    /** Sets what a carrier does between two tasks ({@link #betweenTasks}); it must be cheap when there is nothing to do. */
-    public void betweenTasks(Runnable r) { betweenTasks = r; }
-
-    /**
-     * Runs the carriers' between-tasks work on {@code carrier}, capturing the first virtual thread it
-     * wakes; returns that thread's task for the carrier to run next ({@link #runCaptured}), or null.
-     * What the work throws goes to the carrier's handler, never into the pool.
-     */
-    Runnable betweenTasks(CarrierCapture carrier) {
-        Runnable r = betweenTasks;
-        if (r == null) return null;
-        carrier.openCapture(this);
-        try {
-            r.run();
-        } catch (Throwable t) {
-            Uncaught.report(Thread.currentThread(), t);
-        }
-        return carrier.closeCapture();
-    }
-
-    /** Runs on the calling carrier a task it captured between tasks, admitted as a resume (never dropped, even if refused). */
-    void runCaptured(Runnable task, CarrierTally tally) {
-        try {
-            admitHandedOver();
-        } catch (RuntimeException retired) {
-            task.run(); // retired under it (only after close): run it anyway, uncounted
-            return;
-        }
-        runTask(task, tally);
-    }
+    /** What each carrier runs between two tasks (a parker's lent turn, {@code LineParker#lendTurn}); set before the first wait. */
+    public void betweenTasks(Runnable look) { carriers.betweenTasks(look); }
 
     // ---- threads -------------------------------------------------------------------------------
 

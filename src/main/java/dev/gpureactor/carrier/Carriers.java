@@ -27,6 +27,9 @@ public sealed interface Carriers permits ForkJoinCarriers, QueuedCarriers {
      */
     Runnable takeWaiting();
 
+    /** What each carrier runs between two tasks ({@link CarrierPool#betweenTasks}); none by default (no carrier threads). */
+    default void betweenTasks(Runnable look) { }
+
     /** Called once, when nothing is queued or running and nothing can be admitted any more: carriers leave. */
     void retire();
 

@@ -63,6 +63,8 @@ final class ForkJoinCarriers implements Carriers {
     private final Queue<CarrierTally> spareTallies = new ConcurrentLinkedQueue<>();
     /** The carriers alive now: each adds itself as it starts and removes itself as it ends (the watch's view). */
     private final List<Carrier> live = new CopyOnWriteArrayList<>();
+    /** What each carrier runs between two tasks, or null ({@link CarrierPool#betweenTasks}). */
+    private volatile Runnable look;
 
     /**
      * @param size      the parallelism: carriers running at once when none blocks
@@ -73,7 +75,7 @@ final class ForkJoinCarriers implements Carriers {
         this.pool = pool;
         this.size = size;
         ForkJoinPool.ForkJoinWorkerThreadFactory factory =
-                fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement(), takeTally(), spareTallies, live);
+                fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement(), takeTally(), spareTallies, live, this);
         // As VirtualThread.createDefaultScheduler: async mode, corePoolSize 0, minimumRunnable
         // max(size / 2, 1) (a compensated block may leave that many running before a spare starts),
         // saturate rather than throw, idle carriers leave after the keep-alive.
@@ -161,8 +163,13 @@ final class ForkJoinCarriers implements Carriers {
         private final Queue<CarrierTally> spares;
         private final List<Carrier> live;
 
-        Carrier(ForkJoinPool fj, String name, CarrierTally tally, Queue<CarrierTally> spares, List<Carrier> live) {
+        /** The carriers this one is of: what it runs between tasks. */
+        final ForkJoinCarriers carriers;
+
+        Carrier(ForkJoinPool fj, String name, CarrierTally tally, Queue<CarrierTally> spares, List<Carrier> live,
+                ForkJoinCarriers carriers) {
             super(fj);
+            this.carriers = carriers;
             this.tally = tally;
             this.spares = spares;
             this.live = live;
@@ -208,8 +215,11 @@ final class ForkJoinCarriers implements Carriers {
             }
             pool.runTask(task, c.tally);
             // Between tasks: a parker's turn lent here may wake a virtual thread; it runs next, here.
-            Runnable next;
-            for (int i = 0; i < BETWEEN_MAX && (next = pool.betweenTasks(c.between)) != null; i++) pool.runCaptured(next, c.tally);
+            Runnable look = c.carriers.look, next;
+            if (look == null) return;
+            for (int i = 0; i < BETWEEN_MAX && (next = c.between.look(pool, look)) != null; i++) {
+                CarrierCapture.runCaptured(pool, next, c.tally);
+            }
         }
     }
 
@@ -271,6 +281,9 @@ final class ForkJoinCarriers implements Carriers {
      * {@link Run} is taken; a {@link Spread} forks its halves into its runner's own queue, so it goes
      * back to the carriers (behind the others) and nothing is taken.
      */
+    @Override
+    public void betweenTasks(Runnable look) { this.look = look; }
+
     @Override
     public Runnable takeWaiting() {
         ForkJoinTask<?> t = forkJoin.takeSubmission();

@@ -7,7 +7,9 @@
  * {@link dev.gpureactor.parker.ParkerInbox}; the reactor finds a line's parker in the {@link
  * dev.gpureactor.parker.ParkerRoster}. What a parker does next is decided by its single-threaded turn ({@link
  * dev.gpureactor.parker.LineGroup} over one {@link dev.gpureactor.parker.LineWatch} per line, answering a
- * {@link dev.gpureactor.parker.Turn}). Also here: the counters behind {@code RunStats} ({@link
+ * {@link dev.gpureactor.parker.Turn}). While a parker sleeps out a polling park, a carrier between two tasks
+ * may borrow its loop for one turn ({@link dev.gpureactor.parker.TurnLoan}, {@link
+ * dev.gpureactor.parker.LineParker#lendTurn}). Also here: the counters behind {@code RunStats} ({@link
  * dev.gpureactor.parker.ReactorCounters}) and the parkers' JFR events.
  *
  * <p>Not exported: a user holds a {@code GpuReactor} and its futures. docs/DESIGN.md §2 has the threads,

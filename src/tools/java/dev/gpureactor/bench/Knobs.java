@@ -2,6 +2,7 @@ package dev.gpureactor.bench;
 
 import dev.gpureactor.core.WaitPlan;
 
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
@@ -12,10 +13,19 @@ import java.util.OptionalLong;
  * @param parkSpinNanos {@code GpuReactor.Builder.parkSpin}: how long a parker spins around a predicted wake
  * @param marginMicros  the {@code margin_us} of the deadline plan of every {@code predict} strategy
  * @param carriers      carrier threads
+ * @param parkSliceNanos {@code GpuReactor.Builder.parkSlice}: the pure-Java park's OS sleep between two looks
+ * @param carrierTurns  {@code GpuReactor.Builder.carrierTurns}: whether carriers take a parked parker's turn between tasks
  */
-public record Knobs(OptionalLong parkSpinNanos, OptionalLong marginMicros, OptionalInt carriers) {
+public record Knobs(OptionalLong parkSpinNanos, OptionalLong marginMicros, OptionalInt carriers, OptionalLong parkSliceNanos,
+                    Optional<Boolean> carrierTurns) {
     /** The library's own defaults. */
-    public static final Knobs DEFAULTS = new Knobs(OptionalLong.empty(), OptionalLong.empty(), OptionalInt.empty());
+    public static final Knobs DEFAULTS = new Knobs(OptionalLong.empty(), OptionalLong.empty(), OptionalInt.empty(), OptionalLong.empty(),
+            Optional.empty());
+
+    /** The first three knobs; the park slice and carrier turns at the library's defaults. */
+    public Knobs(OptionalLong parkSpinNanos, OptionalLong marginMicros, OptionalInt carriers) {
+        this(parkSpinNanos, marginMicros, carriers, OptionalLong.empty(), Optional.empty());
+    }
 
     /** The default plan (what {@code GpuReactor.builder()} uses), with this run's margin if one is set. */
     public WaitPlan defaultPlan() {
@@ -32,6 +42,8 @@ public record Knobs(OptionalLong parkSpinNanos, OptionalLong marginMicros, Optio
         parkSpinNanos.ifPresent(v -> b.append("parkSpin=").append(v / 1000).append("us "));
         marginMicros.ifPresent(v -> b.append("margin=").append(v).append("us "));
         carriers.ifPresent(v -> b.append("carriers=").append(v).append(' '));
+        parkSliceNanos.ifPresent(v -> b.append("parkSlice=").append(v / 1000).append("us "));
+        carrierTurns.ifPresent(v -> b.append("carrierTurns=").append(v).append(' '));
         return b.isEmpty() ? "defaults" : b.toString().trim();
     }
 }

@@ -144,6 +144,8 @@ public final class WakeRig implements AutoCloseable {
         GpuReactor.Builder b = GpuReactor.builder();
         knobs.parkSpinNanos().ifPresent(v -> b.parkSpin(Duration.ofNanos(v)));
         knobs.carriers().ifPresent(b::carriers);
+        knobs.parkSliceNanos().ifPresent(v -> b.parkSlice(Duration.ofNanos(v)));
+        knobs.carrierTurns().ifPresent(b::carrierTurns);
         switch (s) {
             case REACTOR_FLAG -> b.plan(WaitPlan.recommended());
             case REACTOR_POLL -> b.plan(WaitPlan.parse("poll"));

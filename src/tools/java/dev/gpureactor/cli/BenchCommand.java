@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -62,6 +63,13 @@ final class BenchCommand extends RunCommand<WakeBench.Settings> {
 
     @Option(names = "--margin-us", description = "margin_us of the deadline plan (default: the library's, 100).")
     Long marginUs;
+
+    @Option(names = "--park-slice", description = "GpuReactor.Builder.parkSlice for every reactor (default: the library's).")
+    String parkSlice;
+
+    @Option(names = "--carrier-turns", arity = "1",
+            description = "GpuReactor.Builder.carrierTurns for every reactor: true or false (default: the library's).")
+    Boolean carrierTurns;
 
     @Mixin
     ReactorOptions.Carriers carriers;
@@ -120,7 +128,9 @@ final class BenchCommand extends RunCommand<WakeBench.Settings> {
         Knobs knobs = new Knobs(
                 parkSpin == null ? OptionalLong.empty() : OptionalLong.of(duration(parkSpin, "--park-spin").toNanos()),
                 marginUs == null ? OptionalLong.empty() : OptionalLong.of(marginUs),
-                carriers.value());
+                carriers.value(),
+                parkSlice == null ? OptionalLong.empty() : OptionalLong.of(duration(parkSlice, "--park-slice").toNanos()),
+                Optional.ofNullable(carrierTurns));
         Jitter j;
         try {
             j = Jitter.valueOf(jitter.trim().toUpperCase(Locale.ROOT));

@@ -30,7 +30,7 @@ import java.util.OptionalLong;
 @Command(name = "service", mixinStandardHelpOptions = true, sortOptions = false, defaultValueProvider = ServiceCommand.Defaults.class,
         description = {"The service benchmark: an HttpServer on 127.0.0.1 whose handlers await 0.5-5 ms of simulated GPU work"
                 + " (16 streams, 2 lines), closed-loop keep-alive clients, each mode in turn; goals judged on ratios against the watcher.",
-                "Modes: reactor[:key=value,...] (keys: carriers, hosting, hardwarePark, linesPerParker, parkSpin, parkSlice, scheduler, plan), reactor-jdk,"
+                "Modes: reactor[:key=value,...] (keys: carriers, hosting, hardwarePark, carrierTurns, linesPerParker, parkSpin, parkSlice, scheduler, plan), reactor-jdk,"
                         + " watcher[:interval=D] (D: 100us unless given; the 100 us watcher is the baseline), sleep1."})
 final class ServiceCommand extends RunCommand<ServiceBench.Settings> {
     @Option(names = "--clients", split = ",", defaultValue = "16,64,512,4096",
