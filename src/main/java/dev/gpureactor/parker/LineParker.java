@@ -293,19 +293,15 @@ public final class LineParker implements Runnable {
         long spun = 0;
         try {
             spun = park.park(on, bound, spin);
-        } catch (ReactorException e) {
-            // A line closed under the park. A lent turn may already have dropped its watch, so the
-            // loop's error handling could find nothing to drop and fail every wait: the park just ends,
-            // and the next turn's snapshot fails and drops the closed line's watch (LineGroup.snapshot).
-            if (e.code() != ErrorCode.LineClosed) {
+        } catch (RuntimeException | Error e) {
+            // A line closed under the park just ends it: a lent turn may already have dropped that line's
+            // watch, and the loop's error handling, finding nothing to drop, would fail every wait. The
+            // next turn's snapshot fails and drops the closed line's watch (LineGroup.snapshot).
+            if (!(e instanceof ReactorException r && r.code() == ErrorCode.LineClosed)) {
                 Throwable lent = loan.takeBack();
                 if (lent != null) e.addSuppressed(lent);
                 throw e;
             }
-        } catch (RuntimeException | Error e) {
-            Throwable lent = loan.takeBack();
-            if (lent != null) e.addSuppressed(lent);
-            throw e;
         }
         Throwable lent = loan.takeBack(); // acquire: a lent turn's writes
         if (lent instanceof RuntimeException e) throw e;
@@ -324,7 +320,7 @@ public final class LineParker implements Runnable {
         TurnLoan l = loan;
         if (l == null || !l.isOpen() || inbox.isClosing()) return false;
         try {
-            if (!inbox.armedParkWouldEnd()) return false; // a plain look: nothing moved, nothing to take
+            if (!inbox.armedParkWouldEnd()) return false; // a plain look (racy, a hint: the CAS decides)
         } catch (ReactorException closed) {
             return false; // an armed line closed: the owner's own park ends on it and drops it
         }

@@ -283,10 +283,15 @@ class HostingEdgesTest {
             assertTrue(h.guest().isAlive(), "the guest still holds the former owner");
 
             // The line's next registration gets a live parker, while the guest still runs.
-            SimStream.Signal next = a.compute(Duration.ofMillis(1)).signal();
+            // Held until the registration is made: a store before it would take await's fast path (no
+            // registration, no new parker), which a 1 ms compute allowed once the guest's spin kept this
+            // thread off its core that long.
+            CountDownLatch goNext = new CountDownLatch(1);
+            SimStream.Signal next = a.hold(goNext).signal();
             GpuFuture<Void> f = r.await(next.descriptor(), next.port());
             LineParker q = r.parkerOf(a.line());
             assertNotSame(p, q);
+            goNext.countDown();
             Thread joiner = r.startVirtualThread(f::join);
             assertTrue(joiner.join(GUARD));
             assertEquals(Future.State.SUCCESS, f.state());
