@@ -158,13 +158,12 @@ final class ForkJoinCarriers implements Carriers {
     private static final class Carrier extends CarrierThread implements WakeCapture {
         /** Written by this carrier only, from its start (Thread.start orders the handing over) to its end. */
         final CarrierTally tally;
+        /** The carriers this one is of: what it runs between tasks. */
+        final ForkJoinCarriers carriers;
         /** The virtual thread its between-tasks work woke first (this carrier only). */
         final CarrierCapture between = new CarrierCapture();
         private final Queue<CarrierTally> spares;
         private final List<Carrier> live;
-
-        /** The carriers this one is of: what it runs between tasks. */
-        final ForkJoinCarriers carriers;
 
         Carrier(ForkJoinPool fj, String name, CarrierTally tally, Queue<CarrierTally> spares, List<Carrier> live,
                 ForkJoinCarriers carriers) {
@@ -275,15 +274,15 @@ final class ForkJoinCarriers implements Carriers {
         forkJoin.execute(new Spread(pool, tasks, 0, tasks.length));
     }
 
+    @Override
+    public void betweenTasks(Runnable look) { this.look = look; }
+
     /**
      * One task a thread that is no carrier pushed and no carrier took yet: {@code pollSubmission}
      * claims it from a submission queue as a carrier's scan would, so it runs once. Only a
      * {@link Run} is taken; a {@link Spread} forks its halves into its runner's own queue, so it goes
      * back to the carriers (behind the others) and nothing is taken.
      */
-    @Override
-    public void betweenTasks(Runnable look) { this.look = look; }
-
     @Override
     public Runnable takeWaiting() {
         ForkJoinTask<?> t = forkJoin.takeSubmission();

@@ -425,12 +425,7 @@ public final class GpuReactor implements AutoCloseable {
         }
     }
 
-    /**
-     * The pure-Java park's default slice ({@link Builder#parkSlice}): 100 µs, with carriers taking the
-     * turns of a parked parker between their tasks ({@link Builder#carrierTurns}), which see many stores
-     * sooner; at 50 µs without them the parkers woke about 40 % more often for the same median wake
-     * (docs/SERVICE.md, "Turns on the carriers").
-     */
+    /** The pure-Java park's default slice ({@link Builder#parkSlice}; why 100 µs: docs/SERVICE.md, "Turns on the carriers"). */
     public static final long DEFAULT_PARK_SLICE_NANOS = 100_000;
 
     /** Settings, all optional: each setter checks its value and returns this builder. */

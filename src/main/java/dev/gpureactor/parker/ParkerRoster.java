@@ -86,7 +86,7 @@ public final class ParkerRoster {
             }
             load.merge(p, 1, Integer::sum);
             parkers.put(line, p);
-            lenders = load.keySet().toArray(new LineParker[0]);
+            relist();
         }
         // Outside the lock: on a line that is already closed, onClose runs the listener at once,
         // which takes the lock and may close a parker (a bounded wait).
@@ -123,7 +123,7 @@ public final class ParkerRoster {
         synchronized (load) {
             current = parkers.remove(line);
             last = current != null && unassign(current);
-            lenders = load.keySet().toArray(new LineParker[0]);
+            relist();
         }
         ReactorException why = new ReactorException(ErrorCode.LineClosed, line.name(), "wait");
         if (current != null && last) {
@@ -143,18 +143,20 @@ public final class ParkerRoster {
             all.addAll(parkers.values());
             parkers.clear();
             load.clear();
-            lenders = new LineParker[0];
+            relist();
         }
         return all;
     }
 
+    /** Rewrites {@link #lenders} from {@code load}. Holds {@code load}. */
+    private void relist() { lenders = load.keySet().toArray(new LineParker[0]); }
+
     /**
      * A carrier between two tasks: each parker that sleeps out a polling park over a word that moved
-     * lends it that turn ({@link LineParker#lendTurn}).
+     * lends it that turn ({@link LineParker#lendTurn}; a parker that left has its loan shut).
      */
     public void lendTurns() {
-        LineParker[] ps = lenders;
-        for (LineParker p : ps) if (p.isLive()) p.lendTurn();
+        for (LineParker p : lenders) p.lendTurn();
     }
 
     /** The line's current parker, or null. */
