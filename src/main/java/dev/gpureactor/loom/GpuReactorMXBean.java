@@ -120,7 +120,7 @@ public interface GpuReactorMXBean {
     long getWoke();
 
     /**
-     * Timed OS sleeps of the parkers.
+     * OS sleeps of the parkers: to a deadline, or idle until a registration.
      *
      * @return the total
      */

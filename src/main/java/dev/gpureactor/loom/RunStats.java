@@ -17,7 +17,7 @@ package dev.gpureactor.loom;
  *
  * @param polls         tasks the carriers ran (summed over per-carrier counts)
  * @param woke          waits the parkers' scans woke (each completed wait once)
- * @param slept         timed OS sleeps of the parkers
+ * @param slept         OS sleeps of the parkers: to a deadline, or idle until a registration
  * @param parked        line parks of the parkers (hardware word wait or the pure-Java park)
  * @param queried       backstop queries of a port (the error authority)
  * @param idleNanos     carrier time not spent running tasks, summed over carriers

@@ -82,7 +82,7 @@ public final class ReactorCounters {
      * The counters' values, as the reactor's {@code RunStats} names them.
      *
      * @param woke           waits the parkers' scans woke (each completed wait once)
-     * @param slept          timed OS sleeps of the parkers
+     * @param slept          OS sleeps of the parkers: to a deadline, or idle until a registration
      * @param parked         line parks of the parkers
      * @param queried        backstop queries of a port
      * @param registrations  waits registered with a parker and not yet settled

@@ -47,4 +47,16 @@ class CellTest {
         assertEquals(0.2, Cell.phases(ranBefore, ranAfter, 2.0).get("ran_waiting_share"), 1e-9,
                 "800 of the window's 4,000 wakes ran from the queue on a relieved parker thread");
     }
+
+    @Test
+    void a_windows_parks_and_sleeps_are_counted_apart_from_its_turns() {
+        RunStats before = new RunStats(0, 0, 40, 1_000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0,
+                new RunStats.ParkerPhases(2_000, 0, 0, 0, 0, 0, 0));
+        RunStats after = new RunStats(0, 0, 240, 15_000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0,
+                new RunStats.ParkerPhases(22_000, 0, 0, 0, 0, 0, 0));
+        Map<String, Double> p = Cell.phases(before, after, 2.0);
+        assertEquals(10_000, p.get("turns_per_s"), 1e-9);
+        assertEquals(7_000, p.get("parks_per_s"), 1e-9, "14,000 of the window's 20,000 turns ended in a park");
+        assertEquals(100, p.get("sleeps_per_s"), 1e-9, "200 sleeps (to a deadline, or idle) in 2 s");
+    }
 }

@@ -54,10 +54,12 @@ public record Cell(String mode, int clients, int round, double seconds, long req
     /**
      * The parkers' CPU by phase between two snapshots of one reactor, over {@code seconds}: the cores
      * each phase took ({@code turn}, {@code spin}, {@code host}, and {@code rest}, the OS's sleeps and
-     * wakes: their CPU less the phases), the turns per second, the share of turns that completed
-     * nothing, the share of the waits the scans woke whose thread a parker ran itself (hosted): the rest
-     * went to the carriers, whose hand-off makes the wake's tail (docs/SERVICE.md, "Where the tail at 512
-     * comes from"), and the tasks a relieved parker thread then ran from the carriers' queue per wait woken
+     * wakes: their CPU less the phases), the turns per second, the line parks and the sleeps (to a
+     * deadline, or idle) per second (a turn after a hosted guest or an {@code Again} ends in neither,
+     * so these count the OS waits the turns paid for), the share of turns that completed nothing, the
+     * share of the waits the scans woke whose thread a parker ran itself (hosted): the rest went to the
+     * carriers, whose hand-off makes the wake's tail (docs/SERVICE.md, "Where the tail at 512 comes
+     * from"), and the tasks a relieved parker thread then ran from the carriers' queue per wait woken
      * (mostly wakes it could not host; any waiting task may be taken); and the turns carriers ran between
      * tasks on a parker's lent loop per second, with the share of the waits those turns completed.
      */
@@ -71,6 +73,8 @@ public record Cell(String mode, int clients, int round, double seconds, long req
         m.put("rest_cores", p.restNanos(cpu) / 1e9 / seconds);
         m.put("turns_per_s", p.turns() / seconds);
         m.put("empty_turn_share", p.turns() == 0 ? 0.0 : (double) p.emptyTurns() / p.turns());
+        m.put("parks_per_s", (after.parked() - before.parked()) / seconds);
+        m.put("sleeps_per_s", (after.slept() - before.slept()) / seconds);
         long woke = after.woke() - before.woke();
         m.put("hosted_share", perWake(after.hosted() - before.hosted(), woke));
         m.put("ran_waiting_share", perWake(after.ranWaiting() - before.ranWaiting(), woke));

@@ -147,14 +147,14 @@ public final class ServiceRun {
             b.append('\n');
         }
         if (summaries().stream().anyMatch(s -> !s.parkerPhases().isEmpty())) {
-            b.append(f("%nThe parkers' CPU by phase (cores, median over rounds; rest: their CPU less the phases, the OS's sleeps and wakes):%n"));
-            b.append(f("%-24s %7s %8s %8s %8s %8s %9s %7s %7s %7s %9s %7s%n", "mode", "clients", "turn", "spin", "host", "rest", "turns/s", "empty",
-                    "hosted", "ran", "c.turns/s", "c.woke"));
+            b.append(f("%nThe parkers' CPU by phase (cores, median over rounds; rest: their CPU less the phases, the OS's sleeps and wakes; parks/s: the turns that ended in a line park, each at most one OS sleep):%n"));
+            b.append(f("%-24s %7s %8s %8s %8s %8s %9s %9s %7s %7s %7s %9s %7s%n", "mode", "clients", "turn", "spin", "host", "rest", "turns/s", "parks/s",
+                    "empty", "hosted", "ran", "c.turns/s", "c.woke"));
             for (Summary s : summaries()) {
                 Map<String, Double> p = s.parkerPhases();
                 if (p.isEmpty()) continue;
-                b.append(f("%-24s %7d %8.3f %8.3f %8.3f %8.3f %9.0f %6.0f%% %6.0f%% %6.0f%% %9.0f %6.0f%%%n", s.mode(), s.clients(), p.get("turn_cores"),
-                        p.get("spin_cores"), p.get("host_cores"), p.get("rest_cores"), p.get("turns_per_s"), 100 * p.get("empty_turn_share"),
+                b.append(f("%-24s %7d %8.3f %8.3f %8.3f %8.3f %9.0f %9.0f %6.0f%% %6.0f%% %6.0f%% %9.0f %6.0f%%%n", s.mode(), s.clients(), p.get("turn_cores"),
+                        p.get("spin_cores"), p.get("host_cores"), p.get("rest_cores"), p.get("turns_per_s"), p.get("parks_per_s"), 100 * p.get("empty_turn_share"),
                         100 * p.get("hosted_share"), 100 * p.get("ran_waiting_share"), p.get("carrier_turns_per_s"), 100 * p.get("carrier_woke_share")));
             }
         }
