@@ -209,9 +209,8 @@ public final class LineParker implements Runnable {
                 Turn next;
                 try {
                     next = step(afterSleep, backlogged);
-                } catch (Throwable t) {
-                    Runnable kept = me.closeCapture();
-                    if (kept != null) carriers.execute(kept); // a woken virtual thread is never dropped
+                } catch (RuntimeException | Error t) {
+                    me.closeCaptureAfter(t); // the turn's failure stays its own
                     throw t;
                 }
                 Runnable guest = me.closeCapture();

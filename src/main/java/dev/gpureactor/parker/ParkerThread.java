@@ -138,10 +138,29 @@ public final class ParkerThread extends Thread implements WakeCapture {
             try {
                 pushBatch(pool);
             } catch (RuntimeException e) {
-                if (g != null) pool.resumes().execute(g);
+                try {
+                    if (g != null) pool.resumes().execute(g);
+                } catch (RuntimeException alsoKept) {
+                    e.addSuppressed(alsoKept); // the push's failure stays the one thrown
+                }
                 throw e;
             }
         }
         return g;
+    }
+
+    /**
+     * Ends the capture after a turn that threw {@code failure}: what is batched is pushed and the kept
+     * task goes to the carriers too (a woken virtual thread is never dropped). Whatever that throws is
+     * added to {@code failure} as suppressed, so the turn's own failure is the one the loop handles.
+     */
+    void closeCaptureAfter(Throwable failure) {
+        CarrierPool pool = capturing;
+        try {
+            Runnable kept = closeCapture();
+            if (kept != null) pool.execute(kept);
+        } catch (RuntimeException | Error e) {
+            failure.addSuppressed(e);
+        }
     }
 }
