@@ -16,7 +16,8 @@ import java.util.function.Consumer;
 /**
  * What a reactor runs, resolved once at its build from the builder and the host: the executor kind
  * and the scheduler (each with its fallback's coded warning, or a coded refusal when strict), and the
- * parkers' park (the hardware word wait, else the pure-Java park with its warning).
+ * parkers' park (the hardware word wait, else the pure-Java park with its warning; a chosen slice that
+ * the plan's park bound would cut is warned too).
  */
 final class ReactorChoices {
     final Declared.Resolved<ExecutorKind> kind;
@@ -44,6 +45,12 @@ final class ReactorChoices {
         if (!park.available() && plan instanceof WaitPlan.FlagWait && kind.running() != ExecutorKind.NAIVE) {
             warn.accept(Warning.of(ErrorCode.ParkFallback, plan.label(), "a hardware word wait (umwait, mwaitx or wfe)",
                     park.note(), "the pure-Java park (spin around the prediction, then parkNanos slices)"));
+        }
+        if (b.parkSliceChosen && plan instanceof WaitPlan.FlagWait f && b.parkSliceNanos > f.parkNanos()) {
+            // A slice never outlasts the park's bound: the chosen one would be cut to park_us without a word.
+            warn.accept(Warning.of(ErrorCode.InvalidArgument, "parkSlice", b.parkSliceNanos / 1000 + " µs",
+                    "at most the plan's park_us (" + f.parkNanos() / 1000 + " µs), which bounds every park: each slice is cut to it;"
+                            + " raise park_us with the slice"));
         }
         Optional<WordWait> hardware = b.hardwarePark ? park.wordWait() : Optional.empty(); // off: asked for, no warning
         this.linePark = SnapshotPark.of(hardware, b.parkSliceNanos);

@@ -35,6 +35,8 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
     long parkSpinNanos = 200_000;
     /** The pure-Java park's OS sleep between two looks at the words (docs/SERVICE.md measures 50 and 100 µs). */
     long parkSliceNanos = GpuReactor.DEFAULT_PARK_SLICE_NANOS;
+    /** Whether the user chose the slice: only then is a slice past the plan's park bound worth a warning. */
+    boolean parkSliceChosen;
     boolean hosting = true;
     boolean hardwarePark = true;
     boolean carrierTurns = true;
@@ -162,7 +164,8 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
      * a service that counts wake latency before CPU may choose 50–75 µs (docs/SERVICE.md measures
      * them). A slice never outlasts the park's bound, the plan's
      * {@code park_us} (100 µs by default) or the next backstop, whichever comes first: a longer
-     * slice needs a plan with a longer {@code park_us}. Between {@value #MIN_PARK_SLICE_NANOS} ns
+     * slice needs a plan with a longer {@code park_us}, and a slice chosen past it is warned at the
+     * build ({@link dev.gpureactor.core.ErrorCode#InvalidArgument}, as a warning). Between {@value #MIN_PARK_SLICE_NANOS} ns
      * and {@value #MAX_PARK_SLICE_NANOS} ns: shorter is a spin made of system calls.
      *
      * @param d the slice
@@ -170,6 +173,7 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
      */
     public GpuReactor.Builder parkSlice(Duration d) {
         this.parkSliceNanos = Durations.nanos("parkSlice", d, MIN_PARK_SLICE_NANOS, MAX_PARK_SLICE_NANOS, "between 1 µs and 10 ms");
+        this.parkSliceChosen = true;
         return self();
     }
 
