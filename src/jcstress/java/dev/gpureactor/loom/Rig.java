@@ -60,7 +60,7 @@ final class Rig {
 
     /**
      * A parker whose loop carriers may borrow between tasks ({@code Builder.carrierTurns}), over a
-     * pool with no carrier threads: its park spins briefly (a real park sleeps 50 µs), so a carrier
+     * pool with no carrier threads: its park spins briefly (a real park sleeps a slice), so a carrier
      * may borrow the loop while it lasts.
      */
     static LineParker lendingParker(CompletionLine line, ParkerHooks hooks) {

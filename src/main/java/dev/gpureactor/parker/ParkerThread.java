@@ -158,7 +158,7 @@ public final class ParkerThread extends Thread implements WakeCapture {
         CarrierPool pool = capturing;
         try {
             Runnable kept = closeCapture();
-            if (kept != null) pool.execute(kept);
+            if (kept != null) pool.resumes().execute(kept); // as closeCapture's own failure path: a resume, never captured
         } catch (RuntimeException | Error e) {
             failure.addSuppressed(e);
         }
