@@ -282,11 +282,10 @@ public final class LineWatch {
                 boolean done;
                 try {
                     done = head.port().query();
-                } catch (ReactorException e) {
-                    portFailed(s, e);
-                    break;
-                } catch (RuntimeException e) {
-                    portFailed(s, new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), e.getMessage()));
+                } catch (RuntimeException | Error e) {
+                    // The port's own failure ends its slot's waits, not the parker (an Error too: a
+                    // healthy line's waits must not fail ParkerDied for another port's bug).
+                    portFailed(s, PortFault.coded("query", e));
                     break;
                 }
                 if (!done) break;

@@ -1,0 +1,96 @@
+package dev.gpureactor.loom;
+
+import dev.gpureactor.backend.sim.SimDevice;
+import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.core.CompletionLine;
+import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.MemoryDescriptor;
+import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.Slot;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+import static dev.gpureactor.loom.Poll.until;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * A port whose query throws is the port's failure, whatever it throws: its own wait fails coded
+ * {@code Backend} with the throwable as the cause, and the parker lives on, so a healthy wait on
+ * another line of the same parker completes. Only a {@link VirtualMachineError} is the JVM's
+ * trouble and ends the parker ({@code ParkerDied}), as before.
+ */
+class PortErrorTest {
+    private static final Duration HANG_GUARD = Duration.ofSeconds(30);
+
+    /** A port that is never done and whose query throws what {@code thrown} makes. */
+    private static CompletionPort throwing(Supplier<Throwable> thrown) {
+        return new CompletionPort() {
+            @Override public boolean query() {
+                Throwable t = thrown.get();
+                if (t instanceof RuntimeException e) throw e;
+                throw (Error) t;
+            }
+            @Override public void block() { }
+            @Override public void arm() { }
+            @Override public boolean park(long boundNanos) { return false; }
+        };
+    }
+
+    /**
+     * Joins on a virtual thread, which waits for the parker (a platform joiner would run the plan
+     * itself and query the port on its own thread): the value, or what the join threw.
+     */
+    private static Object joinOnVirtual(GpuFuture<?> f) throws InterruptedException {
+        AtomicReference<Object> out = new AtomicReference<>();
+        Thread t = Thread.ofVirtual().start(() -> {
+            try {
+                out.set(f.join(HANG_GUARD));
+            } catch (Throwable x) {
+                out.set(x);
+            }
+        });
+        assertTrue(t.join(HANG_GUARD.plusSeconds(5)), "the join never returned");
+        return out.get();
+    }
+
+    @Test
+    void an_error_from_a_ports_query_fails_only_its_own_wait_and_the_parker_lives_on() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(2).build();
+             SimDevice dev = SimDevice.open();
+             CompletionLine other = CompletionLine.allocate()) {
+            CountDownLatch gate = new CountDownLatch(1);
+            SimStream s = dev.stream().hold(gate);
+            SimStream.Signal healthy = s.signal();
+            GpuFuture<String> good = r.await(healthy.descriptor(), healthy.port(), () -> "good");
+            GpuFuture<String> bad = r.await(new MemoryDescriptor(other, Slot.of(0), 1),
+                    throwing(() -> new AssertionError("a bug in the port")), () -> "bad");
+            assertSame(r.parkerOf(s.line()), r.parkerOf(other), "both lines on one parker, so its death would fail both");
+
+            ReactorException e = assertInstanceOf(ReactorException.class, joinOnVirtual(bad));
+            assertEquals(ErrorCode.Backend, e.code(), e.getMessage());
+            assertInstanceOf(AssertionError.class, e.getCause().getCause(), "the shared failure carries the port's error");
+            assertTrue(e.getMessage().contains("query"), e.getMessage());
+
+            gate.countDown();
+            assertEquals("good", joinOnVirtual(good), "the healthy wait on the same parker completes");
+            assertEquals(0, r.stats().parkersDied(), "no parker died for the port's error");
+        }
+    }
+
+    @Test
+    void a_virtual_machine_error_from_a_ports_query_still_ends_the_parker() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(2).warnings(w -> { }).build();
+             CompletionLine line = CompletionLine.allocate()) {
+            GpuFuture<String> f = r.await(new MemoryDescriptor(line, Slot.of(0), 1),
+                    throwing(() -> new InternalError("the JVM's trouble")), () -> "never");
+            ReactorException e = assertInstanceOf(ReactorException.class, joinOnVirtual(f));
+            assertEquals(ErrorCode.ParkerDied, e.code(), e.getMessage());
+            until("the parker's death is counted", () -> r.stats().parkersDied() == 1); // counted as it leaves, after failing its waits
+        }
+    }
+}
