@@ -104,7 +104,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public CarrierPool(int size, Consumer<Warning> warnings) {
         VirtualThreads.requireCarrierPool(); // before ForkJoinCarriers loads, as in the constructor below
-        this(size, ForkJoinCarriers.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings);
+        this(checkedSize(size), ForkJoinCarriers.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings); // checked first: maxPoolSize throws past 32767
     }
 
     /**
@@ -112,9 +112,15 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * included) and the keep-alive of an idle carrier given.
      */
     public CarrierPool(int size, int maxSize, Duration keepAlive, Consumer<Warning> warnings) {
-        if (size < 1 || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, "1..4096");
+        checkedSize(size);
         VirtualThreads.requireCarrierPool(); // before ForkJoinCarriers loads: its carrier class extends the JDK's
         this(size, warnings, true, true, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
+    }
+
+    /** {@return {@code size} if 1..4096 (past any core count, inside the JDK's 32767), else a coded InvalidArgument} */
+    public static int checkedSize(int size) {
+        if (size < 1 || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, "1..4096");
+        return size;
     }
 
     private CarrierPool(int size, Consumer<Warning> warnings, boolean tellsResumes, boolean retiresByCas,
@@ -133,22 +139,20 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public static CarrierPool withoutCarriers() { return withoutCarriers(true, true); }
 
     /**
-     * As {@link #withoutCarriers()}, with a negative control's one removed line: {@code tellsResumes = false}
-     * removes the Executor route's line that tells a resume from a start (every call is then a start);
-     * {@code retiresByCas = false} removes the retiring CAS (the carriers retire on any update that
-     * leaves the word {@code CLOSED}, and the retired bit is never set).
+     * As {@link #withoutCarriers()}, with a negative control's one removed line: {@code tellsResumes = false} removes
+     * the Executor route's line that tells a resume from a start (every call is then a start); {@code retiresByCas =
+     * false} removes the retiring CAS (the carriers retire on any update that leaves the word {@code CLOSED}).
      */
     public static CarrierPool withoutCarriers(boolean tellsResumes, boolean retiresByCas) {
         return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, pool -> new QueuedCarriers());
     }
 
     /**
-     * Runs, on the calling thread, one task still waiting for a carrier: pushed by a thread that is no
-     * carrier and not yet taken by one (with no carrier threads, any queued task: jcstress plays the
-     * carriers with it). Whether there was one. A task is taken once, by this or by a carrier (the
-     * queue's own claim decides), and counted done once. A relieved parker thread calls it before it
-     * stands by, so the second wake of a turn need not wait for an idle carrier's OS wake
-     * (docs/SERVICE.md, "Where the tail at 512 comes from").
+     * Runs, on the calling thread, one task still waiting for a carrier: pushed by a thread that is no carrier
+     * and not yet taken by one (with no carrier threads, any queued task: jcstress plays the carriers with it).
+     * Whether there was one. A task is taken once, by this or by a carrier (the queue's own claim decides), and
+     * counted done once. A relieved parker thread calls it before it stands by, so the second wake of a turn
+     * need not wait for an idle carrier's OS wake (docs/SERVICE.md, "Where the tail at 512 comes from").
      */
     public boolean runWaiting() {
         Runnable r = carriers.takeWaiting();
@@ -200,9 +204,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /**
-     * Admits a task unless the carriers were retired (only a misread start or a late callback can
-     * meet that): one fetch-and-add, which cannot fail, where a CAS loop retried against the
-     * carriers' decrements.
+     * Admits a task unless the carriers were retired (only a misread start or a late callback can meet that):
+     * one fetch-and-add, which cannot fail, where a CAS loop retried against the carriers' decrements.
      */
     void admitResume(Runnable task) {
         admitHandedOver();
@@ -210,9 +213,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /**
-     * Resumes many parked virtual threads at once (a parker's scan woke them together): one
-     * admission of all of them and one push ({@link Carriers#pushAll}). Never captured by a parker;
-     * refused only once retired, which a live thread's continuation never meets.
+     * Resumes many parked virtual threads at once (a parker's scan woke them together): one admission of all of
+     * them and one push ({@link Carriers#pushAll}). Never captured by a parker; refused only once retired.
      *
      * @param tasks the threads' continuations; the array is the pool's from now on
      */
@@ -223,9 +225,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /**
-     * The admission of a resume without its push: for a continuation the JDK hands straight to the
-     * carriers' own pool ({@link ForkJoinCarriers}), which queues it itself once admitted here. Refused
-     * only once retired, which a live thread's continuation never meets.
+     * The admission of a resume without its push: for a continuation the JDK hands straight to the carriers'
+     * own pool ({@link ForkJoinCarriers}), which queues it itself once admitted here. Refused only once retired.
      */
     void admitHandedOver() { admit(1); }
 
@@ -238,10 +239,10 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /**
-     * An executor onto these carriers that never hands its task to a parker: for callbacks
-     * (completion stages, {@code onComplete}), which must never run on a parker thread. After close
-     * it still runs what it is given while the carriers stay (a wait failed by the close calls back).
-     * Each callback runs on a virtual thread of its own, never on a carrier itself ({@link PoolCallbacks} says why).
+     * An executor onto these carriers that never hands its task to a parker: for callbacks (completion stages,
+     * {@code onComplete}), which must never run on a parker thread. After close it still runs what it is given
+     * while the carriers stay (a wait failed by the close calls back). Each callback runs on a virtual thread
+     * of its own, never on a carrier itself ({@link PoolCallbacks} says why).
      *
      * @return the callbacks' executor
      */
@@ -328,7 +329,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     private static RejectedExecutionException rejected() {
-        return new RejectedExecutionException(new ReactorException(ErrorCode.Rejected, "carrier pool", "virtual thread").getMessage());
+        return ReactorException.rejection("carrier pool", "virtual thread");
     }
 
     // ---- state and statistics ------------------------------------------------------------------

@@ -59,4 +59,18 @@ public final class ReactorException extends RuntimeException {
 
     /** {@return this error as a warning value, for a caller that decided to go on} */
     public Warning asWarning() { return new Warning(code, args); }
+
+    /**
+     * The JDK's exception for new work refused, coded: the {@code Executor} contract says
+     * {@link java.util.concurrent.RejectedExecutionException}, and its cause is the coded
+     * {@link ErrorCode#Rejected}, so a caller branches on the code, not on the text.
+     *
+     * @param what what refused (an executor, a carrier pool)
+     * @param refused what it refused (a task, a virtual thread)
+     * @return the exception to throw
+     */
+    public static java.util.concurrent.RejectedExecutionException rejection(String what, String refused) {
+        ReactorException coded = new ReactorException(ErrorCode.Rejected, what, refused);
+        return new java.util.concurrent.RejectedExecutionException(coded.getMessage(), coded);
+    }
 }

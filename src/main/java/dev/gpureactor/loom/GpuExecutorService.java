@@ -107,7 +107,7 @@ public final class GpuExecutorService extends AbstractExecutorService {
     }
 
     private static RejectedExecutionException rejected() {
-        return new RejectedExecutionException(new ReactorException(ErrorCode.Rejected, "executor", "task").getMessage());
+        return ReactorException.rejection("executor", "task");
     }
 
     private void tryTerminate() {

@@ -143,7 +143,10 @@ public final class GpuReactor implements AutoCloseable {
 
     /**
      * Waits for {@code descriptor} to be reached, with {@code port} as the error authority, and
-     * then runs {@code readback} (on the joining thread) to produce the result.
+     * then runs {@code readback} (on the joining thread) to produce the result. On a closed reactor the
+     * future is already failed {@link ErrorCode#ShutDown}, as a wait the close ended, since an await racing
+     * a close cannot tell the two apart: one code, not either by chance ({@code Rejected} is for the
+     * executors and thread factories, which take no wait).
      *
      * @param <T>        the result's type
      * @param descriptor the word and the value that means done

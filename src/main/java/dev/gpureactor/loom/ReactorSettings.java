@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ExecutorKind;
@@ -138,12 +139,11 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
     /**
      * How many carriers the carrier pool keeps; {@link GpuReactor#defaultCarriers()} by default.
      *
-     * @param n at least 1 (else a coded {@link ErrorCode#InvalidArgument})
+     * @param n 1 to 4096 (else a coded {@link ErrorCode#InvalidArgument})
      * @return this builder
      */
     public GpuReactor.Builder carriers(int n) {
-        if (n < 1) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", n, ">= 1");
-        this.carriers = n;
+        this.carriers = CarrierPool.checkedSize(n);
         return self();
     }
 

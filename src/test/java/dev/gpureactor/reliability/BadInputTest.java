@@ -80,6 +80,16 @@ class BadInputTest {
     }
 
     @Test
+    void a_carrier_count_past_its_bound_is_refused_with_a_coded_error_at_the_setting() {
+        for (int n : new int[] {0, -1, 4097, 32_767, 32_768, 100_000, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+            invalid("carriers", () -> GpuReactor.builder().carriers(n));
+        }
+        ReactorException e = assertThrows(ReactorException.class, () -> GpuReactor.builder().carriers(32_768));
+        assertEquals("GAR-0022 InvalidArgument: carriers = 32768 is invalid; expected 1..4096", e.getMessage());
+        assertNotNull(GpuReactor.builder().carriers(4096), "the bound itself is a setting");
+    }
+
+    @Test
     void the_coded_refusal_says_what_was_wrong_and_what_would_be_right() {
         ReactorException e = assertThrows(ReactorException.class, () -> GpuReactor.builder().parkSpin(HUGE));
         assertTrue(e.getMessage().startsWith("GAR-0022 InvalidArgument: parkSpin = " + HUGE + " is invalid; expected >= 0 and at most "),
@@ -102,6 +112,21 @@ class BadInputTest {
                 assertThrows(ReactorException.class, r::newExecutor).getMessage());
         refused("GAR-0025 Rejected: reactor is shut down: it accepts no new virtual thread",
                 assertThrows(ReactorException.class, r::threadFactory).getMessage());
+    }
+
+    @Test
+    void a_refused_task_or_thread_carries_the_coded_rejection_as_its_cause() {
+        GpuReactor r = GpuReactor.builder().carriers(1).build();
+        ThreadFactory factory = r.threadFactory();
+        GpuExecutorService exec = r.newExecutor();
+        r.close();
+        for (RejectedExecutionException e : List.of(
+                assertThrows(RejectedExecutionException.class, () -> exec.submit(() -> "late")),
+                assertThrows(RejectedExecutionException.class, () -> factory.newThread(() -> { })))) {
+            ReactorException coded = assertInstanceOf(ReactorException.class, e.getCause(), "callers branch on the code, not the text");
+            assertEquals(ErrorCode.Rejected, coded.code());
+            assertEquals(coded.getMessage(), e.getMessage());
+        }
     }
 
     private static void refused(String expected, String message) {
