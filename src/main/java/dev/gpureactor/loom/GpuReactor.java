@@ -86,7 +86,8 @@ public final class GpuReactor implements AutoCloseable {
     /** Starts each wait and registers it with its line's parker. */
     private final WaitStarts starts;
     private final ReactorWarnings warnings;
-    private volatile boolean closed;
+    /** The close: begun once (volatile), and when a concurrent close may return. */
+    private final ReactorClose closing = new ReactorClose();
 
     /** The reactor's name: its JMX bean's {@code name} key. */
     private final String name;
@@ -105,7 +106,7 @@ public final class GpuReactor implements AutoCloseable {
         this.virtualThreads = threads.virtualThreads();
         this.callbacks = threads.callbacks();
         this.starts = new WaitStarts(b, choices, choices.kind.running(), points, warnings, counters, planRuns, pool, callbacks,
-                task -> virtualThreads.newThread(task).start(), () -> closed);
+                task -> virtualThreads.newThread(task).start(), closing::isClosed);
     }
 
     /**
@@ -214,10 +215,10 @@ public final class GpuReactor implements AutoCloseable {
      * @return a new executor; the reactor's close shuts it down
      */
     public GpuExecutorService newExecutor() {
-        if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "executor");
+        if (closing.isClosed()) throw new ReactorException(ErrorCode.Rejected, "reactor", "executor");
         GpuExecutorService e = new GpuExecutorService(threadFactory(), executors::remove);
         executors.add(e);
-        if (closed) e.shutdown(); // close() may have taken its snapshot before the add: see close()
+        if (closing.isClosed()) e.shutdown(); // close() may have taken its snapshot before the add: see close()
         return e;
     }
 
@@ -230,7 +231,7 @@ public final class GpuReactor implements AutoCloseable {
      * @return the reactor's factory of virtual threads named {@code gar-vt-N}
      */
     public ThreadFactory threadFactory() {
-        if (closed) throw new ReactorException(ErrorCode.Rejected, "reactor", "virtual thread");
+        if (closing.isClosed()) throw new ReactorException(ErrorCode.Rejected, "reactor", "virtual thread");
         return virtualThreads;
     }
 
@@ -337,7 +338,7 @@ public final class GpuReactor implements AutoCloseable {
      */
     public Optional<javax.management.ObjectName> jmxName() {
         ReactorBean b = bean;
-        return b == null || closed ? Optional.empty() : Optional.of(b.objectName());
+        return b == null || closing.isClosed() ? Optional.empty() : Optional.of(b.objectName());
     }
 
     /**
@@ -345,7 +346,7 @@ public final class GpuReactor implements AutoCloseable {
      *
      * @return true once closing or closed
      */
-    public boolean isClosed() { return closed; }
+    public boolean isClosed() { return closing.isClosed(); }
 
     /** Lines with a parker now (JMX). */
     int lines() { return starts.parkers().lines(); }
@@ -386,32 +387,29 @@ public final class GpuReactor implements AutoCloseable {
     public long warningSinkFailures() { return warnings.sinkFailures(); }
 
     /**
-     * Closes the reactor, in this order: (1) new virtual-thread starts and executor submissions
-     * are refused (a {@link java.util.concurrent.RejectedExecutionException} coded
-     * {@link ErrorCode#Rejected}) and every executor of this reactor
-     * says {@code isShutdown()}; (2) every pending wait fails with {@link ErrorCode#ShutDown} at
-     * once, whoever watches it: a parker (which stops), or a thread running its plan (a platform
-     * joiner, any joiner under the {@code naive} kind, the runner that took the plan over after a
-     * joiner's limit), whose plan ends at its next step; every joiner of it, platform or virtual, is
-     * answered. A wait under the {@code naive} kind that nobody joined yet fails at its first join
-     * or stage (nobody watches it before); a {@code block} plan's vendor wait cannot be ended early,
-     * as for a cancel. (3) the carrier pool closes: virtual threads already
-     * started keep running to their end (no resume of one is ever rejected, whoever unparks it),
-     * the carriers leave after the last of them, and {@code close} returns once they did or after
-     * {@link CarrierPool#CLOSE_GRACE}, with a coded {@link ErrorCode#LiveAtClose} warning naming
-     * the threads still alive. Called from one of the reactor's own virtual threads (or a carrier),
-     * it does not wait for them, so it never deadlocks. Idempotent.
+     * Closes the reactor, in this order: (1) new virtual-thread starts and executor submissions are refused (a
+     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#Rejected}) and every executor
+     * of this reactor says {@code isShutdown()}; (2) every pending wait fails with {@link ErrorCode#ShutDown} at
+     * once, whoever watches it: a parker (which stops), or a thread running its plan (a platform joiner, any
+     * joiner under the {@code naive} kind, the runner that took the plan over after a joiner's limit), whose plan
+     * ends at its next step; every joiner of it, platform or virtual, is answered. A wait under the {@code naive}
+     * kind that nobody joined yet fails at its first join or stage (nobody watches it before); a {@code block}
+     * plan's vendor wait cannot be ended early, as for a cancel. (3) the carrier pool closes: virtual threads
+     * already started keep running to their end (no resume of one is ever rejected, whoever unparks it), the
+     * carriers leave after the last of them, and {@code close} returns once they did or after
+     * {@link CarrierPool#CLOSE_GRACE}, with a coded {@link ErrorCode#LiveAtClose} warning naming the threads still
+     * alive. Called from one of the reactor's own virtual threads (or a carrier), it does not wait for them, so it
+     * never deadlocks. Idempotent: a close while another thread's is under way returns once that one has.
      *
-     * <p>A registration racing with close: {@code close} writes {@code closed} and then reads the
-     * parker map; a registrar puts its parker in the map and then reads {@code closed} (both
-     * volatile, so sequentially consistent). Either close sees the parker and stops it, or the
-     * registrar sees {@code closed} and stops it itself: no parker thread outlives its reactor.
-     * Executors race the same way through {@code executors} and {@code closed} (see {@link #newExecutor}).
+     * <p>A registration racing with close: {@code close} writes {@code closed} and then reads the parker map; a
+     * registrar puts its parker in the map and then reads {@code closed} (both volatile, so sequentially
+     * consistent). Either close sees the parker and stops it, or the registrar sees {@code closed} and stops it
+     * itself: no parker thread outlives its reactor. Executors race the same way through {@code executors} and
+     * {@code closed} (see {@link #newExecutor}).
      */
     @Override
     public void close() {
-        if (closed) return;
-        closed = true;
+        if (!closing.begin()) return; // closed before: a close still under way has done its work (ReactorClose)
         List<GpuExecutorService> open;
         synchronized (executors) {
             open = List.copyOf(executors);
@@ -424,7 +422,9 @@ public final class GpuReactor implements AutoCloseable {
             planRuns.close(why); // the waits whose plan a thread runs: no parker holds them
             if (pool != null) pool.close();
         } finally {
-            if (bean != null) bean.unregister(); // whatever failed above: a closed reactor leaves no bean
+            try { // whatever failed above: a closed reactor leaves no bean, and a concurrent close returns
+                if (bean != null) bean.unregister();
+            } finally { closing.done(); }
         }
     }
 
