@@ -81,7 +81,8 @@ public sealed interface WaitPlan permits WaitPlan.Block, WaitPlan.QueryPoll, Wai
      *
      * @param text the text
      * @return the plan
-     * @throws ReactorException {@link ErrorCode#InvalidPlan} naming the text, the position and the first fault
+     * @throws ReactorException {@link ErrorCode#InvalidPlan} naming the text (escaped, and cut past 80 characters), the
+     *     position and the first fault
      */
     static WaitPlan parse(String text) {
         return WaitPlanText.parse(text);

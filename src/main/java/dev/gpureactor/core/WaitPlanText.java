@@ -10,6 +10,12 @@ import java.util.Optional;
 final class WaitPlanText {
     /** Largest margin, min_sleep or max_sleep in µs (60 s): far beyond any useful sleep, and no overflow in ns. */
     static final long SLEEP_US_MAX = DeadlinePlan.SLEEP_US_MAX;
+    /** Most characters of the text a fault quotes (escapes included); a longer text is cut, and its length given. */
+    static final int QUOTE_MAX = 80;
+    /** Most characters a fault shows of what it found at its position. */
+    static final int FOUND_MAX = 24;
+    /** Most digits a fault shows of a number out of range: far past any in range (a long has 19). */
+    static final int DIGITS_MAX = 40;
 
     private final String text;
     private final String subject;
@@ -108,7 +114,8 @@ final class WaitPlanText {
         }
         if (v < lo || v > hi) {
             pos = start;
-            throw fault(name + "=" + digits + " is out of range " + lo + ".." + hi);
+            String shown = digits.length() <= DIGITS_MAX ? digits : digits.substring(0, DIGITS_MAX) + "… (" + digits.length() + " digits)";
+            throw fault(name + "=" + shown + " is out of range " + lo + ".." + hi);
         }
         return v;
     }
@@ -131,11 +138,60 @@ final class WaitPlanText {
 
     private ReactorException fault(String what) {
         String found = pos >= limit ? (limit == text.length() ? "the end of the text" : "the end of the band")  : "\"" + excerpt() + "\"";
-        return new ReactorException(ErrorCode.InvalidPlan, subject, text, "at " + pos + ": " + what + ", found " + found);
+        return new ReactorException(ErrorCode.InvalidPlan, subject, quote(text), "at " + pos + ": " + what + ", found " + found);
     }
 
     private String excerpt() {
-        String rest = text.substring(pos, limit);
-        return rest.length() > 24 ? rest.substring(0, 24) + "…" : rest;
+        StringBuilder b = new StringBuilder();
+        if (escape(text, pos, limit, FOUND_MAX, b) < limit) b.append('…');
+        return b.toString();
+    }
+
+    /**
+     * {@return {@code text} as a fault quotes it: escaped, and cut after {@link #QUOTE_MAX} characters with its length
+     * given} A bad plan may be any text (a whole file, a binary blob): the message stays one short, readable line.
+     */
+    static String quote(String text) {
+        StringBuilder b = new StringBuilder();
+        if (escape(text, 0, text.length(), QUOTE_MAX, b) < text.length()) b.append("… (").append(text.length()).append(" chars)");
+        return b.toString();
+    }
+
+    /**
+     * Appends {@code s[from, to)} escaped to {@code out}, at most {@code max} characters, and returns where it stopped: a
+     * cut falls between code points, never inside a surrogate pair or an escape.
+     */
+    private static int escape(String s, int from, int to, int max, StringBuilder out) {
+        int i = from;
+        int room = max;
+        while (i < to) {
+            char c = s.charAt(i);
+            int n = Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(s.charAt(i + 1)) ? 2 : 1;
+            String e = n == 2 ? s.substring(i, i + 2) : escaped(c);
+            if (e.length() > room) break;
+            out.append(e);
+            room -= e.length();
+            i += n;
+        }
+        return i;
+    }
+
+    /**
+     * One char as quoted: a control, separator, format or lone surrogate char as an escape (it could break or hide in the
+     * line), and the quote and the backslash escaped so the quote reads back unambiguously.
+     */
+    private static String escaped(char c) {
+        return switch (c) {
+            case '\n' -> "\\n";
+            case '\r' -> "\\r";
+            case '\t' -> "\\t";
+            case '"' -> "\\\"";
+            case '\\' -> "\\\\";
+            default -> switch (Character.getType(c)) {
+                case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
+                     Character.SURROGATE -> String.format("\\u%04X", (int) c);
+                default -> String.valueOf(c);
+            };
+        };
     }
 }

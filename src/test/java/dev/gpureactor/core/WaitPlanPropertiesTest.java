@@ -108,7 +108,10 @@ class WaitPlanPropertiesTest {
         };
     }
 
-    /** Any text either parses, and then is its own canonical label, or fails with InvalidPlan naming it: never another exception. */
+    /**
+     * Any text either parses, and then is its own canonical label, or fails with InvalidPlan naming it (quoted whole when
+     * short and plain, else escaped and cut): never another exception, and a message that is one bounded, well-formed line.
+     */
     @Property(tries = 5000, edgeCases = EdgeCasesMode.NONE)
     void any_text_parses_to_its_label_or_fails_with_invalid_plan(@ForAll("texts") String text) {
         WaitPlan plan;
@@ -116,7 +119,11 @@ class WaitPlanPropertiesTest {
             plan = WaitPlan.parse(text);
         } catch (ReactorException e) {
             assertEquals(ErrorCode.InvalidPlan, e.code(), e.getMessage());
-            assertEquals(List.of("wait plan", text), e.args().subList(0, 2));
+            assertEquals(List.of("wait plan", WaitPlanTest.plain(text) ? text : WaitPlanText.quote(text)), e.args().subList(0, 2));
+            String m = e.getMessage();
+            assertEquals(true, m.chars().noneMatch(Character::isISOControl), m);
+            WaitPlanTest.assertNoLoneSurrogate(m);
+            assertEquals(true, m.length() < 400, m);
             Coded.assertArity(e.code(), e.args());
             String detail = e.args().get(2);
             int at = Integer.parseInt(detail.substring(3, detail.indexOf(':')));

@@ -89,17 +89,26 @@ class WaitPlanTest {
 
     // ---- faults: code InvalidPlan, args (subject, text, "at P: ..."), and the message names the text ----
 
-    /** Asserts the fault and returns its third argument ("at P: what, found ..."). */
+    /**
+     * Asserts the fault and returns its third argument ("at P: what, found ..."). The text is quoted whole when short and
+     * plain; else as {@link WaitPlanText#quote} gives it, whose cut and escapes the quote tests below pin.
+     */
     static String fault(String text, int at, String what) {
         ReactorException e = assertCoded(ErrorCode.InvalidPlan, () -> WaitPlan.parse(text));
         assertEquals("wait plan", e.args().get(0));
-        assertEquals(text, e.args().get(1));
+        String quoted = plain(text) ? text : WaitPlanText.quote(text);
+        assertEquals(quoted, e.args().get(1));
         String detail = e.args().get(2);
         assertTrue(detail.startsWith("at " + at + ": "), () -> "position " + at + " in: " + detail);
         assertTrue(detail.contains(what), () -> "\"" + what + "\" in: " + detail);
         assertTrue(e.getMessage().startsWith("GAR-0001 InvalidPlan: "), e.getMessage());
-        assertTrue(e.getMessage().contains("\"" + text + "\""), e.getMessage());
+        assertTrue(e.getMessage().contains("\"" + quoted + "\""), e.getMessage());
         return detail;
+    }
+
+    /** A text a fault quotes as it is: printable ASCII but the quote and the backslash, and at most QUOTE_MAX long. */
+    static boolean plain(String text) {
+        return text.length() <= WaitPlanText.QUOTE_MAX && text.chars().allMatch(c -> c >= ' ' && c < 0x7f && c != '"' && c != '\\');
     }
 
     @Test
@@ -232,6 +241,64 @@ class WaitPlanTest {
         String t = "nothing-like-a-plan-at-all-here";
         String d = fault(t, 0, "found \"nothing-like-a-plan-at-a…\"");
         assertTrue(d.endsWith("…\""), d);
+    }
+
+    // ---- the quote: bounded, whole code points, escaped ----
+
+    @Test
+    void a_huge_text_is_quoted_cut_with_its_length() {
+        String t = "poll" + "x".repeat(1_000_000);
+        ReactorException e = assertCoded(ErrorCode.InvalidPlan, () -> WaitPlan.parse(t));
+        assertEquals("poll" + "x".repeat(76) + "… (1000004 chars)", e.args().get(1));
+        assertEquals("at 4: expected \"+predict:\", found \"" + "x".repeat(24) + "…\"", e.args().get(2));
+        assertTrue(e.getMessage().length() < 250, () -> e.getMessage().length() + " chars: " + e.getMessage());
+        String digits = "flag:park_us=" + "9".repeat(1_000_000) + ",backstop_us=1000";
+        ReactorException big = assertCoded(ErrorCode.InvalidPlan, () -> WaitPlan.parse(digits));
+        assertEquals("at 13: park_us=" + "9".repeat(40) + "… (1000000 digits) is out of range 1..10000, found \"" + "9".repeat(24) + "…\"",
+                big.args().get(2));
+        assertTrue(big.getMessage().length() < 300, () -> big.getMessage().length() + " chars: " + big.getMessage());
+        String atLimit = "poll" + "x".repeat(WaitPlanText.QUOTE_MAX - 4);
+        assertEquals(atLimit, assertCoded(ErrorCode.InvalidPlan, () -> WaitPlan.parse(atLimit)).args().get(1), "80 chars are quoted whole");
+    }
+
+    @Test
+    void a_cut_never_splits_a_surrogate_pair() {
+        String face = "\uD83D\uDE00";
+        String t = FLAG + "x" + face.repeat(60);
+        ReactorException e = assertCoded(ErrorCode.InvalidPlan, () -> WaitPlan.parse(t));
+        // The quote: 33 + 1 chars, then 23 whole pairs (46) fit in 80; the 24th would not.
+        assertEquals(FLAG + "x" + face.repeat(23) + "… (" + t.length() + " chars)", e.args().get(1));
+        // What was found: "x" and 11 whole pairs fit in 24; the 12th would split.
+        assertEquals("at " + FLAG.length() + ": expected \"+predict:\", found \"x" + face.repeat(11) + "…\"", e.args().get(2));
+        assertNoLoneSurrogate(e.getMessage());
+    }
+
+    @Test
+    void control_chars_quotes_and_backslashes_are_escaped() {
+        ReactorException e = assertCoded(ErrorCode.InvalidPlan, () -> WaitPlan.parse("poll\n\u0000\t\r\"\\\u007f\u2028\u200b"));
+        String escaped = "\\n\\u0000\\t\\r\\\"\\\\\\u007F\\u2028\\u200B";
+        assertEquals("poll" + escaped, e.args().get(1));
+        // "found" holds 22 of its 24 chars: the next escape (\\u2028, 6 chars) is not cut.
+        assertEquals("at 4: expected \"+predict:\", found \"" + escaped.substring(0, 22) + "…\"", e.args().get(2));
+        assertTrue(e.getMessage().chars().noneMatch(Character::isISOControl), e.getMessage());
+        // A lone surrogate in the text is escaped too, so the message is well-formed UTF-16.
+        ReactorException lone = assertCoded(ErrorCode.InvalidPlan, () -> WaitPlan.parse("poll\uD83D"));
+        assertEquals("poll\\uD83D", lone.args().get(1));
+        assertNoLoneSurrogate(lone.getMessage());
+        // An escape is never cut: 24 chars of "found" hold "x" and three \\u0000 escapes, not three and a piece.
+        ReactorException nuls = assertCoded(ErrorCode.InvalidPlan, () -> WaitPlan.parse("pollx" + "\u0000".repeat(20)));
+        assertEquals("at 4: expected \"+predict:\", found \"x" + "\\u0000".repeat(3) + "…\"", nuls.args().get(2));
+    }
+
+    static void assertNoLoneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else {
+                assertTrue(!Character.isSurrogate(c), "a lone surrogate at " + i + " in: " + s);
+            }
+        }
     }
 
     @Test

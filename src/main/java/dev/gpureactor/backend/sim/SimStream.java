@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@link #signal()}: store the next sequence number into the slot with release semantics,
  *       behind everything queued before it (the payload → word happens-before edge);
  *   <li>{@link #fail}: the stream fails; every later query reports it, as a poisoned CUDA context
- *       does.
+ *       does. A kernel body that throws (an {@code Error} too) fails the stream the same way.
  * </ul>
  *
  * <p>Each {@link #signal()} returns a {@link Signal}: the descriptor to wait on and its
@@ -62,6 +62,8 @@ public final class SimStream implements AutoCloseable {
     private volatile long executed;    // sequence numbers the stream has passed (stored or lost)
     private volatile ReactorException failure;
     private volatile boolean closed;
+    /** Set once the worker has ended (closed, or its line closed): {@code executed} is final then. */
+    private volatile ReactorException shutDown;
     /** Operations queued and not yet run (or skipped by a failed stream). */
     private final AtomicLong pending = new AtomicLong();
 
@@ -226,20 +228,24 @@ public final class SimStream implements AutoCloseable {
         return new Signal(new MemoryDescriptor(line, slot, seq), new Port(seq));
     }
 
+    private String name() { return "sim stream " + line.name() + "/" + slot.index(); }
+
     private void enqueue(Op op) {
-        if (closed) throw new ReactorException(ErrorCode.Rejected, "sim stream " + line.name() + "/" + slot.index(), "work");
+        if (closed) throw new ReactorException(ErrorCode.Rejected, name(), "work");
         pending.incrementAndGet();
         ops.add(op);
     }
 
+    /** Works until {@code nanos} passed, or the stream closes: a close abandons the compute, as it drops queued work. */
     private void work(long nanos) {
         if (nanos <= 0) return;
         long end = System.nanoTime() + nanos;
+        // Checks closed, not the interrupt: a body may have cleared the flag, and once set it makes parkNanos return at once.
         if (device.spins()) {
-            while (System.nanoTime() - end < 0) Thread.onSpinWait();
+            while (!closed && System.nanoTime() - end < 0) Thread.onSpinWait();
         } else {
             long left;
-            while ((left = end - System.nanoTime()) > 0) LockSupport.parkNanos(left);
+            while (!closed && (left = end - System.nanoTime()) > 0) LockSupport.parkNanos(left);
         }
     }
 
@@ -282,16 +288,29 @@ public final class SimStream implements AutoCloseable {
                     failNow(e.getMessage());
                 } catch (RuntimeException e) {
                     failNow(e.toString());
+                } catch (Error e) {
+                    failNow(e.toString());
+                    // A JVM error (out of memory, stack overflow, an internal error) goes on to the thread's
+                    // uncaught handler, unswallowed: the stream has failed, so the worker has nothing left to run.
+                    if (e instanceof VirtualMachineError) throw e;
                 } finally {
                     pending.decrementAndGet();
                 }
             }
         } catch (InterruptedException e) {
             // closed
+        } finally {
+            // Whatever ended the worker, a signal it did not execute can never complete: its port says so.
+            shutDown = new ReactorException(ErrorCode.ShutDown, name());
+            notifyParked();
         }
     }
 
-    /** Stops the stream thread; queued work is dropped. */
+    /**
+     * Stops the stream thread: queued work is dropped and a compute in progress is abandoned. The port of
+     * every signal the stream did not execute then reports {@link ErrorCode#ShutDown} (its blocked and
+     * parked waiters wake); signals it executed still answer done.
+     */
     @Override
     public void close() {
         closed = true;
@@ -318,12 +337,14 @@ public final class SimStream implements AutoCloseable {
 
         @Override
         public boolean query() {
+            ReactorException ended = shutDown; // read first: once set, executed is final
             if (executed - seq >= 0) return true; // passed before any failure
             ReactorException f = failure;
             if (f != null) {
                 failureReported.countDown();
                 throw f;
             }
+            if (ended != null) throw ended;
             return false;
         }
 
@@ -353,6 +374,7 @@ public final class SimStream implements AutoCloseable {
             lock.lockInterruptibly();
             try {
                 while (!d.isComplete()) {
+                    if (failure != null || shutDown != null) return false; // early: the query tells the outcome
                     long left = end - System.nanoTime();
                     if (left <= 0) return false;
                     changed.awaitNanos(left);
