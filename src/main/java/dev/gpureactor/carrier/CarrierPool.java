@@ -345,21 +345,21 @@ public final class CarrierPool implements Executor, AutoCloseable {
     int admitted() { return (int) (ctl.get() & TASK_MASK); }
 
     /**
-     * Approximately how many tasks (woken virtual threads, callbacks) wait for a carrier: the
-     * admitted tasks less one per carrier (each carrier runs at most one). One volatile read.
+     * Approximately how many tasks (woken virtual threads, callbacks) wait for a carrier: the admitted tasks
+     * less one per carrier running now ({@link Carriers#running}: a blocked one's spare included). Two reads.
      *
      * @return the tasks waiting for a carrier (approximate)
      */
-    public int queueDepth() { return Math.max(0, admitted() - carriers.size()); }
+    public int queueDepth() { return Math.max(0, admitted() - carriers.running()); }
 
     /**
-     * Whether woken virtual threads wait for a carrier with no carrier idle to take them at once:
-     * more tasks admitted than there are carriers. One volatile read, no allocation; a parker asks
-     * it to decide whether waking early pays.
+     * Whether woken virtual threads wait for a carrier with no carrier idle to take them at once: more tasks
+     * admitted than carriers running now. A volatile and an opaque read, no allocation (a stale count misjudges
+     * one turn only); a parker asks it to decide whether waking early pays.
      *
      * @return whether woken threads wait for a carrier
      */
-    public boolean backlogged() { return admitted() > carriers.size(); }
+    public boolean backlogged() { return admitted() > carriers.running(); }
 
 
     /**

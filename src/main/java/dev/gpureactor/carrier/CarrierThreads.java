@@ -38,7 +38,7 @@ final class CarrierThreads {
     private CarrierThreads() {}
 
     /** The pool methods and the carrier's compensation state, reachable. */
-    private record Handles(MethodHandle begin, MethodHandle end, VarHandle compensating) {}
+    private record Handles(MethodHandle begin, MethodHandle end, VarHandle compensating, VarHandle compensateValue) {}
 
     private static Object probeOnce() {
         try {
@@ -56,7 +56,9 @@ final class CarrierThreads {
             Class<?> carrier = Class.forName("jdk.internal.misc.CarrierThread");
             VarHandle compensating = MethodHandles.privateLookupIn(carrier, MethodHandles.lookup())
                     .findVarHandle(carrier, "compensating", int.class);
-            return new Handles(begin, end, compensating);
+            VarHandle compensateValue = MethodHandles.privateLookupIn(carrier, MethodHandles.lookup())
+                    .findVarHandle(carrier, "compensateValue", long.class);
+            return new Handles(begin, end, compensating, compensateValue);
         } catch (ReflectiveOperationException | RuntimeException e) {
             // InaccessibleObjectException when java.lang is not opened to us; NoSuchMethod/Field where the JDK changed.
             return "the JDK's carrier internals cannot be reached (" + e + ")";
@@ -102,6 +104,15 @@ final class CarrierThreads {
      */
     static boolean jdkCompensating(Thread carrier) {
         return (int) handles().compensating.getOpaque(carrier) != 0;
+    }
+
+    /**
+     * {@code CarrierThread.compensateValue}: what the JDK's last {@code beginBlocking} on {@code carrier}
+     * took from its pool, 0 when it was saturated and nothing was compensated. Plain: read only by the
+     * virtual thread that made that call, on that carrier, right after it.
+     */
+    static long compensateValue(Thread carrier) {
+        return (long) handles().compensateValue.get(carrier);
     }
 
     private static RuntimeException rethrown(Throwable t) {

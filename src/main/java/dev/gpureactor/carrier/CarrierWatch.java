@@ -55,9 +55,12 @@ import java.util.concurrent.locks.LockSupport;
  * The reads are opaque and racy by design: a stale read only makes a compensation a tick late to
  * come or to go. Nothing here decides admission or retirement; those are the pool's ctl word.
  * The decisions are pure (blocked, decide) and tested on their own; the thread is the runner. It
- * leaves when the pool retires, or once the pool is closed and nothing is admitted (parked threads
- * may remain): a closed pool keeps no thread that wakes by itself. A thread of a closed pool that
- * resumes later still runs, and the JDK still compensates its carriers' wrapped blocking calls.
+ * leaves only when the pool retires (closed, no live thread, nothing admitted). A closed pool's live
+ * threads run to their end (the README's promise), and one parked at the close may resume later and
+ * block where only the watch compensates (AfterCloseCompensationTest): a watch that left at the close
+ * once nothing was admitted left such threads stuck behind their blocked carriers. The cost: while a
+ * closed pool keeps live threads (a consumer nobody stopped), the watch keeps its idle tick, ten
+ * wake-ups a second, as an idle open pool's; the carriers still leave after their keep-alive.
  */
 public final class CarrierWatch implements Runnable {
     /** How often the watch looks while tasks are admitted: a blocked pool waits about two ticks for a spare carrier. */
@@ -114,14 +117,14 @@ public final class CarrierWatch implements Runnable {
     boolean hasLeft() { return !thread.isAlive(); }
 
     /**
-     * Looks every tick until stopped, or until the pool is closed with nothing admitted (only parked
-     * threads left, if any): a closed pool keeps no thread that wakes by itself. Leaving, it gives back
-     * every compensation it holds.
+     * Looks every tick until stopped: the pool retired, so no thread of it lives any more (a closed pool's
+     * parked threads may still resume and block: the class comment). Leaving, it gives back every
+     * compensation it holds.
      */
     @Override
     public void run() {
         try {
-            while (!stopped && !(pool.isClosed() && pool.admitted() == 0)) {
+            while (!stopped) {
                 LockSupport.parkNanos(this, pool.admitted() > 0 ? TICK_NANOS : IDLE_TICK_NANOS);
                 if (!stopped) tick();
             }

@@ -39,6 +39,12 @@ public sealed interface Carriers permits ForkJoinCarriers, QueuedCarriers {
     /** The parallelism: carriers that run at once when none is blocked. */
     int size();
 
+    /**
+     * Carriers that can run a task now: the parallelism, plus one spare per blocked carrier compensated
+     * now (the JDK's and the watch's compensations). Racy and cheap: a parker asks it every turn.
+     */
+    default int running() { return size(); }
+
     /** Carrier threads alive now, compensating and idle ones included. */
     int threads();
 

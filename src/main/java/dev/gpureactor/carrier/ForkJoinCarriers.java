@@ -65,6 +65,14 @@ final class ForkJoinCarriers implements Carriers {
     private final List<Carrier> live = new CopyOnWriteArrayList<>();
     /** What each carrier runs between two tasks, or null ({@link CarrierPool#betweenTasks}). */
     private volatile Runnable look;
+    /**
+     * Blocks compensated now, the JDK's ({@link Carrier#beginBlocking}) and the watch's ({@link #beginBlock}):
+     * each has a spare carrier running in for its blocked one ({@link #running}). Updated by an atomic add
+     * on the rare begin and end of a compensated block; read opaquely on every parker turn
+     * ({@link CarrierPool#backlogged}): a reader needs no order with anything else, and a stale count only
+     * misjudges the backlog for that turn (a parker wakes early once, or hosts once more).
+     */
+    private final AtomicInteger compensated = new AtomicInteger();
 
     /**
      * @param size      the parallelism: carriers running at once when none blocks
@@ -188,6 +196,39 @@ final class ForkJoinCarriers implements Carriers {
         protected void onTermination(Throwable exception) {
             live.remove(this);
             spares.offer(tally); // release: this carrier's last counts, before the next owner's first
+        }
+
+        /**
+         * Whether the JDK's block under way here holds a spare and is counted in {@link #compensated}.
+         * Written and read only by the virtual thread mounted here, between its Blocker.begin and
+         * Blocker.end (one thread, the JDK calls both on this carrier): plain.
+         */
+        private boolean jdkBlockCounted;
+
+        /**
+         * The JDK's compensated block (Blocker.begin, on the virtual thread mounted here), counted while it
+         * holds a spare: a task running on that spare is not waiting ({@link CarrierPool#queueDepth}). Not
+         * counted when the pool was saturated (nothing compensated), or when a block was already under way
+         * ({@code false}: the JDK then calls no {@code endBlocking} for this one).
+         */
+        @Override
+        public boolean beginBlocking() {
+            boolean began = super.beginBlocking();
+            if (began && CarrierThreads.compensateValue(this) != 0) { // written by super just now, on this thread
+                jdkBlockCounted = true;
+                carriers.compensated.getAndIncrement();
+            }
+            return began;
+        }
+
+        /** The JDK's block ends (Blocker.end, the same virtual thread, on this carrier): its count goes. */
+        @Override
+        public void endBlocking() {
+            super.endBlocking();
+            if (jdkBlockCounted) {
+                jdkBlockCounted = false;
+                carriers.compensated.getAndDecrement();
+            }
         }
     }
 
@@ -362,10 +403,37 @@ final class ForkJoinCarriers implements Carriers {
     public boolean jdkCompensating(Thread carrier) { return CarrierThreads.jdkCompensating(carrier); }
 
     @Override
-    public long beginBlock() { return CarrierThreads.beginBlock(forkJoin); }
+    public long beginBlock() {
+        long post = CarrierThreads.beginBlock(forkJoin);
+        if (post != 0) compensated.getAndIncrement(); // 0: saturated, no spare runs in for it
+        return post;
+    }
 
+    /**
+     * Gives a watch's compensation back, and looks at the pool's termination again when that comes after
+     * the retirement's {@code shutdown}. While a compensation is held, the pool's active count is one
+     * under its busy carriers. JDK 25's {@code ForkJoinPool}: {@code shutdown}'s termination check sees
+     * the carrier still running the task that retired the pool; that carrier, going idle, checks again
+     * only where the active count it leaves is 0 ({@code deactivate}), which the held compensation makes
+     * -1, so it parks for its keep-alive; and once the carriers have left, termination completes only on
+     * a ctl word of 0, which the held compensation also keeps from it. The block's end restores the
+     * count, but nothing in the JDK looks again: so {@code shutdown} again does ({@code tryTerminate}).
+     * Both sides are an atomic update followed by a read of the other's ({@code endCompensatedBlock}'s
+     * add, then the volatile read of the run state here; the retirement's set of SHUTDOWN, then its reads
+     * of the ctl word), so one of them at least sees the restored count and ends the pool. The JDK's own
+     * blocks cannot end after the retirement: they end on their carrier, inside a live thread's task.
+     */
     @Override
-    public void endBlock(long post) { CarrierThreads.endBlock(forkJoin, post); }
+    public void endBlock(long post) {
+        if (post == 0) return; // saturated at its begin: nothing was taken, nothing counted
+        compensated.getAndDecrement();
+        CarrierThreads.endBlock(forkJoin, post);
+        if (forkJoin.isShutdown()) forkJoin.shutdown();
+    }
+
+    /** The parallelism plus the blocks compensated now (an opaque read: see {@link #compensated}). */
+    @Override
+    public int running() { return size + compensated.getOpaque(); }
 
     @Override
     public String toString() { return forkJoin.toString(); }

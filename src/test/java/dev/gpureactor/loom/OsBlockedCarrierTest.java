@@ -203,7 +203,7 @@ class OsBlockedCarrierTest {
     }
 
     /** Waits (bounded) until the reader's stack shows it inside the FIFO's open(2) or read(2) ({@code method}). */
-    private static void awaitInTheOs(AtomicReference<Thread> readerThread, String method) throws InterruptedException {
+    static void awaitInTheOs(AtomicReference<Thread> readerThread, String method) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_BOUND_S);
         String where = "not started";
         while (System.nanoTime() - end < 0) {
