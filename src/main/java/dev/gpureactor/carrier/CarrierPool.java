@@ -361,7 +361,6 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public boolean backlogged() { return admitted() > carriers.running(); }
 
-
     /**
      * Whether {@link #close} was called: new threads are refused, resumes still run.
      *
