@@ -256,12 +256,12 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      */
     @Override
     boolean ranPlan(Joiner me, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
-        if (!(inline instanceof Inline.Plan p && p.takenBy(Thread.currentThread())
-                && PLAN_TAKEN.compareAndSet(this, false, true))) return false; // volatile CAS: one thread runs the plan
-        unlink(me);
-        if (!controls.skipsWithdraw()) lineWait.withdraw(); // negative control: the line that makes one watcher, removed
-        NaiveRunner.run(this, p, timed, start, nanos);
-        return true;
+        return inline instanceof Inline.Plan p && p.takenBy(Thread.currentThread()) && NaiveRunner.joinerRuns(this, p, me, timed, start, nanos);
+    }
+
+    /** Claims the {@link Inline.Plan}: true for the one thread that runs it (or hands it to the runner). */
+    boolean claimPlan() {
+        return PLAN_TAKEN.compareAndSet(this, false, true); // volatile CAS: joiners and the stage's runner race for it
     }
 
     /** Runs the readback once, on this thread: READY → RESOLVING → COMPLETED | FAILED. */
@@ -400,8 +400,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      */
     @Override
     void runInlineForStage() {
-        // Volatile CAS: the runner and a joiner race for the plan; one runs it.
-        if (inline instanceof Inline.Plan p && p.runsForStage() && PLAN_TAKEN.compareAndSet(this, false, true)) {
+        if (inline instanceof Inline.Plan p && p.runsForStage() && claimPlan()) {
             NaiveRunner.handOff(this, p);
         }
     }

@@ -390,8 +390,10 @@ public final class GpuReactor implements AutoCloseable {
      * once, whoever watches it: a parker (which stops), or a thread running its plan (a platform
      * joiner, any joiner under the {@code naive} kind, the runner that took the plan over after a
      * joiner's limit), whose plan ends at its next step; every joiner of it, platform or virtual, is
-     * answered. A wait under the {@code naive} kind that nobody joined yet fails at its first join
-     * or stage (nobody watches it before); a {@code block} plan's vendor wait cannot be ended early,
+     * answered. A wait nobody watched before (nobody joined it yet: under the {@code naive} kind, or
+     * a {@code poll} or {@code block} plan) is settled at its first join or stage by one query of its
+     * port: work the device finished completes it, failed work fails it with the port's code, pending
+     * work with {@link ErrorCode#ShutDown}. A {@code block} plan's vendor wait cannot be ended early,
      * as for a cancel. (3) the carrier pool closes: virtual threads already
      * started keep running to their end (no resume of one is ever rejected, whoever unparks it),
      * the carriers leave after the last of them, and {@code close} returns once they did or after
