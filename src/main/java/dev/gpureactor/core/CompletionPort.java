@@ -1,5 +1,7 @@
 package dev.gpureactor.core;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * One wait on device work, as a backend offers it. The core names no vendor.
  *
@@ -39,14 +41,19 @@ public interface CompletionPort {
     boolean park(long boundNanos) throws InterruptedException;
 
     /**
-     * Queries until done, yielding the CPU between queries.
+     * Queries until done, yielding the CPU between queries: a virtual thread leaves its carrier
+     * between queries (the shortest timed park), so the carrier's other virtual threads run
+     * meanwhile; a platform thread spins ({@link Thread#onSpinWait()}).
      *
      * @throws InterruptedException if interrupted while polling
      */
     default void poll() throws InterruptedException {
+        boolean virtual = Thread.currentThread().isVirtual();
         while (!query()) {
             if (Thread.interrupted()) throw new InterruptedException();
-            Thread.onSpinWait();
+            // A virtual thread that spun would hold its carrier for the whole wait. Not Thread.yield():
+            // on JDK 25 a yielder is taken again ahead of threads submitted from outside, starving them.
+            if (virtual) LockSupport.parkNanos(1); else Thread.onSpinWait();
         }
     }
 }

@@ -18,10 +18,14 @@ import static dev.gpureactor.loom.GpuFuture.COMPLETED;
 final class FutureReports {
     private FutureReports() { }
 
-    /** What {@code join} reports for terminal state {@code s}: each exception is new, with this caller's stack. */
-    static <T> T joined(int s, T value, Throwable failure) {
+    /**
+     * What {@code join} reports for terminal state {@code s}: each exception is new, with this
+     * caller's stack; {@code ofReadback}: the readback threw {@code failure}, which carries no code
+     * whatever its type (a {@code ReactorException} of its own included).
+     */
+    static <T> T joined(int s, T value, Throwable failure, boolean ofReadback) {
         if (s == COMPLETED) return value;
-        if (failure instanceof ReactorException re) throw new ReactorException(re.code(), re, re.args().toArray());
+        if (!ofReadback && failure instanceof ReactorException re) throw new ReactorException(re.code(), re, re.args().toArray());
         throw new CompletionException(failure);
     }
 

@@ -41,8 +41,8 @@ import java.util.function.Supplier;
  * pending, stays watched, and later completes for everyone else. Exactly one of device completion,
  * a failure and a cancel wins, and every caller sees that one.
  *
- * <p><b>Outcomes as the JDK reports them.</b> A readback's own exception is the failure:
- * {@link #exceptionNow()} and {@link ExecutionException#getCause()} return it, and {@link #join()}
+ * <p><b>Outcomes as the JDK reports them.</b> A readback's own exception, whatever its type, is the
+ * failure: {@link #exceptionNow()} and {@link ExecutionException#getCause()} return it, and {@link #join()}
  * throws a {@link CompletionException} whose cause it is (as {@link CompletableFuture#join} does).
  * Device, port and lifecycle failures are coded {@link ReactorException}s ({@link #failureCode()});
  * {@code join} throws a fresh one with the same code, whose stack is the joiner's own and whose
@@ -93,7 +93,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
     private T value;
     /** The coded failure, or a readback's own exception; published by the state store. */
     private Throwable failure;
-    /** The thread running the readback (set once, before it runs; read only to recognise itself). */
+    /** The readback's thread: set once, before it runs; so once FAILED, set means the readback threw (null: coded). */
     private Thread resolver;
     /** Whether a thread has taken the {@link Inline.Plan} over: one CAS false → true, never reset. */
     private volatile boolean planTaken;
@@ -219,7 +219,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
     private T joinFor(Duration limit) {
         try {
             long nanos = limit == null ? 0 : TimeUnit.NANOSECONDS.convert(limit);
-            return FutureReports.joined(awaitDone(true, limit != null, nanos), value, failure); // left to right: the outcome after the acquire
+            return FutureReports.joined(awaitDone(true, limit != null, nanos), value, failure, resolver != null); // left to right: after the acquire
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ReactorException(ErrorCode.Interrupted, "wait on " + lineWait.descriptor());
@@ -256,12 +256,12 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      */
     @Override
     boolean ranPlan(Joiner me, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
-        if (!(inline instanceof Inline.Plan p && p.takenBy(Thread.currentThread())
-                && PLAN_TAKEN.compareAndSet(this, false, true))) return false; // volatile CAS: one thread runs the plan
-        unlink(me);
-        if (!controls.skipsWithdraw()) lineWait.withdraw(); // negative control: the line that makes one watcher, removed
-        NaiveRunner.run(this, p, timed, start, nanos);
-        return true;
+        return inline instanceof Inline.Plan p && p.takenBy(Thread.currentThread()) && NaiveRunner.joinerRuns(this, p, me, timed, start, nanos);
+    }
+
+    /** Claims the {@link Inline.Plan}: true for the one thread that runs it (or hands it to the runner). */
+    boolean claimPlan() {
+        return PLAN_TAKEN.compareAndSet(this, false, true); // volatile CAS: joiners and the stage's runner race for it
     }
 
     /** Runs the readback once, on this thread: READY → RESOLVING → COMPLETED | FAILED. */
@@ -282,7 +282,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
         STATE.setVolatile(this, t == null ? COMPLETED : FAILED); // volatile: see settle
         wakeJoiners();
         publishToStage();
-        if (WaitEvent.enabled()) WaitEvent.commit(lineWait, t == null ? "COMPLETED" : "FAILED", FutureReports.code(t), seen, running != 0 ? running : System.nanoTime());
+        if (WaitEvent.enabled()) WaitEvent.commit(lineWait, t == null ? "COMPLETED" : "FAILED", "", seen, running != 0 ? running : System.nanoTime()); // no code: the readback's
     }
 
     /**
@@ -329,7 +329,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      */
     public ErrorCode failureCode() {
         int s = (int) STATE.getAcquire(this); // acquire: then `failure`, published by the store it saw
-        return s > COMPLETED && failure instanceof ReactorException re ? re.code() : null;
+        return s > COMPLETED && resolver == null && failure instanceof ReactorException re ? re.code() : null;
     }
 
     /**
@@ -400,8 +400,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      */
     @Override
     void runInlineForStage() {
-        // Volatile CAS: the runner and a joiner race for the plan; one runs it.
-        if (inline instanceof Inline.Plan p && p.runsForStage() && PLAN_TAKEN.compareAndSet(this, false, true)) {
+        if (inline instanceof Inline.Plan p && p.runsForStage() && claimPlan()) {
             NaiveRunner.handOff(this, p);
         }
     }

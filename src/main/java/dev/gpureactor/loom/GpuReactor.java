@@ -86,8 +86,7 @@ public final class GpuReactor implements AutoCloseable {
     /** Starts each wait and registers it with its line's parker. */
     private final WaitStarts starts;
     private final ReactorWarnings warnings;
-    /** The close: begun once (volatile), and when a concurrent close may return. */
-    private final ReactorClose closing = new ReactorClose();
+    private final ReactorClose closing = new ReactorClose(); // begun once (volatile); when a concurrent close returns
 
     /** The reactor's name: its JMX bean's {@code name} key. */
     private final String name;
@@ -144,10 +143,9 @@ public final class GpuReactor implements AutoCloseable {
 
     /**
      * Waits for {@code descriptor} to be reached, with {@code port} as the error authority, and
-     * then runs {@code readback} (on the joining thread) to produce the result. On a closed reactor the
-     * future is already failed {@link ErrorCode#ShutDown}, as a wait the close ended, since an await racing
-     * a close cannot tell the two apart: one code, not either by chance ({@code Rejected} is for the
-     * executors and thread factories, which take no wait).
+     * then runs {@code readback} (on the joining thread) to produce the result. On a closed reactor the future
+     * is failed {@link ErrorCode#ShutDown}, as a wait the close ended (an await racing a close cannot tell the
+     * two apart); {@code Rejected} is the executors' and thread factories', which take no wait.
      *
      * @param <T>        the result's type
      * @param descriptor the word and the value that means done
@@ -392,14 +390,16 @@ public final class GpuReactor implements AutoCloseable {
      * of this reactor says {@code isShutdown()}; (2) every pending wait fails with {@link ErrorCode#ShutDown} at
      * once, whoever watches it: a parker (which stops), or a thread running its plan (a platform joiner, any
      * joiner under the {@code naive} kind, the runner that took the plan over after a joiner's limit), whose plan
-     * ends at its next step; every joiner of it, platform or virtual, is answered. A wait under the {@code naive}
-     * kind that nobody joined yet fails at its first join or stage (nobody watches it before); a {@code block}
-     * plan's vendor wait cannot be ended early, as for a cancel. (3) the carrier pool closes: virtual threads
-     * already started keep running to their end (no resume of one is ever rejected, whoever unparks it), the
-     * carriers leave after the last of them, and {@code close} returns once they did or after
-     * {@link CarrierPool#CLOSE_GRACE}, with a coded {@link ErrorCode#LiveAtClose} warning naming the threads still
-     * alive. Called from one of the reactor's own virtual threads (or a carrier), it does not wait for them, so it
-     * never deadlocks. Idempotent: a close while another thread's is under way returns once that one has.
+     * ends at its next step; every joiner of it, platform or virtual, is answered. A wait nobody watched before
+     * (nobody joined it yet: under the {@code naive} kind, or a {@code poll} or {@code block} plan) is settled at
+     * its first join or stage by one query of its port: work the device finished completes it, failed work fails
+     * it with the port's code, pending work with {@link ErrorCode#ShutDown}. A {@code block} plan's vendor wait
+     * cannot be ended early, as for a cancel. (3) the carrier pool closes: virtual threads already started keep
+     * running to their end (no resume of one is ever rejected, whoever unparks it), the carriers leave after the
+     * last of them, and {@code close} returns once they did or after {@link CarrierPool#CLOSE_GRACE}, with a coded
+     * {@link ErrorCode#LiveAtClose} warning naming the threads still alive. Called from one of the reactor's own
+     * virtual threads (or a carrier), it does not wait for them, so it never deadlocks. Idempotent: a close while
+     * another thread's is under way returns once that one has.
      *
      * <p>A registration racing with close: {@code close} writes {@code closed} and then reads the parker map; a
      * registrar puts its parker in the map and then reads {@code closed} (both volatile, so sequentially

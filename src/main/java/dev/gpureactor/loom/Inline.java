@@ -19,7 +19,8 @@ sealed interface Inline {
      * thread (the std host under gpu-reactor: a platform thread gains nothing from a handoff, while
      * a virtual thread waits for the parker).
      * {@code runner} runs the plan when nobody joins to run it (a stage asked for first, a joiner
-     * that left early); null: a new virtual thread on the JDK's scheduler.
+     * that left early, a joiner with a limit under the {@code block} plan); null: a new virtual
+     * thread on the JDK's scheduler.
      */
     record Plan(NaiveWait naive, boolean platformOnly, Executor runner) implements Inline {
         /** Whether {@code joiner} may take the plan over. */

@@ -5,6 +5,7 @@ import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.core.WaitPlan;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
@@ -43,12 +44,35 @@ final class NaiveRunner {
                 throw e;
             }
             Thread.currentThread().interrupt(); // decided meanwhile: report it, keep the flag
-        } catch (ReactorException e) {
-            if (f.fail(e) && e.code() != ErrorCode.LineClosed) portFailedEvent(f, e);
         } catch (Throwable e) {
-            ReactorException coded = portFailed(e);
-            if (f.fail(coded)) portFailedEvent(f, coded);
+            failedBy(f, e);
         }
+    }
+
+    /**
+     * The inline takeover (DESIGN §5) by a joiner the policy allows: it claims the plan (one CAS: one
+     * watcher at a time), leaves the stack and the parker's watch before its first query, and runs
+     * it. A joiner with a limit does not run a {@code block} plan (the vendor's wait has no bound):
+     * it hands the claimed plan to the runner and waits on the stack, where its limit and interrupt
+     * end its own wait. True when this thread ran the plan (having unlinked {@code me}).
+     */
+    static boolean joinerRuns(GpuFuture<?> f, Inline.Plan p, GpuFuture.Joiner me, boolean timed, long start, long nanos)
+            throws InterruptedException, TimeoutException {
+        if (!f.claimPlan()) return false;
+        if (timed && p.naive().plan() instanceof WaitPlan.Block) {
+            handOff(f, p);
+            return false;
+        }
+        f.unlink(me);
+        if (!f.controls.skipsWithdraw()) f.lineWait.withdraw(); // negative control: the line that makes one watcher, removed
+        run(f, p, timed, start, nanos);
+        return true;
+    }
+
+    /** A throwable from the port ends the wait for everyone, coded (a second joiner must not park for ever). */
+    private static void failedBy(GpuFuture<?> f, Throwable e) {
+        ReactorException coded = e instanceof ReactorException re ? re : portFailed(e);
+        if (f.fail(coded) && coded.code() != ErrorCode.LineClosed) portFailedEvent(f, coded);
     }
 
     /** JFR: the port this thread queried failed this wait (a parker reports its own port failures). */
@@ -64,8 +88,8 @@ final class NaiveRunner {
 
     /**
      * Runs {@code f}'s plan on a runner thread: nobody is joining to run it. If the runner refuses
-     * (the reactor closed), the wait fails with {@link ErrorCode#ShutDown}, as a wait started on a
-     * closed reactor does.
+     * (the reactor closed), this thread settles the wait as a run after the close does: one query
+     * of its port, else {@link ErrorCode#ShutDown} ({@link NaiveWait#afterClose}).
      */
     static void handOff(GpuFuture<?> f, Inline.Plan p) {
         Runnable task = () -> {
@@ -79,7 +103,11 @@ final class NaiveRunner {
         try {
             if (r != null) r.execute(task); else Thread.startVirtualThread(task);
         } catch (RuntimeException e) {
-            f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
+            try {
+                p.naive().afterClose(f, new ReactorException(ErrorCode.ShutDown, "reactor"));
+            } catch (Throwable t) {
+                failedBy(f, t);
+            }
         }
     }
 

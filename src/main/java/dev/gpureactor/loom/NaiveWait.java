@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * not keep its runner until the device finishes, nor a closed reactor's. Both are checked
  * at every query and park, so they are seen within one park bound; the deadline sleep parks on the
  * future and a cancel unparks it at once; the {@code block} plan cannot be ended early (the
- * vendor's blocking wait has no bound).
+ * vendor's blocking wait has no bound), so a joiner with a limit leaves it to the runner
+ * ({@link NaiveRunner#joinerRuns}).
  *
  * <p>As the parker does, under a {@code flag} plan a port that says done while the word never
  * reached its target completes the wait with a {@link ErrorCode#WordNeverWritten} warning, raised
@@ -51,10 +52,14 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
     /**
      * Runs {@code f}'s plan on this thread until the device, the joiner's deadline ({@link Expired}),
      * or another move of the future (a cancel, the reactor's close through {@link PlanRuns}) ends it.
-     * On a closed reactor it fails {@code f} with the close's reason and returns at once.
+     * On a closed reactor it settles {@code f} at once ({@link #afterClose}).
      */
     void run(GpuFuture<?> f, long deadlineNanos) throws InterruptedException {
-        if (!runs.enter(f)) return; // closed: f failed ShutDown
+        ReactorException closed = runs.enter(f);
+        if (closed != null) {
+            afterClose(f, closed);
+            return;
+        }
         try {
             runTracked(f, deadlineNanos);
         } finally {
@@ -72,13 +77,30 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         }
         // The deadline sleep parks on the future (its runner is on the joiner stack): a cancel ends it at once.
         Outcome o = Wait.run(plan, port, clock, at -> NaiveRunner.sleepWhilePending(f, clock, at), sleep);
-        boolean neverWritten = plan instanceof WaitPlan.FlagWait && !f.descriptor().isComplete();
-        if (!f.signal()) return; // settled elsewhere (a parker, a cancel): it speaks for the outcome
-        if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, f.descriptor()));
+        if (!signal(f)) return; // settled elsewhere (a parker, a cancel): it speaks for the outcome
         if (w.pointKey != null) {
             DeadlinePlan d = plan.predict().orElse(null);
             if (d != null) points.observe(w.pointKey, d, o);
         }
+    }
+
+    /**
+     * The first run of a wait after the reactor closed (nobody watched it before): the port is asked
+     * once, so work the device finished completes as at any time, and failed work fails with its own
+     * code (the port's throw, to the caller as any port failure); pending work, or a closed line,
+     * fails with {@code why}.
+     */
+    void afterClose(GpuFuture<?> f, ReactorException why) {
+        if (f.descriptor().line().isClosed() || !f.lineWait.port().query()) f.fail(why);
+        else signal(f);
+    }
+
+    /** The port said done: signals {@code f}; a flag plan's word not reached is warned by whoever completed it. */
+    private boolean signal(GpuFuture<?> f) {
+        boolean neverWritten = plan instanceof WaitPlan.FlagWait && !f.descriptor().isComplete();
+        if (!f.signal()) return false;
+        if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, f.descriptor()));
+        return true;
     }
 
     /** A port whose park and query end at the joiner's deadline ({@code MAX_VALUE}: none) or once {@code owner} is settled. */

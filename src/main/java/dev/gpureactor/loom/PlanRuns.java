@@ -12,8 +12,8 @@ import java.util.Set;
  * kind, a platform joiner under {@code gpu-reactor}, the runner that takes a plan over when such a
  * joiner leaves early or a stage is asked for. No parker holds them, so the reactor's close ends
  * them here: {@link #close} fails each with the reactor's {@code ShutDown}, which wakes its runner
- * (on the future's joiner stack) and ends its plan at the next step, and every later run fails at
- * once. The runs are few (one per thread running a plan), so one lock guards them; the lock also
+ * (on the future's joiner stack) and ends its plan at the next step, and every later run is told
+ * the close at once (it asks its port once: {@link NaiveWait#afterClose}). The runs are few (one per thread running a plan), so one lock guards them; the lock also
  * orders a run that starts against the close (either the close sees the run, or the run sees the
  * close).
  */
@@ -24,20 +24,15 @@ final class PlanRuns {
     private ReactorException closed;
 
     /**
-     * Starts a run of {@code f}'s plan: true, and the run is tracked until {@link #exit}; false once
-     * closed, and {@code f} has failed with the close's reason.
+     * Starts a run of {@code f}'s plan: null, and the run is tracked until {@link #exit}; once
+     * closed, the close's reason, and the caller settles {@code f} (outside the lock: a settle runs
+     * stage completions).
      */
-    boolean enter(GpuFuture<?> f) {
-        ReactorException why;
+    ReactorException enter(GpuFuture<?> f) {
         synchronized (running) {
-            why = closed;
-            if (why == null) {
-                running.add(f);
-                return true;
-            }
+            if (closed == null) running.add(f);
+            return closed;
         }
-        f.fail(why); // outside the lock: a settle runs stage completions
-        return false;
     }
 
     /** The run of {@code f} is over (settled, or handed on). */

@@ -279,6 +279,23 @@ class GpuFutureConformanceTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Impl.class, names = {"GPU_REACTOR", "NAIVE"})
+    void a_readback_that_throws_a_reactor_exception_is_reported_as_the_readbacks_own(Impl impl) throws Exception {
+        ReactorException own = new ReactorException(ErrorCode.Timeout, "the readback's own", "copy");
+        try (GpuReactor r = GpuReactor.builder().kind(impl == Impl.NAIVE ? ExecutorKind.NAIVE : ExecutorKind.GPU_REACTOR)
+                .carriers(2).jmx(false).build(); SimDevice dev = SimDevice.open()) {
+            SimStream.Signal sig = dev.stream().signal();
+            GpuFuture<Long> f = r.await(sig.descriptor(), sig.port(), () -> { throw own; });
+            CompletionException joined = assertThrows(CompletionException.class, f::join);
+            assertSame(own, joined.getCause(), "join: a CompletionException whose cause is the readback's exception");
+            assertSame(own, assertThrows(ExecutionException.class, f::get).getCause());
+            assertSame(own, f.exceptionNow());
+            assertNull(f.failureCode(), "a readback's own exception carries no code, whatever its type");
+            assertEquals(Future.State.FAILED, f.state());
+        }
+    }
+
     @Test
     void a_coded_failure_reaches_each_joiner_as_its_own_exception_with_the_shared_one_as_cause() throws Exception {
         try (Subject s = new Subject(Impl.GPU_REACTOR, false)) {
