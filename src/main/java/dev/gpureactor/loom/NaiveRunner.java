@@ -1,6 +1,7 @@
 package dev.gpureactor.loom;
 
 import dev.gpureactor.parker.PortFailureEvent;
+import dev.gpureactor.parker.PortFault;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
@@ -71,7 +72,7 @@ final class NaiveRunner {
 
     /** A throwable from the port ends the wait for everyone, coded (a second joiner must not park for ever). */
     private static void failedBy(GpuFuture<?> f, Throwable e) {
-        ReactorException coded = e instanceof ReactorException re ? re : portFailed(e);
+        ReactorException coded = PortFault.coded("call", e); // the port's calls were named by NaiveWait's Bounded
         if (f.fail(coded) && coded.code() != ErrorCode.LineClosed) portFailedEvent(f, coded);
     }
 
@@ -79,11 +80,6 @@ final class NaiveRunner {
     private static void portFailedEvent(GpuFuture<?> f, ReactorException e) {
         MemoryDescriptor d = f.lineWait.descriptor();
         PortFailureEvent.emit(d.line().name(), d.slot().index(), 1, e);
-    }
-
-    /** A throwable a port threw, as the coded failure that ends the wait. */
-    static ReactorException portFailed(Throwable e) {
-        return new ReactorException(ErrorCode.Backend, e, "port", "query", -1, e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
     }
 
     /**

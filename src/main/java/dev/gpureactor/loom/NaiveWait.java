@@ -1,6 +1,7 @@
 package dev.gpureactor.loom;
 
 import dev.gpureactor.parker.LineWait;
+import dev.gpureactor.parker.PortFault;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
@@ -91,8 +92,13 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
      * fails with {@code why}.
      */
     void afterClose(GpuFuture<?> f, ReactorException why) {
-        if (f.descriptor().line().isClosed() || !f.lineWait.port().query()) f.fail(why);
-        else signal(f);
+        boolean done;
+        try {
+            done = !f.descriptor().line().isClosed() && f.lineWait.port().query();
+        } catch (RuntimeException | Error e) {
+            throw PortFault.coded("query", e); // to the caller as any port failure: it fails the wait with it
+        }
+        if (done) signal(f); else f.fail(why);
     }
 
     /** The port said done: signals {@code f}; a flag plan's word not reached is warned by whoever completed it. */
@@ -108,30 +114,58 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         @Override
         public boolean query() {
             lineOpen();
-            if (inner.query()) return true;
+            if (innerQuery()) return true;
             if (abandoned() || past()) throw new Expired();
             return false;
         }
 
         @Override
         public void block() throws InterruptedException {
-            inner.block();
+            try {
+                inner.block();
+            } catch (RuntimeException | Error e) {
+                throw PortFault.coded("block", e);
+            }
         }
 
         @Override
-        public void arm() { inner.arm(); }
+        public void arm() {
+            try {
+                inner.arm();
+            } catch (RuntimeException | Error e) {
+                throw PortFault.coded("arm", e);
+            }
+        }
 
         @Override
         public boolean park(long boundNanos) throws InterruptedException {
             lineOpen();
             if (abandoned()) throw new Expired();
-            if (deadline == Long.MAX_VALUE) return inner.park(boundNanos);
+            if (deadline == Long.MAX_VALUE) return innerPark(boundNanos);
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                if (inner.query()) return true;
+                if (innerQuery()) return true;
                 throw new Expired();
             }
-            return inner.park(Math.min(boundNanos, left));
+            return innerPark(Math.min(boundNanos, left));
+        }
+
+        /** The port's own park; what it throws (but the thread's interrupt) is coded with the call's name. */
+        private boolean innerPark(long boundNanos) throws InterruptedException {
+            try {
+                return inner.park(boundNanos);
+            } catch (RuntimeException | Error e) {
+                throw PortFault.coded("park", e);
+            }
+        }
+
+        /** The port's own query; what it throws is coded with the call's name (PortFault). */
+        private boolean innerQuery() {
+            try {
+                return inner.query();
+            } catch (RuntimeException | Error e) {
+                throw PortFault.coded("query", e);
+            }
         }
 
         /**

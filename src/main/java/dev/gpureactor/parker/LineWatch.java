@@ -283,6 +283,7 @@ public final class LineWatch {
                 try {
                     done = head.port().query();
                 } catch (RuntimeException | Error e) {
+                    if (e instanceof VirtualMachineError) throw e; // the JVM's trouble: the parker's death path
                     // The port's own failure ends its slot's waits, not the parker (an Error too: a
                     // healthy line's waits must not fail ParkerDied for another port's bug).
                     portFailed(s, PortFault.coded("query", e));

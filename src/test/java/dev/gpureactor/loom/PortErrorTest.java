@@ -83,6 +83,36 @@ class PortErrorTest {
     }
 
     @Test
+    void a_platform_joiner_running_the_plan_names_the_port_call_that_threw() throws Exception {
+        // A platform joiner runs the plan itself (flag: query, arm, then parks through the port).
+        record Case(String call, String plan) {}
+        for (Case c : java.util.List.of(new Case("park", "flag:park_us=100,backstop_us=100000"), new Case("arm", "flag:park_us=100,backstop_us=100000"),
+                new Case("block", "block"), new Case("query", "poll"))) {
+            try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).plan(c.plan()).build();
+                 CompletionLine line = CompletionLine.allocate()) {
+                CompletionPort port = new CompletionPort() {
+                    private int queries;
+                    @Override public boolean query() {
+                        if (c.call().equals("query") && ++queries > 1) throw new IllegalStateException("from query");
+                        return false;
+                    }
+                    @Override public void block() { if (c.call().equals("block")) throw new IllegalStateException("from block"); }
+                    @Override public void arm() { if (c.call().equals("arm")) throw new IllegalStateException("from arm"); }
+                    @Override public boolean park(long boundNanos) {
+                        if (c.call().equals("park")) throw new IllegalStateException("from park");
+                        return false;
+                    }
+                };
+                GpuFuture<String> f = r.await(new MemoryDescriptor(line, Slot.of(0), 1), port, () -> "never");
+                ReactorException e = assertThrows(ReactorException.class, () -> f.join(HANG_GUARD), c.call());
+                assertEquals(ErrorCode.Backend, e.code(), e.getMessage());
+                assertTrue(e.getMessage().contains("port " + c.call() + " failed"), c.call() + ": " + e.getMessage());
+                assertEquals("from " + c.call(), e.getCause().getCause().getMessage(), "the port's own exception is the cause");
+            }
+        }
+    }
+
+    @Test
     void a_virtual_machine_error_from_a_ports_query_still_ends_the_parker() throws Exception {
         try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(2).warnings(w -> { }).build();
              CompletionLine line = CompletionLine.allocate()) {
