@@ -252,9 +252,9 @@ public final class LineParker implements Runnable {
     private ReactorException failed(Throwable e) {
         if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && group.dropClosedLines()) return null;
         String what = e instanceof ReactorException r ? r.getMessage() : e.toString();
+        if (!(e instanceof Error)) died(what); // counted before the waits fail: a joiner that sees ParkerDied sees the count
         inbox.failAll(new ReactorException(ErrorCode.ParkerDied, e, name, what));
-        if (e instanceof Error err) throw err;
-        died(what);
+        if (e instanceof Error err) throw err; // the thread's death: run() counts it as it leaves
         return null;
     }
 
