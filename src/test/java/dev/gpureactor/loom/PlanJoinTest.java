@@ -36,16 +36,7 @@ class PlanJoinTest {
 
     /** Runs {@code body} on a new platform or virtual thread; the result or throwable comes back. */
     private static <V> CompletableFuture<V> on(boolean virtual, Callable<V> body) {
-        CompletableFuture<V> out = new CompletableFuture<>();
-        Runnable r = () -> {
-            try {
-                out.complete(body.call());
-            } catch (Throwable t) {
-                out.completeExceptionally(t);
-            }
-        };
-        if (virtual) Thread.ofVirtual().start(r); else Thread.ofPlatform().daemon(true).start(r);
-        return out;
+        return GpuFutureConformanceTest.on(virtual ? GpuFutureConformanceTest.Caller.VIRTUAL : GpuFutureConformanceTest.Caller.PLATFORM, body);
     }
 
     /** What {@code f} threw (unwrapped), or fails if it returned or did not answer within the guard. */
