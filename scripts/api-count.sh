@@ -4,6 +4,9 @@
 # (a record's and an enum's generated members included). Run after `mvn -q -o compile`, from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/jdk25.sh
+. scripts/jdk25.sh
+gar_find_jdk25 || exit 2 # Maven and java below run on it (the default java may be older)
 classes=target/classes
 pkgs=$(sed -n 's/^ *exports \([a-z.]*\);/\1/p' src/main/module/module-info.java)
 top=()

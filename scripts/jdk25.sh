@@ -1,4 +1,4 @@
-# Sourced by ./gar, .ci/run and scripts/consumer.sh: exports JAVA_HOME pointing at a JDK 25 (and quiets
+# Sourced by ./gar, .ci/run and the scripts that run Maven or java: exports JAVA_HOME pointing at a JDK 25 (and quiets
 # Maven's JDK warnings on it), or fails saying where it looked.
 # Order: $JAVA_HOME if it is 25, then the Temurin 25 package path, then `java` on PATH.
 gar_jdk_major() { "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p'; }

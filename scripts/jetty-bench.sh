@@ -6,6 +6,9 @@
 # --load-carriers, --json FILE. Maven works offline here (-o); drop MVN_OFFLINE to let it download.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/jdk25.sh
+. scripts/jdk25.sh
+gar_find_jdk25 || exit 2 # Maven and java below run on it (the default java may be older)
 offline=${MVN_OFFLINE--o}
 mvn -B -ntp $offline -q test-compile
 cp_file=$(mktemp)
