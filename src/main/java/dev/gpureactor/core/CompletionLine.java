@@ -133,7 +133,8 @@ public final class CompletionLine implements AutoCloseable {
      * @param name the name
      * @param release releases it
      * @throws ReactorException {@link ErrorCode#BadLineSegment} when the segment is smaller than 64
-     *     bytes or its address is not 64-byte aligned
+     *     bytes or its address is not 64-byte aligned; {@link ErrorCode#InvalidArgument} when it is
+     *     confined to one thread (the parkers read it from theirs)
      */
     public static CompletionLine wrap(MemorySegment segment, String name, Runnable release) {
         return wrap(segment, name, release, Controls.NONE);
@@ -149,6 +150,12 @@ public final class CompletionLine implements AutoCloseable {
         if (!segment.isNative()) throw new ReactorException(ErrorCode.BadLineSegment, segment.byteSize(), "heap memory");
         if (segment.byteSize() < BYTES || (addr & (BYTES - 1)) != 0) {
             throw new ReactorException(ErrorCode.BadLineSegment, segment.byteSize(), addr == 0 ? "null" : Long.lowestOneBit(addr));
+        }
+        // Parkers and carriers read the line from their own threads: a segment confined to one thread
+        // would throw WrongThreadException at every turn of its parker (an unstarted thread stands for them).
+        if (!segment.isAccessibleBy(Thread.ofVirtual().unstarted(() -> { }))) {
+            throw new ReactorException(ErrorCode.InvalidArgument, "segment", "confined to the thread that allocated it",
+                    "a segment every thread can read (Arena.ofShared(), Arena.ofAuto() or Arena.global())");
         }
         return new CompletionLine(segment.asSlice(0, BYTES), name, release, controls);
     }

@@ -193,7 +193,8 @@ public final class Watcher implements AutoCloseable {
     /**
      * Stops the watcher; pending futures fail with {@link ErrorCode#ShutDown}, and a
      * {@link #watch} that comes after fails at once. The closer fails what is left itself too, so
-     * none stays pending even if the watcher thread is stuck in a port.
+     * none stays pending even if the watcher thread is stuck in a port. Called on the watcher thread
+     * itself (a completion's callback), it does not wait for that thread, which leaves once it returns.
      */
     @Override
     public void close() {
@@ -201,10 +202,12 @@ public final class Watcher implements AutoCloseable {
             closed = true;
         }
         LockSupport.unpark(thread);
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (Thread.currentThread() != thread) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         failPending();
     }

@@ -283,9 +283,9 @@ public final class LineWatch {
                 try {
                     done = head.port().query();
                 } catch (RuntimeException | Error e) {
-                    if (e instanceof VirtualMachineError) throw e; // the JVM's trouble: the parker's death path
-                    // The port's own failure ends its slot's waits, not the parker (an Error too: a
-                    // healthy line's waits must not fail ParkerDied for another port's bug).
+                    // Whatever the port threw ends its slot's waits, not the parker: a healthy line's waits
+                    // must not fail ParkerDied for another port's bug (its StackOverflowError included, as
+                    // FutureTask and CompletableFuture take any throwable of a task as its outcome).
                     portFailed(s, PortFault.coded("query", e));
                     break;
                 }

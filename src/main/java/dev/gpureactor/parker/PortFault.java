@@ -7,9 +7,9 @@ import dev.gpureactor.core.ReactorException;
  * What a port call threw, as the coded failure that ends the waits the port answers for: one form for
  * the parker's backstop query and for a thread running a plan itself. A port's exception or error is
  * the port's failure and ends only its own waits ({@link ErrorCode#Backend}, naming the call and
- * carrying what it threw; a throwable already coded keeps its code). The parker lets a
- * {@link VirtualMachineError} (out of memory, a stack overflow) go on up instead, as the JVM's trouble
- * rather than the port's; a thread running a plan codes it too, so that no other joiner waits for ever.
+ * carrying what it threw; a throwable already coded keeps its code). Any throwable, an {@code Error}
+ * included, as {@code FutureTask} and {@code CompletableFuture} take whatever a task throws as its
+ * outcome: a port's stack overflow is the port's, and must not fail the other lines' waits.
  */
 public final class PortFault {
     private PortFault() { }

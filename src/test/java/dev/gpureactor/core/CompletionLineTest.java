@@ -83,7 +83,7 @@ class CompletionLineTest {
 
     @Test
     void wrap_uses_foreign_memory_and_releases_it_once() {
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) { // shared: parkers read a line from their own threads
             MemorySegment page = arena.allocate(128, 64);
             AtomicInteger released = new AtomicInteger();
             CompletionLine line = CompletionLine.wrap(page.asSlice(64), "mapped", released::incrementAndGet);
@@ -102,7 +102,7 @@ class CompletionLineTest {
 
     @Test
     void wrap_takes_the_first_64_bytes_of_a_larger_segment() {
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) { // shared: parkers read a line from their own threads
             MemorySegment page = arena.allocate(4096, 4096);
             CompletionLine line = CompletionLine.wrap(page, "page", () -> {});
             assertEquals(64, line.segment().byteSize());
@@ -132,6 +132,23 @@ class CompletionLineTest {
             MemorySegment s = arena.allocate(64, 64);
             assertThrows(NullPointerException.class, () -> CompletionLine.wrap(s, null, () -> {}));
             assertThrows(NullPointerException.class, () -> CompletionLine.wrap(s, "x", null));
+        }
+    }
+
+    @Test
+    void wrap_refuses_a_segment_confined_to_one_thread_which_no_parker_could_read() {
+        try (Arena arena = Arena.ofConfined()) {
+            AtomicInteger released = new AtomicInteger();
+            ReactorException e = assertCoded(ErrorCode.InvalidArgument,
+                    () -> CompletionLine.wrap(arena.allocate(64, 64), "confined", released::incrementAndGet));
+            assertEquals("segment", e.args().get(0));
+            assertTrue(e.getMessage().contains("Arena.ofShared()"), e.getMessage());
+            assertEquals(0, released.get(), "a refused wrap does not release what it never took");
+        }
+        try (Arena shared = Arena.ofShared()) {
+            CompletionLine line = CompletionLine.wrap(shared.allocate(64, 64), "shared", () -> { });
+            assertEquals(0, line.word(Slot.of(0)));
+            line.close();
         }
     }
 

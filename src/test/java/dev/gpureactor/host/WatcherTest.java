@@ -39,6 +39,29 @@ class WatcherTest {
     }
 
     @Test
+    void a_close_from_a_completion_callback_on_the_watcher_thread_does_not_wait_for_itself() throws Exception {
+        try (SimDevice dev = SimDevice.open()) {
+            Watcher w = Watcher.start();
+            SimStream s = dev.stream(), never = dev.stream();
+            java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+            s.hold(gate); // completes only after the callback is attached: so it runs on the watcher thread
+            never.hold(new java.util.concurrent.CountDownLatch(1));
+            SimStream.Signal sig = s.signal(), pending = never.signal();
+            CompletableFuture<Void> other = w.watch(pending.descriptor(), pending.port());
+            CompletableFuture<Long> closedIn = w.watch(sig.descriptor(), sig.port()).thenApply(x -> {
+                long t0 = System.nanoTime();
+                w.close(); // on the watcher thread: its own join would wait its full 5 s bound
+                return System.nanoTime() - t0;
+            });
+            gate.countDown();
+            long nanos = closedIn.get(60, TimeUnit.SECONDS);
+            assertTrue(nanos < TimeUnit.SECONDS.toNanos(4), "the close waited for its own thread: " + nanos / 1_000_000 + " ms");
+            ExecutionException e = assertThrows(ExecutionException.class, () -> other.get(60, TimeUnit.SECONDS));
+            assertEquals(ErrorCode.ShutDown, assertInstanceOf(ReactorException.class, e.getCause()).code());
+        }
+    }
+
+    @Test
     void a_dropped_watch_is_removed() throws Exception {
         try (Watcher w = Watcher.start(); SimDevice dev = SimDevice.open()) {
             SimStream s = dev.stream();
