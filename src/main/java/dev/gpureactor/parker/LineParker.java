@@ -84,6 +84,9 @@ public final class LineParker implements Runnable {
      * loop's owner's alone, booked by it with its CPU samples; ownership moves with the loop.
      */
     private long turns, emptyTurns, turnNanos, spinNanos, hostNanos, phasesBookedAt;
+    /** JFR: when the loop last emitted a backlog event, and the flips since; the loop owner's, as the phases. */
+    private long backlogEventAt = System.nanoTime() - BacklogEvent.GAP_NANOS;
+    private int backlogFlips;
 
     public LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
@@ -198,9 +201,9 @@ public final class LineParker implements Runnable {
                 hooks.beforePass(this);
                 // With a backlog the parker neither spins nor hosts: its core is the carriers'.
                 boolean backlogged = carriers != null && carriers.backlogged();
-                if (backlogged && !wasBacklogged) BacklogEvent.emit(name, carriers); // sampled at the flip
-                wasBacklogged = backlogged;
                 long turnStart = System.nanoTime();
+                if (backlogged && !wasBacklogged) backlogFlipped(turnStart); // sampled at the flip
+                wasBacklogged = backlogged;
                 // Capture the scan's wakes: handed over together after it (a scan past 4,096 in parts),
                 // the first hosted unless the carriers are backlogged: with every carrier busy and none
                 // queued, a hand-off would wait behind a busy carrier's task (measured: docs/PARKER.md,
@@ -256,6 +259,15 @@ public final class LineParker implements Runnable {
         inbox.failAll(new ReactorException(ErrorCode.ParkerDied, e, name, what));
         if (e instanceof Error err) throw err; // the thread's death: run() counts it as it leaves
         return null;
+    }
+
+    /** JFR: the carriers became backlogged; at most one event a second per parker, carrying the flips it stands for. Loop owner only. */
+    private void backlogFlipped(long now) {
+        backlogFlips++;
+        if (now - backlogEventAt < BacklogEvent.GAP_NANOS) return;
+        BacklogEvent.emit(name, carriers, backlogFlips);
+        backlogFlips = 0;
+        backlogEventAt = now;
     }
 
     /** A death of this parker's waits (they failed {@link ErrorCode#ParkerDied}): counted in {@code parkersDied}, and warned. */
