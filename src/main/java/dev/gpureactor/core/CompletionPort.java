@@ -5,10 +5,13 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One wait on device work, as a backend offers it. The core names no vendor.
  *
- * <p>The status {@link #query()} is the <em>error authority</em>: a failed stream is known only
- * through it (or {@link #block()}), never through the word, and a wait never ends in success before
- * it (or the blocking wait) said done. Errors are {@link ReactorException}s, typically
- * {@link ErrorCode#Backend} with the driver's error name.
+ * <p>The word says "done"; only the status {@link #query()} (or {@link #block()}) says "failed": it is
+ * the <em>error authority</em>, asked every backstop. A parker completes a wait as soon as its word is
+ * reached (the device stores it behind the work, in stream order), without waiting for the query to
+ * agree; a query that says done completes a wait whose word never arrived, with the coded warning
+ * {@link ErrorCode#WordNeverWritten}. A thread that runs a flag plan itself (the {@code naive} kind, a
+ * platform joiner) confirms a word it saw with the query before it completes the wait. Errors are
+ * {@link ReactorException}s, typically {@link ErrorCode#Backend} with the driver's error name.
  */
 public interface CompletionPort {
     /**
