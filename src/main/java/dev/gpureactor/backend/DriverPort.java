@@ -121,6 +121,7 @@ public abstract class DriverPort<S extends DriverStream> implements CompletionPo
     }
 
     /** {@return whether the device stores into the word (flag mode), or the port only queries} */
+    @Override
     public boolean storesIntoLine() { return flagMode; }
 
     /** {@return whether {@link #arm()} queued the store} */

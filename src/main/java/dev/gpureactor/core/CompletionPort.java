@@ -35,6 +35,13 @@ public interface CompletionPort {
     void arm();
 
     /**
+     * {@return whether the device stores this port's completion word: true by default; false for a port
+     * that only queries (a device without stream memory operations), whose word is never written, so
+     * that a query saying done is no {@link ErrorCode#WordNeverWritten}}
+     */
+    default boolean storesIntoLine() { return true; }
+
+    /**
      * {@return a bounded park on the completion word: returns {@code true} once the word reached its target,
      * {@code false} when the bound passed (or early, which is allowed)}
      *

@@ -153,7 +153,7 @@ public final class Watcher implements AutoCloseable {
                         toRun.add(() -> r.future.complete(null));
                     } else if (query && r.port.query()) {
                         // Read the word again: a store that landed after the first read is no lost word.
-                        if (!r.descriptor.isComplete()) warn(Warning.of(ErrorCode.WordNeverWritten, r.descriptor));
+                        if (r.port.storesIntoLine() && !r.descriptor.isComplete()) warn(Warning.of(ErrorCode.WordNeverWritten, r.descriptor));
                         toRun.add(() -> r.future.complete(null));
                     }
                 } catch (ReactorException e) {

@@ -103,7 +103,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
 
     /** The port said done: signals {@code f}; a flag plan's word not reached is warned by whoever completed it. */
     private boolean signal(GpuFuture<?> f) {
-        boolean neverWritten = plan instanceof WaitPlan.FlagWait && !f.descriptor().isComplete();
+        boolean neverWritten = plan instanceof WaitPlan.FlagWait && f.lineWait.port().storesIntoLine() && !f.descriptor().isComplete();
         if (!f.signal()) return false;
         if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, f.descriptor()));
         return true;

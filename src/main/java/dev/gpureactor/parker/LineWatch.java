@@ -293,7 +293,7 @@ public final class LineWatch {
                 set.pollFirst();
                 waiting--;
                 counters.deregistered();
-                boolean neverWritten = !head.descriptor().isComplete();
+                boolean neverWritten = head.port().storesIntoLine() && !head.descriptor().isComplete(); // a query-only port writes no word
                 if (head.signal()) {
                     counters.woke();
                     completed++;

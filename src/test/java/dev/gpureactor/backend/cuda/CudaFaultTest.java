@@ -136,6 +136,29 @@ class CudaFaultTest {
             assertEquals(0, rig.hooks.counter("write_value"), "no store was attempted");
             ReactorException e = assertThrows(ReactorException.class, () -> line.enqueueStore(s, Slot.of(0), 1));
             assertEquals(ErrorCode.NoStreamMemOps, e.code());
+
+            // Through a reactor with its default (flag) plan: the query completes it, and since this port
+            // writes no word, its word never arriving is no WordNeverWritten (it was warned at every wait).
+            List<Warning> raised = new CopyOnWriteArrayList<>();
+            try (dev.gpureactor.loom.GpuReactor r = dev.gpureactor.loom.GpuReactor.builder().carriers(2).jmx(false)
+                    .warnings(raised::add).build()) {
+                for (boolean virtual : new boolean[] {true, false}) { // the parker's backstop; a platform joiner's own run
+                    rig.hooks.launchSleep(s.handle(), 20_000);
+                    CudaPort q = line.port(s, Slot.of(1), 1);
+                    var f = r.await(q.descriptor().orElseThrow(), q, () -> "done");
+                    var got = new java.util.concurrent.atomic.AtomicReference<Object>();
+                    Runnable join = () -> {
+                        try {
+                            got.set(f.join(Duration.ofSeconds(30)));
+                        } catch (Throwable x) {
+                            got.set(x);
+                        }
+                    };
+                    if (virtual) Thread.ofVirtual().start(join).join(); else join.run();
+                    assertEquals("done", got.get());
+                }
+            }
+            assertTrue(raised.stream().noneMatch(x -> x.code() == ErrorCode.WordNeverWritten), raised.toString());
             line.close();
             assertTrue(line.isFreed());
         }
