@@ -38,6 +38,26 @@ class SharedOptionsTest {
     }
 
     @Test
+    void an_output_file_that_cannot_be_written_is_refused_as_the_command_line_is_read_not_after_the_run() throws IOException {
+        String missing = "/nonexistent-gar-folder/x";
+        java.nio.file.Path aFile = java.nio.file.Files.createTempFile("gar-not-a-folder", ".txt");
+        aFile.toFile().deleteOnExit();
+        for (List<String> args : List.of(List.of("scale", "--json", missing + ".json"), List.of("bench", "--plot", aFile + "/sub/x.svg"),
+                List.of("demo", "--jfr", missing + ".jfr"), List.of("service", "--json", System.getProperty("java.io.tmpdir")))) {
+            java.io.StringWriter err = new java.io.StringWriter();
+            CommandLine cl = Gar.commandLine();
+            cl.setErr(new java.io.PrintWriter(err));
+            long t0 = System.nanoTime();
+            int rc = cl.execute(args.toArray(String[]::new));
+            assertEquals(2, rc, args + ": " + err);
+            assertTrue(err.toString().contains(args.get(1)), args + ": names the option: " + err);
+            assertTrue(err.toString().contains("does not exist") || err.toString().contains("is a folder") || err.toString().contains("not a folder"),
+                    args + ": says what is wrong: " + err);
+            assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(30).toNanos(), args + ": refused before the run, not after it");
+        }
+    }
+
+    @Test
     void every_per_command_text_in_the_bundle_reaches_its_command() throws IOException {
         Properties texts = new Properties();
         try (InputStream in = Gar.class.getResourceAsStream("Options.properties")) {

@@ -75,7 +75,7 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     ReactorOptions.Carriers carriers;
 
-    @Option(names = "--jfr", paramLabel = "FILE",
+    @Option(names = "--jfr", paramLabel = "FILE", converter = OutputOptions.OutputPath.class,
             description = "Write a JFR recording of the run to FILE (the JDK's default events and every dev.gpureactor event, every wait included, not only those over the 20 ms default threshold); read it with: jfr print --events 'dev.gpureactor.*' FILE")
     Path jfr;
 

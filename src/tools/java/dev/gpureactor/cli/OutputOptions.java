@@ -1,5 +1,6 @@
 package dev.gpureactor.cli;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -17,9 +18,46 @@ import java.util.function.Supplier;
 final class OutputOptions {
     private OutputOptions() {}
 
+    /**
+     * Checks an output FILE as the command line is read, so that a run of minutes does not fail at its
+     * end with a bare path: its folder must exist (or, with {@code makesFolders}, its nearest existing
+     * folder) and be writable, and FILE must not be a folder. Stdout ({@code -}) passes.
+     */
+    static String checkedOutput(String file, boolean makesFolders) {
+        if ("-".equals(file)) return file;
+        Path path = Path.of(file).toAbsolutePath();
+        if (Files.isDirectory(path)) throw new CommandLine.TypeConversionException(file + " is a folder; give a file name in it");
+        Path dir = path.getParent();
+        while (makesFolders && dir != null && !Files.exists(dir)) dir = dir.getParent();
+        if (dir == null || !Files.exists(dir)) {
+            throw new CommandLine.TypeConversionException("the folder " + path.getParent() + " does not exist; give a FILE in a folder that does");
+        }
+        if (!Files.isDirectory(dir)) throw new CommandLine.TypeConversionException(dir + " is not a folder; give a FILE in a folder");
+        if (!Files.isWritable(dir)) throw new CommandLine.TypeConversionException("the folder " + dir + " is not writable");
+        return file;
+    }
+
+    /** {@link #checkedOutput} as picocli's converter of an output file that goes where its folder is. */
+    static final class OutputFile implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) { return checkedOutput(value, false); }
+    }
+
+    /** {@link #checkedOutput} for a {@code Path} output whose folders are made when missing ({@code --plot}). */
+    static final class OutputPathMakingFolders implements CommandLine.ITypeConverter<Path> {
+        @Override
+        public Path convert(String value) { return Path.of(checkedOutput(value, true)); }
+    }
+
+    /** {@link #checkedOutput} for a {@code Path} output in a folder that must exist ({@code --jfr}). */
+    static final class OutputPath implements CommandLine.ITypeConverter<Path> {
+        @Override
+        public Path convert(String value) { return Path.of(checkedOutput(value, false)); }
+    }
+
     /** {@code --json [FILE]} and {@code --quiet}: the benchmarks that print a table (bench, service, scale). */
     static final class Report {
-        @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
+        @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE", converter = OutputFile.class,
                 description = "Write the run as JSON to FILE, or to stdout instead of the table when no FILE is given.")
         String json;
 
@@ -53,7 +91,7 @@ final class OutputOptions {
 
     /** {@code --plot FILE.svg}: bench and service. */
     static final class Plot {
-        @Option(names = "--plot", paramLabel = "FILE.svg", descriptionKey = "plot", description = "Write a latency-versus-CPU scatter plot (SVG) to FILE.")
+        @Option(names = "--plot", paramLabel = "FILE.svg", descriptionKey = "plot", converter = OutputPathMakingFolders.class, description = "Write a latency-versus-CPU scatter plot (SVG) to FILE.")
         Path plot;
 
         /** Writes the SVG (made only when asked for), creating FILE's folder; true when it wrote one. */
