@@ -58,6 +58,23 @@ class SharedOptionsTest {
     }
 
     @Test
+    void a_bad_count_or_duration_is_refused_naming_the_option_and_the_value_given() {
+        Map<List<String>, String> cases = Map.of(
+                List.of("scale", "--lines", "0"), "GAR-0022 InvalidArgument: lines = 0 is invalid; expected >= 1",
+                List.of("scale", "--fan-out", "-1"), "GAR-0022 InvalidArgument: fan-out = -1 is invalid; expected >= 1",
+                List.of("scale", "--window", "0s"), "GAR-0022 InvalidArgument: window = PT0S is invalid; expected > 0",
+                List.of("gpu-bench", "--iterations", "0"), "GAR-0022 InvalidArgument: iterations = 0 is invalid; expected >= 1",
+                List.of("gpu-bench", "--warmup", "-3"), "GAR-0022 InvalidArgument: warmup = -3 is invalid; expected >= 0");
+        cases.forEach((args, expected) -> {
+            java.io.StringWriter err = new java.io.StringWriter();
+            CommandLine cl = Gar.commandLine();
+            cl.setErr(new java.io.PrintWriter(err));
+            assertEquals(2, cl.execute(args.toArray(String[]::new)), args + ": " + err);
+            assertTrue(err.toString().contains(expected), args + ": " + err);
+        });
+    }
+
+    @Test
     void every_per_command_text_in_the_bundle_reaches_its_command() throws IOException {
         Properties texts = new Properties();
         try (InputStream in = Gar.class.getResourceAsStream("Options.properties")) {

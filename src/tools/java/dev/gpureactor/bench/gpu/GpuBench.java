@@ -1,6 +1,7 @@
 package dev.gpureactor.bench.gpu;
 
 import dev.gpureactor.backend.cuda.CudaDriver;
+import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Warning;
 import dev.gpureactor.loom.GpuReactor;
@@ -39,9 +40,11 @@ public final class GpuBench {
         public Config {
             steps = List.copyOf(steps);
             waiters = List.copyOf(waiters);
-            if (warmup < 0 || iterations < 1 || delayNanos < 0 || timeoutNanos < 1) {
-                throw new IllegalArgumentException("warmup >= 0, iterations >= 1, delay >= 0, timeout > 0: " + this);
-            }
+            // Each value named with what it was given (the record's fields are not set yet in here).
+            if (warmup < 0) throw new ReactorException(ErrorCode.InvalidArgument, "warmup", warmup, ">= 0");
+            if (iterations < 1) throw new ReactorException(ErrorCode.InvalidArgument, "iterations", iterations, ">= 1");
+            if (delayNanos < 0) throw new ReactorException(ErrorCode.InvalidArgument, "delay", delayNanos + " ns", ">= 0");
+            if (timeoutNanos < 1) throw new ReactorException(ErrorCode.InvalidArgument, "timeout", timeoutNanos + " ns", "> 0");
         }
 
         public static Config defaults() {

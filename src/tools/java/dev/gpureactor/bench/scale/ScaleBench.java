@@ -6,6 +6,8 @@ import dev.gpureactor.bench.Knobs;
 import dev.gpureactor.bench.ManyFutures;
 import dev.gpureactor.bench.ManyResult;
 import dev.gpureactor.bench.service.ThreadCpu;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.loom.GpuReactor;
@@ -71,11 +73,21 @@ public final class ScaleBench {
             waits = List.copyOf(waits);
             idleLines = List.copyOf(idleLines);
             waiters = List.copyOf(waiters);
-            if (lineCounts.stream().anyMatch(n -> n < 1) || idleLines.stream().anyMatch(n -> n < 1) || fanOut < 1 || fanOutRounds < 1
-                    || waiters.stream().anyMatch(n -> n < 1) || waits.stream().anyMatch(d -> d.isNegative())
-                    || !window.isPositive() || !idleWindow.isPositive() || warmup.isNegative() || linesPerParker < 0) {
-                throw new IllegalArgumentException("counts must be >= 1, waits and the warm-up >= 0, windows > 0, lines per parker >= 0");
-            }
+            // Each value named with what it was given, as its option spells it.
+            for (int n : lineCounts) atLeast("lines", n, 1);
+            for (int n : idleLines) atLeast("idle-lines", n, 1);
+            for (int n : waiters) atLeast("waiters", n, 1);
+            atLeast("fan-out", fanOut, 1);
+            atLeast("fan-out-rounds", fanOutRounds, 1);
+            atLeast("lines-per-parker", linesPerParker, 0);
+            for (Duration d : waits) if (d.isNegative()) throw new ReactorException(ErrorCode.InvalidArgument, "waits", d, ">= 0");
+            if (warmup.isNegative()) throw new ReactorException(ErrorCode.InvalidArgument, "warmup", warmup, ">= 0");
+            if (!window.isPositive()) throw new ReactorException(ErrorCode.InvalidArgument, "window", window, "> 0");
+            if (!idleWindow.isPositive()) throw new ReactorException(ErrorCode.InvalidArgument, "idle-window", idleWindow, "> 0");
+        }
+
+        private static void atLeast(String option, int value, int least) {
+            if (value < least) throw new ReactorException(ErrorCode.InvalidArgument, option, value, ">= " + least);
         }
 
         public static Settings defaults() {
