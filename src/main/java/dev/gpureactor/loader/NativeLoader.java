@@ -144,10 +144,13 @@ public final class NativeLoader {
      * {@code pathOrName} as its name, so errors name what the user gave.
      *
      * @throws ReactorException {@link ErrorCode#NativeUnavailable} when it is missing or does not load;
-     *     {@link ErrorCode#NativeDirUnsafe} when someone else could write the file or a directory above it
+     *     {@link ErrorCode#NativeDirUnsafe} when someone else could write the file or a directory above it;
+     *     {@link ErrorCode#InvalidArgument} for a blank name
      */
     public static NativeLibrary load(String pathOrName) {
         Objects.requireNonNull(pathOrName, "pathOrName");
+        // A blank name would reach dlopen as "", which opens the process itself and then lacks every symbol.
+        if (pathOrName.isBlank()) throw new ReactorException(ErrorCode.InvalidArgument, "library", "\"" + pathOrName + "\"", "a library's file name or path");
         if (pathOrName.indexOf('/') < 0) return loadSystem(pathOrName);
         if (!Files.exists(Path.of(pathOrName))) throw unavailable(pathOrName, "no such file");
         NativeLibrary lib = loadPath(Path.of(pathOrName));
@@ -165,6 +168,7 @@ public final class NativeLoader {
         Objects.requireNonNull(file, "file");
         Path abs = file.toAbsolutePath().normalize();
         String name = abs.getFileName().toString();
+        if (Files.isDirectory(abs)) throw unavailable(name, abs + " is a folder, not a library file");
         if (!Files.isRegularFile(abs)) throw unavailable(name, "no such file: " + abs);
         try {
             abs = abs.toRealPath();

@@ -117,6 +117,17 @@ class NativeLoaderTest {
     }
 
     @Test
+    void aBlankNameOrAFolderIsRefusedSayingSo(@TempDir Path tmp) {
+        for (String blank : new String[] {"", " "}) {
+            ReactorException e = assertThrows(ReactorException.class, () -> NativeLoader.load(blank));
+            assertEquals(ErrorCode.InvalidArgument, e.code(), e.getMessage()); // not dlopen(""): the process itself
+        }
+        ReactorException folder = assertThrows(ReactorException.class, () -> NativeLoader.load(tmp.toString()));
+        assertEquals(ErrorCode.NativeUnavailable, folder.code());
+        assertTrue(folder.getMessage().contains("is a folder"), folder.getMessage());
+    }
+
+    @Test
     void loadSystemFindsLibcAndCodesAMissingLibrary() {
         assertTrue(NativeLoader.loadSystem("libc.so.6").lookup().find("getpid").isPresent());
         ReactorException e = assertThrows(ReactorException.class, () -> NativeLoader.loadSystem("libgar-does-not-exist.so.9"));
