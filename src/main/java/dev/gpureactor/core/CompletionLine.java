@@ -128,13 +128,13 @@ public final class CompletionLine implements AutoCloseable {
      * after the line has stopped reading; it is where the owner frees the memory, if it may. The segment should
      * belong to a shared arena that {@code release} closes (with {@link ArenaRelease}) before it frees the memory,
      * so that a reader racing the close, or a segment taken before it, fails instead of reading freed memory.
+     * Parkers read it from their own threads: over a segment confined to one thread, every wait fails coded.
      *
      * @param segment the memory
      * @param name the name
      * @param release releases it
      * @throws ReactorException {@link ErrorCode#BadLineSegment} when the segment is smaller than 64
-     *     bytes or its address is not 64-byte aligned; {@link ErrorCode#InvalidArgument} when it is
-     *     confined to one thread (the parkers read it from theirs)
+     *     bytes or its address is not 64-byte aligned
      */
     public static CompletionLine wrap(MemorySegment segment, String name, Runnable release) {
         return wrap(segment, name, release, Controls.NONE);
@@ -150,12 +150,6 @@ public final class CompletionLine implements AutoCloseable {
         if (!segment.isNative()) throw new ReactorException(ErrorCode.BadLineSegment, segment.byteSize(), "heap memory");
         if (segment.byteSize() < BYTES || (addr & (BYTES - 1)) != 0) {
             throw new ReactorException(ErrorCode.BadLineSegment, segment.byteSize(), addr == 0 ? "null" : Long.lowestOneBit(addr));
-        }
-        // Parkers and carriers read the line from their own threads: a segment confined to one thread
-        // would throw WrongThreadException at every turn of its parker (an unstarted thread stands for them).
-        if (!segment.isAccessibleBy(Thread.ofVirtual().unstarted(() -> { }))) {
-            throw new ReactorException(ErrorCode.InvalidArgument, "segment", "confined to the thread that allocated it",
-                    "a segment every thread can read (Arena.ofShared(), Arena.ofAuto() or Arena.global())");
         }
         return new CompletionLine(segment.asSlice(0, BYTES), name, release, controls);
     }

@@ -136,23 +136,6 @@ class CompletionLineTest {
     }
 
     @Test
-    void wrap_refuses_a_segment_confined_to_one_thread_which_no_parker_could_read() {
-        try (Arena arena = Arena.ofConfined()) {
-            AtomicInteger released = new AtomicInteger();
-            ReactorException e = assertCoded(ErrorCode.InvalidArgument,
-                    () -> CompletionLine.wrap(arena.allocate(64, 64), "confined", released::incrementAndGet));
-            assertEquals("segment", e.args().get(0));
-            assertTrue(e.getMessage().contains("Arena.ofShared()"), e.getMessage());
-            assertEquals(0, released.get(), "a refused wrap does not release what it never took");
-        }
-        try (Arena shared = Arena.ofShared()) {
-            CompletionLine line = CompletionLine.wrap(shared.allocate(64, 64), "shared", () -> { });
-            assertEquals(0, line.word(Slot.of(0)));
-            line.close();
-        }
-    }
-
-    @Test
     void close_twice_is_a_no_op() {
         CompletionLine line = CompletionLine.allocate();
         line.close();

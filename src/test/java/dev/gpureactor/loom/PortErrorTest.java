@@ -86,6 +86,28 @@ class PortErrorTest {
     }
 
     @Test
+    void a_line_over_memory_confined_to_one_thread_fails_its_own_waits_coded_and_the_parker_lives_on() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(2).build();
+             SimDevice dev = SimDevice.open();
+             java.lang.foreign.Arena confined = java.lang.foreign.Arena.ofConfined()) {
+            CompletionLine mine = CompletionLine.wrap(confined.allocate(64, 64), "confined", () -> { });
+            CountDownLatch gate = new CountDownLatch(1);
+            SimStream s = dev.stream().hold(gate);
+            SimStream.Signal healthy = s.signal();
+            GpuFuture<String> good = r.await(healthy.descriptor(), healthy.port(), () -> "good");
+            CompletionPort never = throwing(() -> new AssertionError("never queried: the line is dropped first"));
+            GpuFuture<String> bad = r.await(new MemoryDescriptor(mine, Slot.of(0), 1), never, () -> "bad");
+
+            ReactorException e = assertInstanceOf(ReactorException.class, joinOnVirtual(bad));
+            assertEquals(ErrorCode.InvalidArgument, e.code(), e.getMessage());
+            assertTrue(e.getMessage().contains("Arena.ofShared()"), e.getMessage());
+            gate.countDown();
+            assertEquals("good", joinOnVirtual(good), "the healthy line's wait on the same parker completes");
+            assertEquals(0, r.stats().parkersDied(), "no parker died (before: one death per turn, a core spent)");
+        }
+    }
+
+    @Test
     void a_platform_joiner_running_the_plan_names_the_port_call_that_threw() throws Exception {
         // A platform joiner runs the plan itself (flag: query, arm, then parks through the port).
         record Case(String call, String plan) {}
