@@ -13,9 +13,8 @@ import jdk.jfr.StackTrace;
  * JFR: a parker found the carriers backlogged (more virtual threads admitted than carriers running)
  * where its previous turn did not. Sampled at the flip, per parker, never per task, and at most one a
  * second per parker, carrying the flips it stands for: near its threshold a backlog flips hundreds
- * of times a second (an outside probe counted 630 events a second on one carrier), so one event per
- * flip was no longer rare. On by default. An instant event: nothing to threshold. No stack trace: it
- * is always a parker's turn.
+ * of times a second, and one event per flip would not be rare. On by default. An instant event:
+ * nothing to threshold. No stack trace: it is always a parker's turn.
  */
 @Name("dev.gpureactor.CarrierBacklog")
 @Category({"dev.gpureactor"})

@@ -57,10 +57,11 @@ import java.util.concurrent.locks.LockSupport;
  * The decisions are pure (blocked, decide) and tested on their own; the thread is the runner. It
  * leaves only when the pool retires (closed, no live thread, nothing admitted). A closed pool's live
  * threads run to their end (the README's promise), and one parked at the close may resume later and
- * block where only the watch compensates (AfterCloseCompensationTest): a watch that left at the close
- * once nothing was admitted left such threads stuck behind their blocked carriers. The cost: while a
- * closed pool keeps live threads (a consumer nobody stopped), the watch keeps its idle tick, ten
- * wake-ups a second, as an idle open pool's; the carriers still leave after their keep-alive.
+ * block where only the watch compensates (AfterCloseCompensationTest), so the watch stays while any
+ * of them lives: without it such a thread holds its carrier, and what it waits for queues behind it.
+ * The cost: while a closed pool keeps live threads (a consumer nobody stopped), the watch keeps its
+ * idle tick, ten wake-ups a second, as an idle open pool's; the carriers still leave after their
+ * keep-alive.
  */
 public final class CarrierWatch implements Runnable {
     /** How often the watch looks while tasks are admitted: a blocked pool waits about two ticks for a spare carrier. */

@@ -72,7 +72,7 @@ final class NaiveRunner {
 
     /** A throwable from the port ends the wait for everyone, coded (a second joiner must not park for ever). */
     private static void failedBy(GpuFuture<?> f, Throwable e) {
-        ReactorException coded = PortFault.coded("call", e); // the port's calls were named by NaiveWait's Bounded
+        ReactorException coded = PortFault.coded("call", e); // a port's own calls are coded, named, in NaiveWait's Bounded
         if (f.fail(coded) && coded.code() != ErrorCode.LineClosed) portFailedEvent(f, coded);
     }
 

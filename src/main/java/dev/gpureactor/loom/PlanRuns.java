@@ -13,9 +13,9 @@ import java.util.Set;
  * joiner leaves early or a stage is asked for. No parker holds them, so the reactor's close ends
  * them here: {@link #close} fails each with the reactor's {@code ShutDown}, which wakes its runner
  * (on the future's joiner stack) and ends its plan at the next step, and every later run is told
- * the close at once (it asks its port once: {@link NaiveWait#afterClose}). The runs are few (one per thread running a plan), so one lock guards them; the lock also
- * orders a run that starts against the close (either the close sees the run, or the run sees the
- * close).
+ * the close at once (it asks its port once: {@link NaiveWait#afterClose}). The runs are few (one
+ * per thread running a plan), so one lock guards them; the lock also orders a run that starts
+ * against the close (either the close sees the run, or the run sees the close).
  */
 final class PlanRuns {
     /** Guarded by itself, as is {@code closed}. Identity: a future is one run, whatever its equals. */

@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
  * once the first has: an idempotent close that returned at once would let its caller find waits
  * still pending and executors still open on a reactor it just closed. A close from the closing
  * thread itself (a warning sink or a callback that closes again) returns at once: it cannot wait
- * for itself. A close after the first returned returns at once, as before. The wait is bounded by
+ * for itself. A close after the first returned returns at once. The wait is bounded by
  * the first close's, which waits for nothing unbounded (each parker's leaving and the pool's
  * grace are bounded).
  *

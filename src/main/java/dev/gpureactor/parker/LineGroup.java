@@ -249,8 +249,8 @@ public final class LineGroup {
                 if (e.code() != ErrorCode.LineClosed) throw e;
             } catch (RuntimeException e) {
                 // A line this thread cannot read (its memory confined to another thread: WrongThreadException)
-                // fails its own waits and is dropped; thrown on, it failed every line's waits ParkerDied and,
-                // read again at the next turn, did so at every turn.
+                // fails its own waits and is dropped: thrown on, it would fail every line's waits ParkerDied,
+                // and again at every turn, since each turn reads it again.
                 drop(w, new ReactorException(ErrorCode.InvalidArgument, e, "the memory of line " + line.name(),
                         "unreadable by its parker (" + e + ")", "memory every thread can read (Arena.ofShared(), ofAuto() or global())"));
                 return false;
