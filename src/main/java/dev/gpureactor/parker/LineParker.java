@@ -84,9 +84,8 @@ public final class LineParker implements Runnable {
      * loop's owner's alone, booked by it with its CPU samples; ownership moves with the loop.
      */
     private long turns, emptyTurns, turnNanos, spinNanos, hostNanos, phasesBookedAt;
-    /** JFR: when the loop last emitted a backlog event, and the flips since; the loop owner's, as the phases. */
-    private long backlogEventAt = System.nanoTime() - BacklogEvent.GAP_NANOS;
-    private int backlogFlips;
+    /** JFR: when a backlog flip emits an event; the loop owner's, as the phases. */
+    private final BacklogSampler backlogSampler = new BacklogSampler(System.nanoTime());
 
     public LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
@@ -263,11 +262,8 @@ public final class LineParker implements Runnable {
 
     /** JFR: the carriers became backlogged; at most one event a second per parker, carrying the flips it stands for. Loop owner only. */
     private void backlogFlipped(long now) {
-        backlogFlips++;
-        if (now - backlogEventAt < BacklogEvent.GAP_NANOS) return;
-        BacklogEvent.emit(name, carriers, backlogFlips);
-        backlogFlips = 0;
-        backlogEventAt = now;
+        int flips = backlogSampler.flip(now);
+        if (flips > 0) BacklogEvent.emit(name, carriers, flips);
     }
 
     /** A death of this parker's waits (they failed {@link ErrorCode#ParkerDied}): counted in {@code parkersDied}, and warned. */
