@@ -1,6 +1,7 @@
 package dev.gpureactor.loom;
 
 import dev.gpureactor.carrier.CarrierPool;
+import dev.gpureactor.parker.LineGroup;
 import dev.gpureactor.parker.LineWait;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionPort;
@@ -98,7 +99,18 @@ final class WaitStarts {
                 f.fail(new ReactorException(ErrorCode.LineClosed, d.line().name(), "wait"));
                 return f;
             }
-            if (d.isComplete()) { // fast path: one acquire load, no registration
+            boolean complete;
+            try {
+                complete = d.isComplete(); // fast path: one acquire load, no registration
+            } catch (ReactorException e) {
+                throw e; // LineClosed, below
+            } catch (RuntimeException e) {
+                // Memory this thread cannot read (confined to another thread): the wait fails coded,
+                // as the parker fails the waits of a line it cannot read.
+                f.fail(LineGroup.unreadable(d.line(), e));
+                return f;
+            }
+            if (complete) {
                 f.signal();
                 return f;
             }

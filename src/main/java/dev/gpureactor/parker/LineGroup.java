@@ -251,13 +251,22 @@ public final class LineGroup {
                 // A line this thread cannot read (its memory confined to another thread: WrongThreadException)
                 // fails its own waits and is dropped: thrown on, it would fail every line's waits ParkerDied,
                 // and again at every turn, since each turn reads it again.
-                drop(w, new ReactorException(ErrorCode.InvalidArgument, e, "the memory of line " + line.name(),
-                        "unreadable by its parker (" + e + ")", "memory every thread can read (Arena.ofShared(), ofAuto() or global())"));
+                drop(w, unreadable(line, e));
                 return false;
             }
         }
         drop(w, closed(line));
         return false;
+    }
+
+    /**
+     * The failure of a wait whose line this thread cannot read: its memory is confined to another
+     * thread ({@code WrongThreadException}; an arena closed under the line reads as a closed line). Coded
+     * {@link ErrorCode#InvalidArgument}, naming the memory that works.
+     */
+    public static ReactorException unreadable(CompletionLine line, RuntimeException e) {
+        return new ReactorException(ErrorCode.InvalidArgument, e, "the memory of line " + line.name(),
+                "unreadable by this thread (" + e + ")", "memory every thread can read (Arena.ofShared(), ofAuto() or global())");
     }
 
     private static ReactorException closed(CompletionLine line) {

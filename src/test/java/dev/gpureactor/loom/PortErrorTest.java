@@ -108,6 +108,38 @@ class PortErrorTest {
     }
 
     @Test
+    void await_from_a_thread_that_cannot_read_the_lines_memory_fails_that_wait_coded_and_does_not_throw() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).build()) {
+            CompletionPort never = throwing(() -> new AssertionError("never queried: the wait fails at its start"));
+            // Confined to a thread that is not the caller: the start's own read of the word throws WrongThreadException.
+            // (Memory whose arena closed reads as a closed line: LineClosed, PortErrorTest's neighbours.)
+            java.util.concurrent.atomic.AtomicReference<CompletionLine> theirs = new java.util.concurrent.atomic.AtomicReference<>();
+            CountDownLatch made = new CountDownLatch(1), done = new CountDownLatch(1);
+            Thread owner = Thread.ofPlatform().start(() -> {
+                try (java.lang.foreign.Arena confined = java.lang.foreign.Arena.ofConfined()) {
+                    theirs.set(CompletionLine.wrap(confined.allocate(64, 64), "theirs", () -> { }));
+                    made.countDown();
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            made.await();
+            try {
+                GpuFuture<String> f = r.await(new MemoryDescriptor(theirs.get(), Slot.of(0), 1), never, () -> "never");
+                ReactorException e = assertInstanceOf(ReactorException.class, joinOnVirtual(f));
+                assertEquals(ErrorCode.InvalidArgument, e.code(), e.getMessage());
+                assertTrue(e.getMessage().contains("Arena.ofShared()"), e.getMessage());
+                assertTrue(e.getMessage().contains("theirs"), e.getMessage());
+            } finally {
+                done.countDown();
+                owner.join();
+            }
+            assertEquals(0, r.stats().registrations(), "nothing was registered");
+        }
+    }
+
+    @Test
     void a_platform_joiner_running_the_plan_names_the_port_call_that_threw() throws Exception {
         // A platform joiner runs the plan itself (flag: query, arm, then parks through the port).
         record Case(String call, String plan) {}
