@@ -58,6 +58,9 @@ class RetireAfterCompensationTest {
             assertFalse(reader.isAlive(), "the reader got its byte");
             assertTrue(pool.awaitExit(Duration.ofSeconds(HANG_BOUND_S)),
                     "the carriers of the retired pool are still there, waiting out their keep-alive: " + pool.carriersState());
+            // The retirement stops the watch, which leaves at its next wake (it is unparked): not at once.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_BOUND_S);
+            while (!pool.watchHasLeft() && System.nanoTime() < deadline) Thread.sleep(10);
             assertTrue(pool.watchHasLeft(), "the watch left with the retirement");
         }
     }
