@@ -30,9 +30,6 @@ public final class BacklogEvent extends Event {
     @Label("Carriers") int carriers;
     @Label("Flips") @Description("Flips into a backlog this event stands for: this one and those since the parker's last event") int flips;
 
-    /** The least time between two events of one parker (the flips between are counted, not emitted). */
-    public static final long GAP_NANOS = 1_000_000_000L;
-
     public static void emit(String line, CarrierPool pool, int flips) {
         if (!TYPE.isEnabled()) return;
         BacklogEvent e = new BacklogEvent();

@@ -1,6 +1,5 @@
 package dev.gpureactor.parker;
 
-import dev.gpureactor.carrier.BacklogEvent;
 import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionLine;
@@ -84,8 +83,8 @@ public final class LineParker implements Runnable {
      * loop's owner's alone, booked by it with its CPU samples; ownership moves with the loop.
      */
     private long turns, emptyTurns, turnNanos, spinNanos, hostNanos, phasesBookedAt;
-    /** JFR: when a backlog flip emits an event; the loop owner's, as the phases. */
-    private final BacklogSampler backlogSampler = new BacklogSampler(System.nanoTime());
+    /** JFR: the backlog and relief events, sampled; the loop owner's, as the phases. */
+    private final ParkerEvents events;
 
     public LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
@@ -104,6 +103,7 @@ public final class LineParker implements Runnable {
         this.hostPool = hosting ? carriers : null;
         this.first = line;
         this.name = line.name();
+        this.events = new ParkerEvents(name, carriers);
         this.park = park;
         this.clock = clock;
         this.warnings = warnings;
@@ -154,6 +154,10 @@ public final class LineParker implements Runnable {
                     quiet = true;
                     break;
                 }
+                if (me.relief) {
+                    me.relief = false;
+                    events.reliefTaken(relieved); // JFR, by the new owner
+                }
                 if ((why = loop(me)) != null) break;
                 relieved = true; // null: relieved while it ran a guest
             }
@@ -174,6 +178,7 @@ public final class LineParker implements Runnable {
                 // The thread's death, whatever ended it (inside the loop or around it): counted once, here.
                 if (why.code() == ErrorCode.ParkerDied) died(why.args().get(1) + " (thread ended; a new parker starts on the next registration)");
                 inbox.leave(why);
+                events.leave(); // after the waits are failed: nothing here may strand one
             }
         }
     }
@@ -201,7 +206,7 @@ public final class LineParker implements Runnable {
                 // With a backlog the parker neither spins nor hosts: its core is the carriers'.
                 boolean backlogged = carriers != null && carriers.backlogged();
                 long turnStart = System.nanoTime();
-                if (backlogged && !wasBacklogged) backlogFlipped(turnStart); // sampled at the flip
+                if (backlogged && !wasBacklogged) events.backlogFlipped(turnStart); // sampled at the flip
                 wasBacklogged = backlogged;
                 // Capture the scan's wakes: handed over together after it (a scan past 4,096 in parts),
                 // the first hosted unless the carriers are backlogged: with every carrier busy and none
@@ -258,12 +263,6 @@ public final class LineParker implements Runnable {
         inbox.failAll(new ReactorException(ErrorCode.ParkerDied, e, name, what));
         if (e instanceof Error err) throw err; // the thread's death: run() counts it as it leaves
         return null;
-    }
-
-    /** JFR: the carriers became backlogged; at most one event a second per parker, carrying the flips it stands for. Loop owner only. */
-    private void backlogFlipped(long now) {
-        int flips = backlogSampler.flip(now);
-        if (flips > 0) BacklogEvent.emit(name, carriers, flips);
     }
 
     /** A death of this parker's waits (they failed {@link ErrorCode#ParkerDied}): counted in {@code parkersDied}, and warned. */

@@ -181,7 +181,7 @@ public final class ParkerHosting {
     /** Hands the loop to the thread standing by, after a won {@link #claimRelief}. */
     void relieve() {
         counters.relieved();
-        ReliefEvent.emit(parker.name(), handOver());
+        handOver(true);
     }
 
     /**
@@ -190,13 +190,20 @@ public final class ParkerHosting {
      * ({@code LoopHandOverStress}).
      */
     public boolean handOver() {
+        return handOver(false);
+    }
+
+    /** {@link #handOver()}; {@code relief}: a relief hands it, and the new owner emits its JFR event. */
+    private boolean handOver(boolean relief) {
         ParkerThread s = takeStandby();
         if (s == null) {
             ParkerThread fresh = new ParkerThread(parker, "gar-parker-" + parker.name());
+            fresh.relief = relief; // published by start()
             parker.inbox.runBy(fresh);
             fresh.start();
             return false;
         }
+        s.relief = relief; // published by handed, below
         if (!threadFirst) s.handed = true; // negative control: published before the owner's last write
         parker.inbox.runBy(s); // volatile, but it is handed that publishes: written before it
         s.handed = true; // volatile, last: the new owner reads it, then the loop's state (group, thread, spareStarted)

@@ -50,6 +50,12 @@ public final class ParkerThread extends Thread implements WakeCapture {
     Sleeper deadlineSleeper;
     /** Set by the thread that hands this standing-by thread its parker's loop. */
     public volatile boolean handed;
+    /**
+     * Whether a relief handed this thread the loop: it emits the relief's JFR event as the new owner.
+     * Written before the hand-over publishes the loop ({@link #handed}, or the thread's start); read and
+     * cleared by this thread once it owns the loop.
+     */
+    boolean relief;
     /** A thread started to stand by for a hosting parker: it waits to be handed the loop before it runs it. */
     boolean startsStandingBy;
 
