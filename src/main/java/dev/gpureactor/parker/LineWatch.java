@@ -56,6 +56,8 @@ public final class LineWatch {
     private final long[] lastQuery = new long[CompletionLine.WORDS];
     /** The words this turn scans and the next park compares against. */
     private final long[] snapshot = new long[CompletionLine.WORDS];
+    /** Whether {@link #snapshot} ran once: a watch is made by an intake, after that turn's snapshot. */
+    private boolean snapshotted;
     /** The waits one scan found reached, handed over after it (empty between turns but after a failure). */
     private final ArrayList<LineWait> reached = new ArrayList<>();
     /**
@@ -98,17 +100,31 @@ public final class LineWatch {
      */
     public void snapshot() {
         for (int i = 0; i < snapshot.length; i++) snapshot[i] = line.word(Slot.of(i));
+        snapshotted = true;
     }
 
-    /** Takes in a registration (a settled one is only counted out). */
+    /** Takes in a registration (a settled one is only counted out), after this turn's snapshot. */
     public void add(LineWait w) {
         if (!w.isPending()) {
             counters.deregistered();
             return;
         }
         int s = w.descriptor().slot().index();
-        if (slots[s].isEmpty()) lastQuery[s] = clock.nanos(); // a slot's backstop runs from its first wait
-        slots[s].add(w);
+        TreeSet<LineWait> set = slots[s];
+        if (set.isEmpty()) {
+            lastQuery[s] = clock.nanos(); // a slot's backstop runs from its first wait
+        } else if (snapshotted) { // a watch made by this intake has no snapshot yet, and no scan this turn
+            // The turn's scan would complete the waits this turn's snapshot shows reached; they are taken
+            // out for it first. So every wait held is ahead of the word, within 2^63 of it, and of each
+            // other: the range where BY_TARGET's wrapping order is a total order. A wait left behind a
+            // word that jumped, beside one registered 2^63 past it, would sort after it (an outside
+            // probe: the later target completed early, or the earlier one was never reached by the scan).
+            LineWait head;
+            while ((head = set.isEmpty() ? null : set.first()) != null && MemoryDescriptor.reached(snapshot[s], head.descriptor().target())) {
+                reached.add(set.pollFirst()); // counted out by the scan, which settles it
+            }
+        }
+        set.add(w);
         waiting++;
     }
 

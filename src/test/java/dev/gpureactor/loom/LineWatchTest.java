@@ -105,6 +105,45 @@ class LineWatchTest {
         assertEquals(GpuFuture.PENDING, afterWrap.rawState(), "a word behind the wrap has not reached a target past it");
     }
 
+    /** A turn as the parker runs it: the snapshot, then the intake of {@code targets} on {@code slot}, then the scan. */
+    List<GpuFuture<Void>> turnTakingIn(int slot, long... targets) {
+        watch.snapshot();
+        List<GpuFuture<Void>> made = new ArrayList<>();
+        for (long t : targets) made.add(waitOn(slot, t, neverDone(), 0, null));
+        watch.next(false, false);
+        return made;
+    }
+
+    @Test
+    void a_wait_registered_far_past_a_word_that_jumped_does_not_complete_with_the_wait_the_jump_reached() {
+        GpuFuture<Void> behind = turnTakingIn(0, 10).getFirst();
+        line.store(Slot.of(0), 1L << 62); // reaches 10
+        GpuFuture<Void> ahead = turnTakingIn(0, (1L << 63) + 100).getFirst(); // 2^62 + 100 past the word, 2^63 + 90 past 10
+        assertEquals(GpuFuture.COMPLETED, behind.rawState());
+        assertEquals(GpuFuture.PENDING, ahead.rawState(), "completed before its word reached it");
+        line.store(Slot.of(0), (1L << 63) + 100);
+        turn(false);
+        assertEquals(GpuFuture.COMPLETED, ahead.rawState());
+        assertEquals(0, watch.waiting());
+    }
+
+    @Test
+    void a_wait_the_jump_reached_is_not_stranded_behind_one_registered_far_past_it() {
+        List<GpuFuture<Void>> held = turnTakingIn(0, 10, (1L << 62) + 50);
+        line.store(Slot.of(0), 1L << 62); // reaches 10, not 2^62 + 50
+        GpuFuture<Void> ahead = turnTakingIn(0, (1L << 63) + 100).getFirst();
+        assertEquals(List.of(GpuFuture.COMPLETED, GpuFuture.PENDING, GpuFuture.PENDING),
+                List.of(held.get(0).rawState(), held.get(1).rawState(), ahead.rawState()), "10 stranded, or a later one early");
+        line.store(Slot.of(0), (1L << 62) + 50);
+        turn(false);
+        assertEquals(List.of(GpuFuture.COMPLETED, GpuFuture.PENDING), List.of(held.get(1).rawState(), ahead.rawState()));
+        line.store(Slot.of(0), (1L << 63) + 100);
+        turn(false);
+        assertEquals(GpuFuture.COMPLETED, ahead.rawState());
+        assertEquals(0, watch.waiting());
+        assertEquals(0, counters.registrations());
+    }
+
     @Test
     void a_withdrawn_wait_leaves_its_slot() {
         GpuFuture<Void> f = waitOn(1, 1, new FakePort(), 0, null);
