@@ -256,7 +256,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      */
     @Override
     boolean ranPlan(Joiner me, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
-        return inline instanceof Inline.Plan p && p.takenBy(Thread.currentThread()) && NaiveRunner.joinerRuns(this, p, me, timed, start, nanos);
+        return inline instanceof Inline.Plan p && p.takenBy(Thread.currentThread(), timed) && NaiveRunner.joinerRuns(this, p, me, timed, start, nanos);
     }
 
     /** Claims the {@link Inline.Plan}: true for the one thread that runs it (or hands it to the runner). */

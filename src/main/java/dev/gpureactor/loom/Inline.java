@@ -15,16 +15,21 @@ sealed interface Inline {
 
     /**
      * A joiner runs the plan itself ({@code naive}, through the core's wait driver): any joiner (the
-     * naive kind, or a plan the parker cannot watch), or with {@code platformOnly} only a platform
-     * thread (the std host under gpu-reactor: a platform thread gains nothing from a handoff, while
-     * a virtual thread waits for the parker).
+     * naive kind, or a plan the parker cannot watch), or with {@code platformOnly} only an untimed
+     * platform thread (the std host under gpu-reactor: a platform thread gains nothing from a
+     * handoff, while a virtual thread waits for the parker).
      * {@code runner} runs the plan when nobody joins to run it (a stage asked for first, a joiner
      * that left early, a joiner with a limit under the {@code block} plan); null: a new virtual
      * thread on the JDK's scheduler.
      */
     record Plan(NaiveWait naive, boolean platformOnly, Executor runner) implements Inline {
-        /** Whether {@code joiner} may take the plan over. */
-        boolean takenBy(Thread joiner) { return !platformOnly || !joiner.isVirtual(); }
+        /**
+         * Whether {@code joiner} may take the plan over. Under the std host only an untimed platform
+         * joiner does: one with a limit that took it over would leave it, at its limit, to a runner
+         * that polls that one wait on its own (a core for a few hundred such waits, an outside probe
+         * found), where the parker watches them all; so it waits on the stack as a virtual thread does.
+         */
+        boolean takenBy(Thread joiner, boolean timed) { return !platformOnly || (!joiner.isVirtual() && !timed); }
 
         /** Whether a stage with nobody joining starts a runner (under the std host the parker watches instead). */
         boolean runsForStage() { return !platformOnly; }

@@ -49,6 +49,30 @@ class PlanJoinTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void platform_joins_that_time_out_leave_their_waits_registered_with_the_parker_and_no_runner_polls_them() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).build(); SimDevice dev = SimDevice.open()) {
+            CountDownLatch gate = new CountDownLatch(1);
+            SimStream s = dev.stream().hold(gate);
+            java.util.List<GpuFuture<Integer>> waits = new java.util.ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                SimStream.Signal sig = s.signal();
+                int v = i;
+                waits.add(r.await(sig.descriptor(), sig.port(), () -> v));
+            }
+            until("the parker holds all 50", () -> r.registrations() == 50);
+            for (GpuFuture<Integer> f : waits) { // this test's thread is a platform thread
+                ReactorException e = assertThrows(ReactorException.class, () -> f.join(Duration.ofMillis(1)));
+                assertEquals(ErrorCode.Timeout, e.code());
+            }
+            assertEquals(50, r.registrations(), "each wait keeps its registration, as join(Duration) says");
+            assertEquals(0, r.planRuns().size(), "no runner polls a wait on its own (before: one per timed-out wait)");
+            gate.countDown();
+            for (int i = 0; i < 50; i++) assertEquals(i, waits.get(i).join(Duration.ofSeconds(GUARD_S)));
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"poll", "flag:park_us=100,backstop_us=1000"})
     void a_virtual_joiner_polling_on_the_only_carrier_lets_another_virtual_thread_run(String plan) throws Exception {
