@@ -1,6 +1,6 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.parker.ParkerThread;
+import dev.gpureactor.carrier.WakeCapture;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
@@ -71,11 +71,16 @@ abstract class FutureStage<T> extends JoinerStack {
     /** Whether a stage was asked for: read after the state CAS, so a stage CASed before it is seen. */
     final boolean hasStage() { return stage != null; }
 
-    /** After a terminal state store: completes the stage, if one was asked for, never on a parker. */
+    /**
+     * After a terminal state store: completes the stage, if one was asked for, never on a library
+     * thread, where the stage's dependents would run: a parker, or a carrier settling in a turn it
+     * borrowed between two tasks (no virtual thread mounted). Both capture wakes ({@link WakeCapture});
+     * a virtual thread on a carrier is the current thread there, and completes it itself.
+     */
     final void publishToStage() {
         CompletableFuture<T> s = stage; // volatile: the settle's Dekker read, after its volatile state store
         if (s == null) return;
-        if (Thread.currentThread() instanceof ParkerThread) dispatch(callbacks, () -> completeStage(s));
+        if (Thread.currentThread() instanceof WakeCapture) dispatch(callbacks, () -> completeStage(s));
         else completeStage(s);
     }
 

@@ -79,6 +79,43 @@ class CarrierTurnsTest {
     }
 
     @Test
+    void a_stage_completed_by_a_carriers_lent_turn_runs_its_dependents_on_a_virtual_thread_not_on_the_carrier() throws Exception {
+        // As the test above, with a stage's dependent where the joiner was: the lent turn settles the wait on the
+        // carrier thread itself (between tasks, no virtual thread mounted), which must not run user callbacks.
+        GpuReactor r = GpuReactor.builder().carriers(1).hardwarePark(false)
+                .plan("flag:park_us=10000,backstop_us=1000000").parkSlice(Duration.ofMillis(10)).build();
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            int byCarrierTurns = 0;
+            for (int round = 0; round < 8 && byCarrierTurns < 3; round++) {
+                CountDownLatch go = new CountDownLatch(1);
+                SimStream.Signal sig = s.hold(go).signal();
+                GpuFuture<Void> f = r.await(sig.descriptor(), sig.port());
+                AtomicReference<Thread> ranOn = new AtomicReference<>();
+                CountDownLatch ran = new CountDownLatch(1);
+                f.toCompletableFuture().thenRun(() -> { ranOn.set(Thread.currentThread()); ran.countDown(); });
+                parking(r, s.line());
+                CountDownLatch busy = new CountDownLatch(1);
+                Thread storeSeen = r.startVirtualThread(() -> {
+                    busy.countDown();
+                    while (!sig.descriptor().isCompleteVolatile()) Thread.onSpinWait();
+                });
+                assertTrue(busy.await(GUARD.toSeconds(), TimeUnit.SECONDS), "the carrier took the task");
+                RunStats before = r.stats();
+                go.countDown();
+                assertTrue(storeSeen.join(GUARD) && ran.await(GUARD.toSeconds(), TimeUnit.SECONDS), "round " + round);
+                // No thread joins, so a lent turn wakes none: its count of turns tells it ran (else the parker's slice saw the store).
+                if (r.stats().parkerPhases().carrierTurns() == before.parkerPhases().carrierTurns()) continue;
+                byCarrierTurns++;
+                assertTrue(ranOn.get().isVirtual(), "round " + round + ": a dependent ran on " + ranOn.get());
+            }
+            assertTrue(byCarrierTurns >= 1, "no store was completed by a carrier's turn");
+        } finally {
+            r.close();
+        }
+    }
+
+    @Test
     void without_carrier_turns_the_same_stores_are_the_parkers() throws Exception {
         GpuReactor r = GpuReactor.builder().carrierTurns(false).carriers(1).hardwarePark(false)
                 .plan("flag:park_us=10000,backstop_us=1000000").parkSlice(Duration.ofMillis(10)).build();
