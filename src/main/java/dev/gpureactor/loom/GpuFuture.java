@@ -4,6 +4,7 @@ import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
+import dev.gpureactor.carrier.Uncaught;
 import dev.gpureactor.parker.LineWait;
 import dev.gpureactor.parker.WaitEvent;
 
@@ -410,6 +411,9 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      * (never on the parker thread, which would stall every other waiter of its line). The failure is
      * what the stage holds: the readback's own exception, a coded {@link ReactorException}, or for a
      * cancelled wait a {@link CancellationException} whose cause is the coded {@link ErrorCode#Cancelled}.
+     * What the action throws goes to the uncaught-exception handler of the thread that ran it, as
+     * what a task given to {@link Executor#execute} throws does: this method returns the future, not
+     * a stage that could hold it, so nothing else would ever see it.
      *
      * @param action called once with the value, or with the failure
      * @param executor where the action runs
@@ -418,7 +422,13 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
     public GpuFuture<T> onComplete(BiConsumer<? super T, ? super Throwable> action, Executor executor) {
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(executor, "executor");
-        stage().whenCompleteAsync(action, executor); // the internal stage: no caller's copy can change what the action sees
+        stage().whenCompleteAsync((v, t) -> { // the internal stage: no caller's copy can change what the action sees
+            try {
+                action.accept(v, t);
+            } catch (Throwable thrown) {
+                Uncaught.report(Thread.currentThread(), thrown);
+            }
+        }, executor);
         return this;
     }
 

@@ -124,4 +124,20 @@ class StageOutcomeTest {
         }
         fail("no coded Cancelled in the cause chain of " + t);
     }
+
+    @Test
+    void an_onComplete_action_that_throws_goes_to_the_uncaught_handler_of_the_thread_that_ran_it() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).build(); SimDevice dev = SimDevice.open()) {
+            SimStream.Signal sig = dev.stream().signal();
+            GpuFuture<Integer> f = r.await(sig.descriptor(), sig.port(), () -> 7);
+            CompletableFuture<Throwable> handled = new CompletableFuture<>();
+            // An executor whose threads report to a handler of the test's: as execute(task) reports what a task throws.
+            java.util.concurrent.Executor own = task -> Thread.ofVirtual()
+                    .uncaughtExceptionHandler((t, e) -> handled.complete(e)).start(task);
+            Boom boom = new Boom();
+            assertSame(f, f.onComplete((v, t) -> { throw boom; }, own));
+            assertSame(boom, handled.get(30, TimeUnit.SECONDS), "the action's throw reached no handler");
+            assertEquals(7, f.join(), "the wait is not the action's");
+        }
+    }
 }
