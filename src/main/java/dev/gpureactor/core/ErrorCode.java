@@ -60,7 +60,9 @@ public enum ErrorCode {
     /** A close that returned after its grace while virtual threads still ran on the carriers: (what, count, threads). */
     LiveAtClose(24, Kind.WARNING, "{} closed with {} virtual thread(s) still running ({}); its carriers stay until the last one ends"),
     /** New work refused by something closed or shut down (no wait was involved): (what refused, what it refused). */
-    Rejected(25, Kind.ERROR, "{} is shut down: it accepts no new {}");
+    Rejected(25, Kind.ERROR, "{} is shut down: it accepts no new {}"),
+    /** The platform MBean server refused the reactor's bean (a security policy, a custom server): (object name, why). */
+    BeanUnavailable(26, Kind.WARNING, "the JMX bean {} cannot be registered ({}); the reactor runs without it");
 
     /** Whether a code is raised as an error or handed back as a {@link Warning}. */
     public enum Kind {

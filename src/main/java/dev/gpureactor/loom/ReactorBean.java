@@ -15,7 +15,7 @@ import javax.management.ObjectName;
  * The reactor's {@link GpuReactorMXBean}, and its registration. A name already taken in the
  * platform MBean server (two reactors built with one name) gets {@code -2}, {@code -3}, … appended,
  * so every reactor gets its own bean; a registration that fails otherwise is a coded
- * {@link ErrorCode#ExecutorFallback} warning and the reactor runs without a bean (observability
+ * {@link ErrorCode#BeanUnavailable} warning and the reactor runs without a bean (observability
  * must never stop a reactor from being built).
  */
 final class ReactorBean implements GpuReactorMXBean {
@@ -34,7 +34,11 @@ final class ReactorBean implements GpuReactorMXBean {
 
     /** Registers a bean for {@code reactor} under {@code name} (or the next free suffix); null when it cannot. */
     static ReactorBean register(GpuReactor reactor, String name, Consumer<Warning> warn) {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        return register(ManagementFactory.getPlatformMBeanServer(), reactor, name, warn);
+    }
+
+    /** {@link #register(GpuReactor, String, Consumer)} with {@code server} (tests: a server that refuses). */
+    static ReactorBean register(MBeanServer server, GpuReactor reactor, String name, Consumer<Warning> warn) {
         for (int n = 1; ; n++) {
             String candidate = n == 1 ? name : name + "-" + n;
             try {
@@ -45,8 +49,8 @@ final class ReactorBean implements GpuReactorMXBean {
             } catch (InstanceAlreadyExistsException e) {
                 // taken: try the next suffix
             } catch (JMException | RuntimeException e) {
-                warn.accept(Warning.of(ErrorCode.ExecutorFallback, "the JMX bean of reactor " + candidate,
-                        e.getClass().getSimpleName() + ": " + e.getMessage(), "without it"));
+                warn.accept(Warning.of(ErrorCode.BeanUnavailable, "dev.gpureactor:type=GpuReactor,name=" + candidate,
+                        e.getClass().getSimpleName() + ": " + e.getMessage()));
                 return null;
             }
         }

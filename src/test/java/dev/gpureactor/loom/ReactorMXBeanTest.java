@@ -76,4 +76,22 @@ class ReactorMXBeanTest {
         }
         assertTrue(server.queryNames(new ObjectName("dev.gpureactor:type=GpuReactor,name=twin*"), null).isEmpty());
     }
+
+    @Test
+    void a_server_that_refuses_the_bean_is_a_coded_BeanUnavailable_warning_and_the_reactor_runs() throws Exception {
+        // A server whose policy refuses our domain, as a security manager or a custom MBeanServerBuilder may.
+        MBeanServer refusing = (MBeanServer) java.lang.reflect.Proxy.newProxyInstance(MBeanServer.class.getClassLoader(),
+                new Class<?>[] {MBeanServer.class}, (proxy, m, args) -> {
+                    if (m.getName().equals("registerMBean")) throw new SecurityException("no beans in dev.gpureactor");
+                    throw new UnsupportedOperationException(m.getName());
+                });
+        java.util.List<dev.gpureactor.core.Warning> warned = new java.util.ArrayList<>();
+        try (GpuReactor r = GpuReactor.builder().jmx(false).build()) {
+            assertNull(ReactorBean.register(refusing, r, "refused", warned::add));
+            assertEquals(1, warned.size(), warned.toString());
+            dev.gpureactor.core.Warning w = warned.getFirst();
+            assertEquals(dev.gpureactor.core.ErrorCode.BeanUnavailable, w.code(), "not a scheduler fallback: " + w);
+            assertTrue(w.toString().contains("name=refused") && w.toString().contains("no beans in dev.gpureactor"), w.toString());
+        }
+    }
 }
