@@ -62,4 +62,31 @@ public final class Durations {
         }
         return d.toNanos();
     }
+
+    /**
+     * {@code d} as a person reads it in a message: {@code "1 ns"}, {@code "250 µs"}, {@code "1.5 ms"},
+     * {@code "2 s"} (three significant digits at most, trailing zeros dropped), and past a minute
+     * {@link Duration#toString()}; a limit of zero or less says that it does not wait.
+     *
+     * @param d the duration
+     * @return the text
+     */
+    public static String text(Duration d) {
+        Objects.requireNonNull(d, "d");
+        if (d.isZero() || d.isNegative()) {
+            String v = d.isZero() ? "0" : d.compareTo(Duration.ofMinutes(-1)) < 0 ? d.toString() : "-" + text(d.negated());
+            return v + " (a limit of zero or less does not wait)";
+        }
+        if (d.compareTo(Duration.ofMinutes(1)) > 0) return d.toString(); // also where nanoseconds would overflow
+        long ns = d.toNanos();
+        if (ns < 1_000) return ns + " ns";
+        String[] units = {"µs", "ms", "s"};
+        double v = ns / 1_000.0;
+        int u = 0;
+        while (v >= 1_000 && u < units.length - 1) {
+            v /= 1_000;
+            u++;
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString() + " " + units[u];
+    }
 }

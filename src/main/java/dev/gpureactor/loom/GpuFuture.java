@@ -1,6 +1,7 @@
 package dev.gpureactor.loom;
 
 import dev.gpureactor.core.CompletionPort;
+import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
@@ -225,7 +226,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
             Thread.currentThread().interrupt();
             throw new ReactorException(ErrorCode.Interrupted, "wait on " + lineWait.descriptor());
         } catch (TimeoutException e) {
-            throw new ReactorException(ErrorCode.Timeout, "wait on " + lineWait.descriptor(), limit);
+            throw new ReactorException(ErrorCode.Timeout, "wait on " + lineWait.descriptor(), Durations.text(limit));
         }
     }
 
