@@ -121,15 +121,28 @@ public enum ErrorCode {
         int next = 0;
         for (int i = 0; i < form.length(); i++) {
             if (form.charAt(i) == '{' && i + 1 < form.length() && form.charAt(i + 1) == '}') {
-                out.append(next < args.size() ? args.get(next) : "?");
+                if (next < args.size()) appendCut(out, args.get(next)); else out.append('?');
                 next++;
                 i++;
             } else {
                 out.append(form.charAt(i));
             }
         }
-        for (; next < args.size(); next++) out.append(" [").append(args.get(next)).append(']');
+        for (; next < args.size(); next++) appendCut(out.append(" ["), args.get(next)).append(']');
         return out.toString();
+    }
+
+    /** Most characters of one argument in a message; the rest is cut and counted (the argument itself is kept whole). */
+    public static final int ARG_MAX = 1_000;
+
+    /**
+     * Appends {@code arg}, cut after {@link #ARG_MAX} characters (never inside a surrogate pair) with its
+     * length: a stream failed with a megabyte of text must not make every exception and log line as long.
+     */
+    private static StringBuilder appendCut(StringBuilder out, String arg) {
+        if (arg == null || arg.length() <= ARG_MAX) return out.append(arg);
+        int end = Character.isHighSurrogate(arg.charAt(ARG_MAX - 1)) ? ARG_MAX - 1 : ARG_MAX;
+        return out.append(arg, 0, end).append("… (").append(arg.length()).append(" chars)");
     }
 
     /** {@return the number of {@code {}} placeholders, which is the number of arguments the code takes} */

@@ -47,6 +47,7 @@ public record Warning(ErrorCode code, List<String> args) {
     public String toString() { return message(); }
 
     static List<String> texts(Object[] args) {
+        if (args == null) return List.of(); // a null array, as no arguments: each placeholder shows "?"
         return Arrays.stream(args).map(String::valueOf).toList();
     }
 }

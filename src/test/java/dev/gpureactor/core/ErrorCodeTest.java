@@ -180,4 +180,23 @@ class ErrorCodeTest {
             java.util.Locale.setDefault(before);
         }
     }
+
+    @Test
+    void a_long_argument_is_cut_in_the_message_and_kept_whole_in_the_exception() {
+        String huge = "w".repeat(1_000_000);
+        ReactorException e = new ReactorException(ErrorCode.Backend, "stream", "s1", -1, "failed", huge);
+        assertTrue(e.getMessage().length() < 2 * ErrorCode.ARG_MAX, "message of " + e.getMessage().length() + " chars");
+        assertTrue(e.getMessage().endsWith("w… (1000000 chars)"), e.getMessage().substring(e.getMessage().length() - 40));
+        assertEquals(huge, e.args().get(4), "the argument itself is kept");
+        String pair = "x".repeat(ErrorCode.ARG_MAX - 1) + "\uD83D\uDE00" + "y";
+        String cut = ErrorCode.InvalidArgument.render(java.util.List.of("a", pair, "b"));
+        assertFalse(Character.isHighSurrogate(cut.charAt(cut.indexOf('…') - 1)), "cut inside a surrogate pair");
+    }
+
+    @Test
+    void a_null_argument_array_renders_as_no_arguments() {
+        ReactorException e = new ReactorException(ErrorCode.LineClosed, (Object[]) null);
+        assertEquals("GAR-0010 LineClosed: line ? is closed; cannot ?", e.getMessage());
+        assertEquals(List.of(), e.args());
+    }
 }
