@@ -21,7 +21,7 @@ final class ReactorCloseCase {
 
     /** One close, as {@link GpuReactor#close()} runs it; the work it sees on return. */
     int closer() {
-        if (close.begin()) {
+        if (close.begin(false)) {
             work = 1;
             close.done();
         }

@@ -408,13 +408,11 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /** Each carrier thread alive now with its tally, as the watch sees them (tests). */
     public void forEachCarrier(BiConsumer<Thread, CarrierTally> each) { carriers.forEachCarrier(each); }
 
-    /**
-     * Whether {@code t} is one of this pool's carriers.
-     *
-     * @param t any thread
-     * @return whether it is a carrier of this pool
-     */
+    /** {@return whether {@code t} is one of this pool's carriers} @param t any thread */
     public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }
+
+    /** {@return whether {@code t} runs on this pool (a live virtual thread of it, or a carrier): a close there must not wait for it} @param t any thread */
+    public boolean runsHere(Thread t) { return exit.runsHere(t); }
 
     /**
      * Waits up to {@code timeout} for the carriers to have left (after close, once nothing lives).

@@ -48,6 +48,11 @@ final class PoolExit {
         return carriers.awaitExit(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
+    /** {@link CarrierPool#runsHere}: one of the pool's live virtual threads, or a carrier. */
+    boolean runsHere(Thread t) {
+        return (t.isVirtual() && live.contains(t)) || pool.isCarrier(t);
+    }
+
     /**
      * The rest of {@link CarrierPool#close(Duration)} once the closed bit is set: waits up to
      * {@code grace} for the retirement (not at all on one of the pool's live threads or a carrier,
@@ -55,8 +60,7 @@ final class PoolExit {
      * {@link ErrorCode#LiveAtClose} when it did not come.
      */
     boolean awaitRetired(Duration grace, boolean firstClose) {
-        Thread me = Thread.currentThread();
-        if ((me.isVirtual() && live.contains(me)) || pool.isCarrier(me)) return isRetired();
+        if (runsHere(Thread.currentThread())) return isRetired();
         boolean done;
         try {
             done = retired.await(grace.toNanos(), TimeUnit.NANOSECONDS);

@@ -398,8 +398,8 @@ public final class GpuReactor implements AutoCloseable {
      * running to their end (no resume of one is ever rejected, whoever unparks it), the carriers leave after the
      * last of them, and {@code close} returns once they did or after {@link CarrierPool#CLOSE_GRACE}, with a coded
      * {@link ErrorCode#LiveAtClose} warning naming the threads still alive. Called from one of the reactor's own
-     * virtual threads (or a carrier), it does not wait for them, so it never deadlocks. Idempotent: a close while
-     * another thread's is under way returns once that one has.
+     * virtual threads (or a carrier), it does not wait for them, nor for another thread's close, so it never deadlocks.
+     * Idempotent: a close while another thread's is under way returns once that one has.
      *
      * <p>A registration racing with close: {@code close} writes {@code closed} and then reads the parker map; a
      * registrar puts its parker in the map and then reads {@code closed} (both volatile, so sequentially
@@ -409,7 +409,7 @@ public final class GpuReactor implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!closing.begin()) return; // closed before: a close still under way has done its work (ReactorClose)
+        if (!closing.begin(pool != null && pool.runsHere(Thread.currentThread()))) return; // closed before (ReactorClose)
         List<GpuExecutorService> open;
         synchronized (executors) {
             open = List.copyOf(executors);

@@ -12,7 +12,10 @@ import java.util.concurrent.CountDownLatch;
  * once the first has: an idempotent close that returned at once would let its caller find waits
  * still pending and executors still open on a reactor it just closed. A close from the closing
  * thread itself (a warning sink or a callback that closes again) returns at once: it cannot wait
- * for itself. A close after the first returned returns at once. The wait is bounded by
+ * for itself; nor can a close from one of the reactor's own virtual threads, for which the first
+ * close's pool waits (an outside probe: a platform and a virtual-thread close, racing, held each
+ * other until the pool's grace, which then warned LiveAtClose naming the closer). A close after the
+ * first returned returns at once. The wait is bounded by
  * the first close's, which waits for nothing unbounded (each parker's leaving and the pool's
  * grace are bounded).
  *
@@ -53,14 +56,18 @@ final class ReactorClose {
 
     /**
      * {@return true when this thread closes (it then calls {@link #done()}); false when a close began
-     * before, and then, unless this is the closing thread, the first close has done its work}
+     * before, and then, unless this is the closing thread or {@code onOwnThread}, the first close has done its work}
+     *
+     * @param onOwnThread whether the caller runs on the reactor's carriers (one of its virtual threads, or a carrier)
      */
-    boolean begin() {
+    boolean begin(boolean onOwnThread) {
         if (CLOSED.compareAndSet(this, false, true)) { // volatile CAS: one closer
             closer = Thread.currentThread();
             return true;
         }
-        if (waitsForFirst && closer != Thread.currentThread()) awaitDone();
+        // One of the reactor's own threads returns at once: the first close waits (up to its grace) for
+        // that thread to end, so waiting for the first close would hold both until the grace.
+        if (waitsForFirst && !onOwnThread && closer != Thread.currentThread()) awaitDone();
         return false;
     }
 

@@ -3,6 +3,7 @@ package dev.gpureactor.loom;
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.Warning;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -96,5 +97,28 @@ class ConcurrentCloseTest {
         assertTrue(closer.join(java.time.Duration.ofSeconds(60)), "the close waited for itself");
         assertEquals(1, nested.get(), "the sink's close ran and returned");
         release.countDown();
+    }
+
+    @Test
+    void a_close_from_the_reactors_own_virtual_thread_racing_a_platform_close_holds_neither_until_the_grace() throws Exception {
+        // The platform close's pool waits (up to its 1 s grace) for the virtual thread; a virtual thread that
+        // waited for that close in turn held both until the grace, which then warned LiveAtClose naming it.
+        for (int round = 0; round < 20; round++) {
+            List<Warning> warned = new java.util.concurrent.CopyOnWriteArrayList<>();
+            GpuReactor r = GpuReactor.builder().carriers(1).jmx(false).warnings(warned::add).build();
+            CyclicBarrier start = new CyclicBarrier(2);
+            Thread own = r.startVirtualThread(() -> {
+                try {
+                    start.await();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+                r.close();
+            });
+            start.await();
+            r.close();
+            assertTrue(own.join(java.time.Duration.ofSeconds(30)), "round " + round + ": the virtual thread's close returned");
+            assertTrue(warned.stream().noneMatch(w -> w.code() == ErrorCode.LiveAtClose), "round " + round + ": " + warned);
+        }
     }
 }
