@@ -245,7 +245,10 @@ public final class SimStream implements AutoCloseable {
             while (!closed && System.nanoTime() - end < 0) Thread.onSpinWait();
         } else {
             long left;
-            while (!closed && (left = end - System.nanoTime()) > 0) LockSupport.parkNanos(left);
+            while (!closed && (left = end - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(left);
+                Thread.interrupted(); // another thread's interrupt, left set, would make every park return at once
+            }
         }
     }
 
@@ -280,9 +283,14 @@ public final class SimStream implements AutoCloseable {
     private void run() {
         try {
             while (!closed) {
-                Op op = ops.take();
+                Op op;
                 try {
-                    if (failure == null) op.run(); // a failed stream runs nothing more
+                    op = ops.take();
+                } catch (InterruptedException e) {
+                    continue; // the close's (the loop reads closed), or another thread's, ignored as a device would
+                }
+                try {
+                    if (failure == null) runThroughInterrupts(op); // a failed stream runs nothing more
                 } catch (ReactorException e) {
                     if (e.code() == ErrorCode.LineClosed) return;
                     failNow(e.getMessage());
@@ -297,12 +305,27 @@ public final class SimStream implements AutoCloseable {
                     pending.decrementAndGet();
                 }
             }
-        } catch (InterruptedException e) {
-            // closed
         } finally {
             // Whatever ended the worker, a signal it did not execute can never complete: its port says so.
             shutDown = new ReactorException(ErrorCode.ShutDown, name());
             notifyParked();
+        }
+    }
+
+    /**
+     * Runs {@code op} to its end: an interrupt that is not the close's (a framework interrupting every
+     * thread) must not end the stream, which would then fail every later signal {@code ShutDown} as if
+     * closed (an outside probe). Only a gate or a late store's bounded wait is interruptible, and waiting
+     * again is the same wait; a close ends it.
+     */
+    private void runThroughInterrupts(Op op) {
+        while (!closed) {
+            try {
+                op.run();
+                return;
+            } catch (InterruptedException e) {
+                // the close's (the loop reads closed), or another thread's: wait again
+            }
         }
     }
 

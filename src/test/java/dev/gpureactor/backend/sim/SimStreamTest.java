@@ -169,6 +169,30 @@ class SimStreamTest {
         assertFalse(w1.isAlive() || w2.isAlive(), "a stream worker still runs its compute after the device closed");
     }
 
+    @Test
+    void another_threads_interrupt_of_the_worker_ends_neither_its_gate_nor_the_stream() throws Exception {
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            AtomicReference<Thread> worker = new AtomicReference<>();
+            s.compute(Duration.ZERO, () -> worker.set(Thread.currentThread())).signal().port().block();
+            CountDownLatch gate = new CountDownLatch(1);
+            SimStream.Signal held = s.hold(gate).signal();
+            awaitWaiting(worker.get());
+            worker.get().interrupt(); // as a framework that interrupts every thread might: while the worker holds a gate
+            Thread.sleep(20);
+            assertFalse(held.port().query(), "the interrupt let the gate through");
+            gate.countDown();
+            held.port().block();
+            assertTrue(held.descriptor().isComplete(), "the held signal was stored");
+            worker.get().interrupt(); // and while it waits for work
+            awaitWaiting(worker.get());
+            SimStream.Signal later = s.compute(Duration.ofMillis(1), () -> { }).signal();
+            later.port().block(); // ShutDown before: the worker had taken the interrupt for a close
+            assertTrue(later.descriptor().isComplete());
+            assertFalse(s.isFailed());
+        }
+    }
+
     /** Queues a compute far longer than the test and returns the worker once it is inside it. */
     private static Thread startLongCompute(SimStream s) throws InterruptedException {
         AtomicReference<Thread> worker = new AtomicReference<>();
