@@ -126,9 +126,9 @@ class GpuReactorTest {
             assertFalse(timed.isDone(), "a timeout ends only that caller's wait");
 
             assertFalse(got.isDone(), "a timeout ends only that caller's wait");
-            // The virtual joiner's wait stays with the parker; the platform joiners (this thread)
-            // took their plans over and left them to a runner thread when their limit passed.
-            assertEquals(1, r.registrations(), "the interrupted virtual joiner's wait is still registered");
+            // Every one of the three stays with the parker, as join(Duration) says: the interrupted virtual
+            // joiner's, and the platform joiners' (this thread): a joiner with a limit does not take the plan over.
+            assertEquals(3, r.registrations(), "the waits whose callers timed out or were interrupted are still registered");
             assertTrue(timed.cancel(false));
             assertTrue(interrupted.cancel(false));
             assertTrue(got.cancel(false));
