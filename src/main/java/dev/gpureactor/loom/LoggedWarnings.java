@@ -3,6 +3,7 @@ package dev.gpureactor.loom;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Warning;
 import dev.gpureactor.loader.NativeAccess;
+import dev.gpureactor.park.WordWait;
 
 import java.util.EnumSet;
 import java.util.Objects;
@@ -20,7 +21,8 @@ import java.util.function.Consumer;
  * <p>Levels: {@code WARNING} for every code but {@link ErrorCode#ParkFallback}. That one says the
  * parkers use the pure-Java park, which is a supported path, not a fault: {@code DEBUG} where the CPU
  * or the platform lacks a hardware word wait (nothing the user can change), {@code INFO} where native
- * access is off (one flag turns the hardware park on).
+ * access is off on a CPU that advertises one (one flag turns the hardware park on); where the CPU's
+ * flags lack it, the flag would change nothing, and it is {@code DEBUG} too.
  */
 final class LoggedWarnings implements Consumer<Warning> {
     /** The logger every reactor's default sink writes to. */
@@ -28,19 +30,20 @@ final class LoggedWarnings implements Consumer<Warning> {
 
     private final String reactor;
     private final System.Logger logger;
-    private final boolean nativeAccess;
+    /** Whether enabling native access would turn the hardware park on: off now, on a CPU that advertises one. */
+    private final boolean parkFlagHelps;
     /** Codes already logged; guarded by itself. */
     private final Set<ErrorCode> logged = EnumSet.noneOf(ErrorCode.class);
 
     /** The sink of reactor {@code reactor}, to the library's logger. */
     LoggedWarnings(String reactor) {
-        this(reactor, System.getLogger(LOGGER), NativeAccess.granted());
+        this(reactor, System.getLogger(LOGGER), !NativeAccess.granted() && WordWait.cpuAdvertises());
     }
 
-    LoggedWarnings(String reactor, System.Logger logger, boolean nativeAccess) {
+    LoggedWarnings(String reactor, System.Logger logger, boolean parkFlagHelps) {
         this.reactor = Objects.requireNonNull(reactor, "reactor");
         this.logger = Objects.requireNonNull(logger, "logger");
-        this.nativeAccess = nativeAccess;
+        this.parkFlagHelps = parkFlagHelps;
     }
 
     @Override
@@ -57,6 +60,6 @@ final class LoggedWarnings implements Consumer<Warning> {
 
     System.Logger.Level levelOf(ErrorCode code) {
         if (code != ErrorCode.ParkFallback) return System.Logger.Level.WARNING;
-        return nativeAccess ? System.Logger.Level.DEBUG : System.Logger.Level.INFO;
+        return parkFlagHelps ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
     }
 }

@@ -133,6 +133,31 @@ public final class WordWait implements LinePark {
     private static final class Once {
         static final Probe PROBE = NativeAccess.granted() ? probe(NativeLoader.defaultLoader())
                 : Probe.missing(NativeAccess.why(), List.of());
+        static final boolean CPU_ADVERTISES = readCpuAdvertises();
+    }
+
+    /**
+     * Whether this CPU may offer a hardware word wait, read without native code: on aarch64 always
+     * ({@code wfe}); on Linux x86 where {@code /proc/cpuinfo}'s flags list {@code waitpkg} or
+     * {@code monitorx}; and wherever that cannot be read (unknown: it may). So a hint to enable native
+     * access is given only where it can turn the hardware park on. Probed once.
+     *
+     * @return false only where the CPU's flags are known to lack both
+     */
+    public static boolean cpuAdvertises() {
+        return Once.CPU_ADVERTISES;
+    }
+
+    private static boolean readCpuAdvertises() {
+        String arch = System.getProperty("os.arch", "");
+        if (arch.equals("aarch64")) return true;
+        if (!arch.equals("amd64") && !arch.equals("x86_64")) return true;
+        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/cpuinfo"))) {
+            return lines.filter(l -> l.startsWith("flags")).findFirst()
+                    .map(l -> l.contains(" waitpkg") || l.contains(" monitorx")).orElse(true);
+        } catch (java.io.IOException | RuntimeException e) {
+            return true;
+        }
     }
 
     /**

@@ -26,7 +26,7 @@ class LoggedWarningsTest {
     @Test
     void each_code_is_logged_the_first_time_a_reactor_raises_it_and_never_again() {
         Recorder log = new Recorder();
-        LoggedWarnings sink = new LoggedWarnings("r1", log, true);
+        LoggedWarnings sink = new LoggedWarnings("r1", log, false);
         Warning a = Warning.of(ErrorCode.ExecutorFallback, "carrier-pool", "why", "jdk-default");
         Warning b = Warning.of(ErrorCode.ExecutorFallback, "deadline sleeps on line-1", "why 2", "parkNanos");
         Warning c = Warning.of(ErrorCode.LiveAtClose, "reactor r1", 3, "gar-vt-1");
@@ -42,11 +42,11 @@ class LoggedWarningsTest {
     }
 
     @Test
-    void the_pure_java_park_is_debug_with_native_access_and_info_without_it() {
+    void the_pure_java_park_is_info_only_where_enabling_native_access_would_turn_the_hardware_park_on() {
         Warning park = Warning.of(ErrorCode.ParkFallback, "flag", "a hardware word wait", "CPU lacks waitpkg", "the pure-Java park");
         Recorder granted = new Recorder(), denied = new Recorder();
-        new LoggedWarnings("r", granted, true).accept(park);
-        new LoggedWarnings("r", denied, false).accept(park);
+        new LoggedWarnings("r", granted, false).accept(park); // native access on, or a CPU whose flags lack a word wait
+        new LoggedWarnings("r", denied, true).accept(park);   // off, on a CPU that advertises one
         assertEquals(List.of("DEBUG GpuReactor r: " + park.message()
                 + " (logged once per reactor; later ones only in GpuReactor.warnings() and its MXBean)"), granted.lines);
         assertEquals(1, denied.lines.size());
@@ -57,7 +57,7 @@ class LoggedWarningsTest {
     void a_level_the_logger_does_not_take_is_not_formatted_nor_logged() {
         Recorder quiet = new Recorder();
         quiet.minimum = System.Logger.Level.INFO;
-        new LoggedWarnings("r", quiet, true).accept(Warning.of(ErrorCode.ParkFallback, "a", "b", "c", "d"));
+        new LoggedWarnings("r", quiet, false).accept(Warning.of(ErrorCode.ParkFallback, "a", "b", "c", "d"));
         assertEquals(List.of(), quiet.lines);
     }
 
