@@ -58,10 +58,11 @@ import java.util.function.Supplier;
  * ({@link #toCompletableFuture()}, {@link #onComplete}) never run on a parker; a {@code cancel}
  * runs dependent stages on its caller, as the JDK's stages do.
  *
- * <p>A platform thread that joins a wait under {@code gpu-reactor} runs the wait's plan itself (it
- * gains nothing from a handoff to a parker), as the first joiner does under the {@code naive} kind;
- * a {@code cancel} still ends its wait at once, and if its own limit or interrupt ends it first, the
- * plan goes on on another thread.
+ * <p>A platform thread that joins a wait under {@code gpu-reactor} without a limit runs the wait's
+ * plan itself (it gains nothing from a handoff to a parker), as the first joiner does under the
+ * {@code naive} kind; a {@code cancel} still ends its wait at once, and if an interrupt ends it first,
+ * the plan goes on on another thread. One with a limit leaves the wait with the parker, as a virtual
+ * thread does.
  *
  * @param <T> the readback's result
  */

@@ -244,7 +244,7 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
      * Where the reactor's coded warnings go as they are raised (on parker threads, carriers, the
      * closing thread), instead of the default: the {@code System.Logger} named {@code "dev.gpureactor"},
      * once per {@link ErrorCode} per reactor (at {@code WARNING}; {@link ErrorCode#ParkFallback} at
-     * {@code DEBUG}, or {@code INFO} without native access), so that the JDK-scheduler fallback
+     * {@code DEBUG}, or {@code INFO} where enabling native access would turn the hardware park on), so that the JDK-scheduler fallback
      * reaches the log of a run without flags. Either way every warning is also counted
      * ({@link GpuReactor#warningsRaised()}) and kept ({@link GpuReactor#warnings()}, the MXBean).
      * What the sink throws stays with it: counted in {@link GpuReactor#warningSinkFailures()},
