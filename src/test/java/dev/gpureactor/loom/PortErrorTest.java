@@ -161,7 +161,11 @@ class PortErrorTest {
                     }
                 };
                 GpuFuture<String> f = r.await(new MemoryDescriptor(line, Slot.of(0), 1), port, () -> "never");
-                ReactorException e = assertThrows(ReactorException.class, () -> f.join(HANG_GUARD), c.call());
+                // Untimed, on a platform thread: that joiner runs the plan (one with a limit leaves it to the parker).
+                java.util.concurrent.CompletableFuture<String> joined = GpuFutureConformanceTest.on(GpuFutureConformanceTest.Caller.PLATFORM, f::join);
+                java.util.concurrent.ExecutionException ee = assertThrows(java.util.concurrent.ExecutionException.class,
+                        () -> joined.get(HANG_GUARD.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), c.call());
+                ReactorException e = assertInstanceOf(ReactorException.class, ee.getCause(), c.call());
                 assertEquals(ErrorCode.Backend, e.code(), e.getMessage());
                 assertTrue(e.getMessage().contains("port " + c.call() + " failed"), c.call() + ": " + e.getMessage());
                 assertEquals("from " + c.call(), e.getCause().getCause().getMessage(), "the port's own exception is the cause");

@@ -90,9 +90,11 @@ class MisuseTest {
             GpuFuture<Void> f = r.await(far, never());
             assertFalse(f.isDone());
             coded(ErrorCode.Timeout, () -> f.join(Duration.ofMillis(5)));
+            assertFalse(f.isDone(), "the caller's limit ends only its own wait");
             GpuFuture<Void> g = r.await(far, never());
             assertTrue(g.cancel(false));
             coded(ErrorCode.Cancelled, g::join);
+            assertTrue(f.cancel(false), "it still just waits");
             awaitQuiet(r);
         }
     }
