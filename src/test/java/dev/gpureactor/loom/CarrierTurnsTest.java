@@ -51,16 +51,8 @@ class CarrierTurnsTest {
                 Thread joiner = r.startVirtualThread(() -> { f.join(); ran.set(HostingTest.carrierOf(Thread.currentThread())); });
                 HostingTest.parked(joiner);
                 parking(r, s.line());
-                // The only carrier runs a task that ends once the word is stored: then it is between tasks.
-                CountDownLatch busy = new CountDownLatch(1);
-                Thread storeSeen = r.startVirtualThread(() -> {
-                    busy.countDown();
-                    while (!sig.descriptor().isCompleteVolatile()) Thread.onSpinWait();
-                });
-                assertTrue(busy.await(GUARD.toSeconds(), TimeUnit.SECONDS), "the carrier took the task");
-                RunStats before = r.stats();
-                go.countDown();
-                assertTrue(storeSeen.join(GUARD) && joiner.join(GUARD), "round " + round + ": both ended");
+                RunStats before = storeWhileTheCarrierIsBusy(r, sig, go);
+                assertTrue(joiner.join(GUARD), "round " + round + ": the joiner ended");
                 RunStats after = r.stats();
                 long byCarrier = after.parkerPhases().carrierWoke() - before.parkerPhases().carrierWoke();
                 assertEquals(1, after.woke() - before.woke(), "round " + round + ": the wait was completed once: " + after);
@@ -95,15 +87,8 @@ class CarrierTurnsTest {
                 CountDownLatch ran = new CountDownLatch(1);
                 f.toCompletableFuture().thenRun(() -> { ranOn.set(Thread.currentThread()); ran.countDown(); });
                 parking(r, s.line());
-                CountDownLatch busy = new CountDownLatch(1);
-                Thread storeSeen = r.startVirtualThread(() -> {
-                    busy.countDown();
-                    while (!sig.descriptor().isCompleteVolatile()) Thread.onSpinWait();
-                });
-                assertTrue(busy.await(GUARD.toSeconds(), TimeUnit.SECONDS), "the carrier took the task");
-                RunStats before = r.stats();
-                go.countDown();
-                assertTrue(storeSeen.join(GUARD) && ran.await(GUARD.toSeconds(), TimeUnit.SECONDS), "round " + round);
+                RunStats before = storeWhileTheCarrierIsBusy(r, sig, go);
+                assertTrue(ran.await(GUARD.toSeconds(), TimeUnit.SECONDS), "round " + round);
                 // No thread joins, so a lent turn wakes none: its count of turns tells it ran (else the parker's slice saw the store).
                 if (r.stats().parkerPhases().carrierTurns() == before.parkerPhases().carrierTurns()) continue;
                 byCarrierTurns++;
@@ -113,6 +98,23 @@ class CarrierTurnsTest {
         } finally {
             r.close();
         }
+    }
+
+    /**
+     * The only carrier runs a task that ends once {@code sig}'s word is stored, so the carrier is between
+     * tasks right after the store; {@code go} releases the store. Returns the stats from just before it.
+     */
+    private static RunStats storeWhileTheCarrierIsBusy(GpuReactor r, SimStream.Signal sig, CountDownLatch go) throws Exception {
+        CountDownLatch busy = new CountDownLatch(1);
+        Thread storeSeen = r.startVirtualThread(() -> {
+            busy.countDown();
+            while (!sig.descriptor().isCompleteVolatile()) Thread.onSpinWait();
+        });
+        assertTrue(busy.await(GUARD.toSeconds(), TimeUnit.SECONDS), "the carrier took the task");
+        RunStats before = r.stats();
+        go.countDown();
+        assertTrue(storeSeen.join(GUARD), "the task that saw the store ended");
+        return before;
     }
 
     @Test
