@@ -34,7 +34,10 @@ import java.util.concurrent.locks.LockSupport;
  * compensating, once, through the pool's own compensated-block pair (Carriers.beginBlock, the JDK's
  * ForkJoinPool.beginCompensatedBlock: it activates an idle carrier or starts one at once, up to the
  * pool's maximum size), and gives it back (endBlock) at the first look that finds the carrier moving
- * again, gone, or compensated by the JDK. The pool's parallelism never changes: once the blocks end,
+ * again, gone, or compensated by the JDK. After a look that compensated, the next two come at an eighth
+ * of the tick (FOLLOW_UP_NANOS): the spare takes the next queued task, which in a burst of blocks
+ * blocks too, and is seen at the second look that finds it in the same task; so a burst ramps up at a
+ * spare every few milliseconds, not every two ticks. The pool's parallelism never changes: once the blocks end,
  * the spare carriers run out of work and leave after the keep-alive, as the JDK's do. A task that
  * computes is RUNNABLE and burns its tick's CPU, and is left alone, as the JDK leaves it.
  *
@@ -68,6 +71,16 @@ public final class CarrierWatch implements Runnable {
     public static final long TICK_NANOS = 20_000_000;
     /** How often it looks while nothing is admitted (an idle open reactor's cost: ten wake-ups a second). */
     static final long IDLE_TICK_NANOS = 100_000_000;
+    /**
+     * How soon it looks again after a look that compensated, for {@link #FOLLOW_UPS} looks: the spare it
+     * started takes the next queued task, which may block as the last one did, and a block is seen at the
+     * second look that finds the same task. At {@link #TICK_NANOS} every such wave cost about two ticks,
+     * so a burst of blocks ramped up at about one carrier per 40 ms (64 FIFO opens on two carriers: 2.7 s
+     * before the last one ran). Only while it keeps compensating: one look that begins nothing ends it.
+     */
+    static final long FOLLOW_UP_NANOS = TICK_NANOS / 8;
+    /** Looks at {@link #FOLLOW_UP_NANOS} after one that compensated: the two a new block needs to be seen. */
+    static final int FOLLOW_UPS = 2;
     /**
      * A RUNNABLE carrier that made no progress and whose CPU time grew by less than 1/QUIET_SHARE of
      * the time since the last look is blocked in the OS (the class comment says why an eighth).
@@ -125,18 +138,33 @@ public final class CarrierWatch implements Runnable {
     @Override
     public void run() {
         try {
+            int followUps = 0;
             while (!stopped) {
-                LockSupport.parkNanos(this, pool.admitted() > 0 ? TICK_NANOS : IDLE_TICK_NANOS);
-                if (!stopped) tick();
+                LockSupport.parkNanos(this, nextLookNanos(followUps, pool.admitted() > 0));
+                if (!stopped) followUps = followUpsAfter(followUps, tick());
             }
         } finally {
             for (CarrierTally tally : carriers.tallies()) if (tally.watchHolds) act(tally, Action.END);
         }
     }
 
-    /** One look at the carriers: compensate the blocked ones, give back what the carriers do not need now. Watch thread only. */
-    void tick() {
-        long now = System.nanoTime(), sinceLook = now - lookedAt, look = ++looks;
+    /** How long until the next look: soon while following up a compensation, else by whether tasks are admitted. Pure. */
+    static long nextLookNanos(int followUps, boolean admitted) {
+        if (!admitted) return IDLE_TICK_NANOS;
+        return followUps > 0 ? FOLLOW_UP_NANOS : TICK_NANOS;
+    }
+
+    /** The follow-up looks left after a look: all of them again when it compensated ({@code began}), else one fewer. Pure. */
+    static int followUpsAfter(int followUps, boolean began) {
+        return began ? FOLLOW_UPS : Math.max(0, followUps - 1);
+    }
+
+    /**
+     * One look at the carriers: compensate the blocked ones, give back what the carriers do not need now.
+     * Returns whether it began a compensation. Watch thread only.
+     */
+    boolean tick() {
+        long now = System.nanoTime(), sinceLook = now - lookedAt, look = ++looks, before = compensations;
         lookedAt = now;
         boolean queued = carriers.queued() > 0;
         carriers.forEachCarrier((t, tally) -> {
@@ -159,6 +187,7 @@ public final class CarrierWatch implements Runnable {
         // A carrier that left while compensated (its tally back among the spares) gives its compensation back too.
         for (CarrierTally tally : carriers.tallies())
             if (tally.watchHolds && tally.watchedLook != look) act(tally, Action.END);
+        return compensations != before;
     }
 
     private void act(CarrierTally tally, Action action) {

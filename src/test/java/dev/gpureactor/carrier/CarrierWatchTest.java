@@ -86,4 +86,19 @@ class CarrierWatchTest {
         assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.decide(true, true, false, true), "the JDK compensates it already");
         assertEquals(CarrierWatch.Action.END, CarrierWatch.decide(true, true, true, true), "the JDK took over: ours goes back");
     }
+
+    @Test
+    void after_a_look_that_compensated_the_next_two_come_soon_and_one_that_begins_nothing_ends_the_follow_up() {
+        int f = CarrierWatch.followUpsAfter(0, true);
+        assertEquals(CarrierWatch.FOLLOW_UP_NANOS, CarrierWatch.nextLookNanos(f, true), "the spare's task is looked at soon");
+        f = CarrierWatch.followUpsAfter(f, false); // first sight of the spare's task: not yet seen twice
+        assertEquals(CarrierWatch.FOLLOW_UP_NANOS, CarrierWatch.nextLookNanos(f, true), "a block needs a second look");
+        f = CarrierWatch.followUpsAfter(f, true); // seen twice, blocked, compensated: the burst goes on
+        assertEquals(CarrierWatch.FOLLOW_UP_NANOS, CarrierWatch.nextLookNanos(f, true));
+        f = CarrierWatch.followUpsAfter(CarrierWatch.followUpsAfter(f, false), false);
+        assertEquals(0, f);
+        assertEquals(CarrierWatch.TICK_NANOS, CarrierWatch.nextLookNanos(f, true), "two looks without a compensation: the tick again");
+        assertEquals(CarrierWatch.IDLE_TICK_NANOS, CarrierWatch.nextLookNanos(CarrierWatch.FOLLOW_UPS, false), "nothing admitted: idle");
+        assertTrue(CarrierWatch.FOLLOW_UP_NANOS < CarrierWatch.TICK_NANOS);
+    }
 }
