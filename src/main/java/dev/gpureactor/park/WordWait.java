@@ -131,9 +131,10 @@ public final class WordWait implements LinePark {
 
     /** The lazy holder: class initialisation runs the probe exactly once and publishes it safely. */
     private static final class Once {
+        static final boolean CPU_ADVERTISES = readCpuAdvertises(); // first: PROBE reads it
         static final Probe PROBE = NativeAccess.granted() ? probe(NativeLoader.defaultLoader())
-                : Probe.missing(NativeAccess.why(), List.of());
-        static final boolean CPU_ADVERTISES = readCpuAdvertises();
+                : Probe.missing(CPU_ADVERTISES ? NativeAccess.why()
+                        : "this CPU's flags (/proc/cpuinfo) list neither waitpkg nor monitorx, so enabling native access would not add one", List.of());
     }
 
     /**
