@@ -251,17 +251,23 @@ public final class LineParker implements Runnable {
 
     /**
      * The loop's error handling: a closed line's exception fails and drops that line's watch, and
-     * the loop goes on (returns null); any other exception fails the current waiters with
-     * {@link ErrorCode#ParkerDied}, is counted and warned, and the loop goes on (returns null); an
-     * {@link Error} fails them the same way and ends the thread (rethrown: {@link #run} counts and
-     * warns it as the thread's death).
+     * the loop goes on (returns null); any other exception fails the waits the parker holds with
+     * {@link ErrorCode#ParkerDied}, is counted and warned, and the loop goes on (returns null): the
+     * registrations still in the inbox are the next turn's, so one made after a joiner saw the death
+     * is served (a registrar racing the drain of the inbox had its new wait failed by a death that
+     * came before it). An {@link Error} fails them and the inbox's too, and ends the thread
+     * (rethrown: {@link #run} counts and warns it as the thread's death).
      */
     private ReactorException failed(Throwable e) {
         if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && group.dropClosedLines()) return null;
         String what = e instanceof ReactorException r ? r.getMessage() : e.toString();
-        if (!(e instanceof Error)) died(what); // counted before the waits fail: a joiner that sees ParkerDied sees the count
-        inbox.failAll(new ReactorException(ErrorCode.ParkerDied, e, name, what));
-        if (e instanceof Error err) throw err; // the thread's death: run() counts it as it leaves
+        ReactorException died = new ReactorException(ErrorCode.ParkerDied, e, name, what);
+        if (e instanceof Error err) {
+            inbox.failAll(died);
+            throw err; // the thread's death: run() counts it as it leaves
+        }
+        died(what); // counted before the waits fail: a joiner that sees ParkerDied sees the count
+        group.failAll(died);
         return null;
     }
 

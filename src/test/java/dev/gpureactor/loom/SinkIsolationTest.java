@@ -158,6 +158,29 @@ class SinkIsolationTest {
     }
 
     @Test
+    void a_registration_not_yet_taken_in_when_the_parker_meets_an_exception_is_served_not_failed() throws Exception {
+        ParkerFaults faults = new ParkerFaults();
+        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).warnings(w -> { }).parkerHooks(faults).build();
+             SimDevice dev = SimDevice.open()) {
+            HeldWait held = HeldWait.on(r, dev);
+            SimStream s = held.stream();
+            AtomicInteger once = new AtomicInteger(1);
+            java.util.concurrent.atomic.AtomicReference<GpuFuture<Integer>> late = new java.util.concurrent.atomic.AtomicReference<>();
+            faults.pass.put(held.parker(), () -> {
+                if (once.getAndDecrement() != 1) return;
+                SimStream.Signal second = s.signal();
+                late.set(r.await(second.descriptor(), second.port(), () -> 2)); // in the inbox as the exception comes
+                throw new IllegalStateException("injected, once");
+            });
+            ReactorException e = assertThrows(ReactorException.class, () -> held.future().join(HANG_GUARD));
+            assertEquals(ErrorCode.ParkerDied, e.code(), "the wait the parker held dies");
+            held.gate().countDown();
+            assertEquals(2, late.get().join(HANG_GUARD), "the one it had not taken in is the next turn's (it was failed ParkerDied)");
+            assertEquals(1, r.stats().parkersDied());
+        }
+    }
+
+    @Test
     void a_throwing_readback_or_callback_fails_only_its_own_wait() throws Exception {
         try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).build();
              SimDevice dev = SimDevice.open();
