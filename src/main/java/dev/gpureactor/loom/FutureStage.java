@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.carrier.Uncaught;
 import dev.gpureactor.carrier.WakeCapture;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -7,6 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
 
 import static dev.gpureactor.loom.GpuFuture.CANCELLED;
 import static dev.gpureactor.loom.GpuFuture.COMPLETED;
@@ -82,6 +84,21 @@ abstract class FutureStage<T> extends JoinerStack {
         if (s == null) return;
         if (Thread.currentThread() instanceof WakeCapture) dispatch(callbacks, () -> completeStage(s));
         else completeStage(s);
+    }
+
+    /**
+     * {@code onComplete}: {@code action} on {@code executor} once the internal stage completes (no
+     * caller's copy can change what it sees). What it throws goes to the running thread's handler; a
+     * refusal of the executor (the reactor closed meanwhile) runs it on a JDK virtual thread instead.
+     */
+    final void whenStageCompletes(BiConsumer<? super T, ? super Throwable> action, Executor executor) {
+        stage().whenCompleteAsync((v, t) -> {
+            try {
+                action.accept(v, t);
+            } catch (Throwable thrown) {
+                Uncaught.report(Thread.currentThread(), thrown);
+            }
+        }, task -> dispatch(executor, task));
     }
 
     /**

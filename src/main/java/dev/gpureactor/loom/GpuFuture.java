@@ -5,7 +5,6 @@ import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
-import dev.gpureactor.carrier.Uncaught;
 import dev.gpureactor.parker.LineWait;
 import dev.gpureactor.parker.WaitEvent;
 
@@ -48,21 +47,18 @@ import java.util.function.Supplier;
  * throws a {@link CompletionException} whose cause it is (as {@link CompletableFuture#join} does).
  * Device, port and lifecycle failures are coded {@link ReactorException}s ({@link #failureCode()});
  * {@code join} throws a fresh one with the same code, whose stack is the joiner's own and whose
- * cause is the shared one. A cancelled wait is not failed: {@code get} throws
- * {@link CancellationException}.
+ * cause is the shared one. A cancelled wait is not failed: {@code get} throws {@link CancellationException}.
  *
  * <p><b>Where code runs.</b> The readback runs once, on a joining thread, or on the callback
  * executor when nobody joins; never on a parker. {@link #join()} and {@link #get()} on a virtual
  * thread park only that virtual thread. Once {@link #isDone()}, whatever the device's work wrote
  * before its word is visible to the thread that sees the outcome. Stage callbacks
- * ({@link #toCompletableFuture()}, {@link #onComplete}) never run on a parker; a {@code cancel}
- * runs dependent stages on its caller, as the JDK's stages do.
+ * ({@link #toCompletableFuture()}, {@link #onComplete}) never run on a parker or a carrier; a
+ * {@code cancel} runs dependent stages on its caller, as the JDK's stages do.
  *
- * <p>A platform thread that joins a wait under {@code gpu-reactor} without a limit runs the wait's
- * plan itself (it gains nothing from a handoff to a parker), as the first joiner does under the
- * {@code naive} kind; a {@code cancel} still ends its wait at once, and if an interrupt ends it first,
- * the plan goes on on another thread. One with a limit leaves the wait with the parker, as a virtual
- * thread does.
+ * <p>Under {@code gpu-reactor} a platform thread joining without a limit runs the plan itself (a
+ * handoff gains it nothing), as the first joiner under {@code naive}; a {@code cancel} ends its wait at
+ * once, an interrupt hands the plan on. With a limit it leaves the wait to the parker, as a virtual thread.
  *
  * @param <T> the readback's result
  */
@@ -201,9 +197,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      *
      * @return the readback's result
      */
-    public T join() {
-        return joinFor(null);
-    }
+    public T join() { return joinFor(null); }
 
     /**
      * As {@link #join()}, waiting at most {@code limit} (saturated: a limit too long for a
@@ -214,9 +208,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      * @param limit how long to wait at most
      * @return the readback's result
      */
-    public T join(Duration limit) {
-        return joinFor(Objects.requireNonNull(limit, "limit"));
-    }
+    public T join(Duration limit) { return joinFor(Objects.requireNonNull(limit, "limit")); }
 
     /** {@code join}, untimed for a null {@code limit}: an interrupt or the limit becomes a coded failure. */
     private T joinFor(Duration limit) {
@@ -290,7 +282,8 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
 
     /**
      * Ends the wait with {@link ErrorCode#Cancelled} if it is still pending, releasing every joiner
-     * at once (one running the plan included); the device work is not stopped.
+     * at once (one running a {@code flag} or {@code poll} plan included; one inside a {@code block}
+     * plan's vendor wait, which has no bound, once it returns); the device work is not stopped.
      *
      * @return {@code true} only for the call that cancelled it, as {@link java.util.concurrent.FutureTask}'s:
      *     {@code false} once the device finished, the wait failed, or another call cancelled it
@@ -315,9 +308,10 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
     }
 
     /**
-     * {@link Future#state()}. A wait whose device finished is done, and its outcome is the
-     * readback's: as the JDK's own {@code state()} does through {@code get()}, this runs a readback
-     * nobody ran yet, or waits for the thread running it.
+     * {@link Future#state()}. A wait whose device finished is done once a watcher saw it (a parker; a
+     * join or stage running a {@code poll}, {@code block} or {@code naive} plan: this runs none, so such
+     * a wait polled alone stays {@code RUNNING}), its outcome the readback's: as the JDK's does through
+     * {@code get()}, this runs a readback nobody ran yet, or waits for the thread running it.
      */
     @Override
     public State state() {
@@ -415,22 +409,15 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      * cancelled wait a {@link CancellationException} whose cause is the coded {@link ErrorCode#Cancelled}.
      * What the action throws goes to the uncaught-exception handler of the thread that ran it, as
      * what a task given to {@link Executor#execute} throws does: this method returns the future, not
-     * a stage that could hold it, so nothing else would ever see it.
+     * a stage that could hold it. An {@code executor} that refuses it (closed) leaves it to a new
+     * virtual thread of the JDK's scheduler: a refusal must not drop it.
      *
      * @param action called once with the value, or with the failure
      * @param executor where the action runs
      * @return this future
      */
     public GpuFuture<T> onComplete(BiConsumer<? super T, ? super Throwable> action, Executor executor) {
-        Objects.requireNonNull(action, "action");
-        Objects.requireNonNull(executor, "executor");
-        stage().whenCompleteAsync((v, t) -> { // the internal stage: no caller's copy can change what the action sees
-            try {
-                action.accept(v, t);
-            } catch (Throwable thrown) {
-                Uncaught.report(Thread.currentThread(), thrown);
-            }
-        }, executor);
+        whenStageCompletes(Objects.requireNonNull(action, "action"), Objects.requireNonNull(executor, "executor"));
         return this;
     }
 

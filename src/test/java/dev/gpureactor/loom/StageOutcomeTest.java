@@ -140,4 +140,46 @@ class StageOutcomeTest {
             assertEquals(7, f.join(), "the wait is not the action's");
         }
     }
+
+    @Test
+    void an_onComplete_action_runs_when_its_wait_settles_after_the_reactor_closed() throws Exception {
+        // A platform joiner runs the readback; the reactor closes meanwhile (the readback is past PENDING, so
+        // the close cannot fail it) and its callback pool retires; then the readback returns. The action's
+        // executor now refuses it: the action must still run, once.
+        GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).build();
+        try (dev.gpureactor.core.CompletionLine line = dev.gpureactor.core.CompletionLine.allocate()) {
+            dev.gpureactor.core.MemoryDescriptor d = new dev.gpureactor.core.MemoryDescriptor(line, dev.gpureactor.core.Slot.of(0), 1);
+            dev.gpureactor.core.CompletionPort port = new dev.gpureactor.core.CompletionPort() {
+                @Override public boolean query() { return d.isComplete(); }
+                @Override public void block() { }
+                @Override public void arm() { }
+                @Override public boolean park(long boundNanos) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(Math.min(boundNanos, 50_000));
+                    return d.isComplete();
+                }
+            };
+            CountDownLatch inReadback = new CountDownLatch(1), release = new CountDownLatch(1);
+            GpuFuture<Integer> f = r.await(d, port, () -> {
+                inReadback.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                return 42;
+            });
+            CountDownLatch ran = new CountDownLatch(1);
+            f.onComplete((v, t) -> ran.countDown());
+            Thread joiner = Thread.ofPlatform().start(f::join); // untimed: it runs the plan, then the readback
+            line.store(dev.gpureactor.core.Slot.of(0), 1);
+            assertTrue(inReadback.await(30, TimeUnit.SECONDS), "the readback started");
+            r.close();
+            release.countDown();
+            joiner.join(TimeUnit.SECONDS.toMillis(30));
+            assertEquals(42, f.join());
+            assertTrue(ran.await(30, TimeUnit.SECONDS), "the onComplete action was dropped");
+        } finally {
+            r.close();
+        }
+    }
 }
