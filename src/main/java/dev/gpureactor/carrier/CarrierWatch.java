@@ -74,9 +74,9 @@ public final class CarrierWatch implements Runnable {
     /**
      * How soon it looks again after a look that compensated, for {@link #FOLLOW_UPS} looks: the spare it
      * started takes the next queued task, which may block as the last one did, and a block is seen at the
-     * second look that finds the same task. At {@link #TICK_NANOS} every such wave cost about two ticks,
-     * so a burst of blocks ramped up at about one carrier per 40 ms (64 FIFO opens on two carriers: 2.7 s
-     * before the last one ran). Only while it keeps compensating: one look that begins nothing ends it.
+     * second look that finds the same task. At {@link #TICK_NANOS} every such wave would cost about two
+     * ticks, a burst of blocks ramping up at about one carrier per 40 ms (64 FIFO opens on two carriers:
+     * 2.7 s, docs/SCHEDULER.md). Only while it keeps compensating: one look that begins nothing ends it.
      */
     static final long FOLLOW_UP_NANOS = TICK_NANOS / 8;
     /** Looks at {@link #FOLLOW_UP_NANOS} after one that compensated: the two a new block needs to be seen. */

@@ -26,8 +26,8 @@ sealed interface Inline {
         /**
          * Whether {@code joiner} may take the plan over. Under the std host only an untimed platform
          * joiner does: one with a limit that took it over would leave it, at its limit, to a runner
-         * that polls that one wait on its own (a core for a few hundred such waits, an outside probe
-         * found), where the parker watches them all; so it waits on the stack as a virtual thread does.
+         * that polls that one wait on its own (a core for a few hundred such waits), where the parker
+         * watches them all; so it waits on the stack as a virtual thread does.
          */
         boolean takenBy(Thread joiner, boolean timed) { return !platformOnly || (!joiner.isVirtual() && !timed); }
 

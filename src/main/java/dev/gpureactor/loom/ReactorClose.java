@@ -13,9 +13,8 @@ import java.util.concurrent.CountDownLatch;
  * still pending and executors still open on a reactor it just closed. A close from the closing
  * thread itself (a warning sink or a callback that closes again) returns at once: it cannot wait
  * for itself; nor can a close from one of the reactor's own virtual threads, for which the first
- * close's pool waits (an outside probe: a platform and a virtual-thread close, racing, held each
- * other until the pool's grace, which then warned LiveAtClose naming the closer). A close after the
- * first returned returns at once. The wait is bounded by
+ * close's pool waits (the two would hold each other until the pool's grace, which would then warn
+ * LiveAtClose naming the closer). A close after the first returned returns at once. The wait is bounded by
  * the first close's, which waits for nothing unbounded (each parker's leaving and the pool's
  * grace are bounded).
  *

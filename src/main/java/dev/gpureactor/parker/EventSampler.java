@@ -4,7 +4,8 @@ package dev.gpureactor.parker;
  * When a parker emits an event of something that can happen thousands of times a second (a flip
  * into a carrier backlog, a relief of a hosting thread): at most one event per {@link #GAP_NANOS},
  * each carrying how many occurrences it stands for. One event per occurrence would flood a
- * recording (an outside probe: 630 backlog events, and 3,750 relief events, a second). Confined to
+ * recording (a backlog near its threshold flips hundreds of times a second; a relief comes with every
+ * hosted wake, thousands). Confined to
  * the loop's owner: plain fields that move with the loop, as the parker's phases do.
  */
 final class EventSampler {

@@ -254,8 +254,8 @@ public final class LineParker implements Runnable {
      * the loop goes on (returns null); any other exception fails the waits the parker holds with
      * {@link ErrorCode#ParkerDied}, is counted and warned, and the loop goes on (returns null): the
      * registrations still in the inbox are the next turn's, so one made after a joiner saw the death
-     * is served (a registrar racing the drain of the inbox had its new wait failed by a death that
-     * came before it). An {@link Error} fails them and the inbox's too, and ends the thread
+     * is served (failing the inbox would fail it by a death that came before it). An {@link Error}
+     * fails them and the inbox's too, and ends the thread
      * (rethrown: {@link #run} counts and warns it as the thread's death).
      */
     private ReactorException failed(Throwable e) {

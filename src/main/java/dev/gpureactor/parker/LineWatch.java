@@ -117,8 +117,8 @@ public final class LineWatch {
             // The turn's scan would complete the waits this turn's snapshot shows reached; they are taken
             // out for it first. So every wait held is ahead of the word, within 2^63 of it, and of each
             // other: the range where BY_TARGET's wrapping order is a total order. A wait left behind a
-            // word that jumped, beside one registered 2^63 past it, would sort after it (an outside
-            // probe: the later target completed early, or the earlier one was never reached by the scan).
+            // word that jumped, beside one registered 2^63 past it, would sort after it: the later target
+            // would complete early, or the earlier one never be reached by the scan.
             LineWait head;
             while ((head = set.isEmpty() ? null : set.first()) != null && MemoryDescriptor.reached(snapshot[s], head.descriptor().target())) {
                 reached.add(set.pollFirst()); // counted out by the scan, which settles it

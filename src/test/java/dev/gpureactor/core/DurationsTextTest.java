@@ -6,7 +6,7 @@ import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** A duration in a message reads as a person writes it (an outside probe read "timed out after PT0.000000001S"). */
+/** A duration in a message reads as a person writes it, not as ISO-8601 ("PT0.000000001S"). */
 class DurationsTextTest {
     @Test
     void each_duration_in_its_own_unit_with_three_significant_digits_at_most() {

@@ -66,7 +66,7 @@ class PlanJoinTest {
                 assertEquals(ErrorCode.Timeout, e.code());
             }
             assertEquals(50, r.registrations(), "each wait keeps its registration, as join(Duration) says");
-            assertEquals(0, r.planRuns().size(), "no runner polls a wait on its own (before: one per timed-out wait)");
+            assertEquals(0, r.planRuns().size(), "no runner polls a wait on its own (one per timed-out wait would)");
             gate.countDown();
             for (int i = 0; i < 50; i++) assertEquals(i, waits.get(i).join(Duration.ofSeconds(GUARD_S)));
             until("the registrations are back to 0", () -> r.registrations() == 0);

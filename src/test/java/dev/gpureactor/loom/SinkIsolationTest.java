@@ -175,7 +175,7 @@ class SinkIsolationTest {
             ReactorException e = assertThrows(ReactorException.class, () -> held.future().join(HANG_GUARD));
             assertEquals(ErrorCode.ParkerDied, e.code(), "the wait the parker held dies");
             held.gate().countDown();
-            assertEquals(2, late.get().join(HANG_GUARD), "the one it had not taken in is the next turn's (it was failed ParkerDied)");
+            assertEquals(2, late.get().join(HANG_GUARD), "the one it had not taken in is the next turn's, not failed ParkerDied");
             assertEquals(1, r.stats().parkersDied());
         }
     }

@@ -315,7 +315,7 @@ public final class SimStream implements AutoCloseable {
     /**
      * Runs {@code op} to its end: an interrupt that is not the close's (a framework interrupting every
      * thread) must not end the stream, which would then fail every later signal {@code ShutDown} as if
-     * closed (an outside probe). Only a gate or a late store's bounded wait is interruptible, and waiting
+     * closed. Only a gate or a late store's bounded wait is interruptible, and waiting
      * again is the same wait; a close ends it.
      */
     private void runThroughInterrupts(Op op) {

@@ -187,7 +187,7 @@ class SimStreamTest {
             worker.get().interrupt(); // and while it waits for work
             awaitWaiting(worker.get());
             SimStream.Signal later = s.compute(Duration.ofMillis(1), () -> { }).signal();
-            later.port().block(); // ShutDown before: the worker had taken the interrupt for a close
+            later.port().block(); // ShutDown if the worker took the interrupt for a close
             assertTrue(later.descriptor().isComplete());
             assertFalse(s.isFailed());
         }
