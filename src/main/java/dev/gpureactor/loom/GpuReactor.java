@@ -181,7 +181,7 @@ public final class GpuReactor implements AutoCloseable {
      * @param descriptor the word and the value that means done
      * @param port       the error authority, queried on the backstop schedule
      * @param readback   produces the result once the work is done
-     * @param pointKey   the key of the estimate this wait feeds and reads: waits of one kind of work share one.
+     * @param pointKey   the key of the estimate this wait feeds and reads: waits of one kind of work share one
      *                   (kept for the reactor's life, ~170 bytes a key: never a key per request; {@code points().forget} drops one)
      * @return the future of the wait
      */

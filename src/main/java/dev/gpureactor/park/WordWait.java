@@ -9,15 +9,19 @@ import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.Warning;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * The hardware park on a {@link CompletionLine}: the CPU arms a monitor on the line, re-checks it, and
@@ -153,10 +157,10 @@ public final class WordWait implements LinePark {
         String arch = System.getProperty("os.arch", "");
         if (arch.equals("aarch64")) return true;
         if (!arch.equals("amd64") && !arch.equals("x86_64")) return true;
-        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/cpuinfo"))) {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
             return lines.filter(l -> l.startsWith("flags")).findFirst()
                     .map(l -> l.contains(" waitpkg") || l.contains(" monitorx")).orElse(true);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return true;
         }
     }

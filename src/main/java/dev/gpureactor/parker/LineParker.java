@@ -255,8 +255,8 @@ public final class LineParker implements Runnable {
      * {@link ErrorCode#ParkerDied}, is counted and warned, and the loop goes on (returns null): the
      * registrations still in the inbox are the next turn's, so one made after a joiner saw the death
      * is served (failing the inbox would fail it by a death that came before it). An {@link Error}
-     * fails them and the inbox's too, and ends the thread
-     * (rethrown: {@link #run} counts and warns it as the thread's death).
+     * fails them and the inbox's too, and ends the thread (rethrown: {@link #run} counts and warns it
+     * as the thread's death).
      */
     private ReactorException failed(Throwable e) {
         if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && group.dropClosedLines()) return null;

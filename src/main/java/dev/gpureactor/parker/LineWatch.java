@@ -119,10 +119,7 @@ public final class LineWatch {
             // other: the range where BY_TARGET's wrapping order is a total order. A wait left behind a
             // word that jumped, beside one registered 2^63 past it, would sort after it: the later target
             // would complete early, or the earlier one never be reached by the scan.
-            LineWait head;
-            while ((head = set.isEmpty() ? null : set.first()) != null && MemoryDescriptor.reached(snapshot[s], head.descriptor().target())) {
-                reached.add(set.pollFirst()); // counted out by the scan, which settles it
-            }
+            takeOutReached(set, snapshot[s]); // counted out by the scan, which settles them
         }
         set.add(w);
         waiting++;
@@ -208,6 +205,15 @@ public final class LineWatch {
         oversleep.sample(askedAt, wokeAt, !sleepToBackstop);
     }
 
+    /** Moves {@code set}'s heads that {@code word} reached, or that settled another way, to {@link #reached}, lowest target first. */
+    private void takeOutReached(TreeSet<LineWait> set, long word) {
+        LineWait head;
+        while ((head = set.isEmpty() ? null : set.first()) != null
+                && (MemoryDescriptor.reached(word, head.descriptor().target()) || !head.isPending())) {
+            reached.add(set.pollFirst());
+        }
+    }
+
     /**
      * Completes every wait the snapshot shows reached, lowest target first, in each busy slot: the
      * scan first takes them all out, then hands them over together, so that no unpark (a carrier's
@@ -223,12 +229,7 @@ public final class LineWatch {
                 set.clear();
                 continue;
             }
-            LineWait head;
-            while ((head = set.isEmpty() ? null : set.first()) != null
-                    && (MemoryDescriptor.reached(word, head.descriptor().target()) || !head.isPending())) {
-                set.pollFirst();
-                reached.add(head);
-            }
+            takeOutReached(set, word);
         }
         if (reached.isEmpty()) return;
         waiting -= reached.size();
