@@ -20,7 +20,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Description("Negative control: a losing cancel answers whether the future is cancelled.")
 @State
 public class CancelAnswerNegativeControl {
-    final CancelAnswerCase c = new CancelAnswerCase(new FutureControls(false, false, false, true)); // the control: a losing cancel answers "it is cancelled"
+    final CancelAnswerCase c = new CancelAnswerCase(new FutureControls(false, false, false, true, false)); // the control: a losing cancel answers "it is cancelled"
 
     @Actor public void a() { c.first(); }
     @Actor public void b() { c.second(); }

@@ -28,7 +28,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Description("Negative control: a platform joiner that takes the plan over without withdrawing its registration vs. a parker turn.")
 @State
 public class InlineTakeoverNegativeControl {
-    final InlineTakeoverCase c = new InlineTakeoverCase(new FutureControls(false, false, true, false)); // the control: the joiner keeps the parker's registration while it queries
+    final InlineTakeoverCase c = new InlineTakeoverCase(new FutureControls(false, false, true, false, false)); // the control: the joiner keeps the parker's registration while it queries
 
     @Actor public void platformJoiner() { c.platformJoiner(); }
     @Actor public void parker() { c.parker(); }

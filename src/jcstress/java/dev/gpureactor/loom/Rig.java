@@ -54,8 +54,13 @@ final class Rig {
 
     /** As {@link #parker(CompletionLine)}, with {@code hooks}: a negative control's one changed line. */
     static LineParker parker(CompletionLine line, ParkerHooks hooks) {
+        return parker(line, hooks, new ReactorCounters());
+    }
+
+    /** As {@link #parker(CompletionLine, ParkerHooks)}, counting its registrations in {@code counters}. */
+    static LineParker parker(CompletionLine line, ParkerHooks hooks, ReactorCounters counters) {
         return new LineParker(line, (watches, bound, spin) -> 0L, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()),
-                new PointTable<>(), new ManualClock(), w -> { }, new ReactorCounters(), 0, null, null, false, false, hooks);
+                new PointTable<>(), new ManualClock(), w -> { }, counters, 0, null, null, false, false, hooks);
     }
 
     /**
@@ -159,8 +164,20 @@ final class Rig {
      * joiner runs the plan inline (here a flag plan, no deadline); a virtual one waits for the parker.
      */
     static Inline stdHost() {
+        return stdHost(w -> { throw new AssertionError("no wait is given back here"); });
+    }
+
+    /** As {@link #stdHost()}, where a wait given back registers with {@code parker} again, as the reactor's roster does. */
+    static Inline stdHost(LineParker parker) {
+        return stdHost(w -> {
+            w.heldBy(parker.inbox);
+            parker.inbox.registerAndRecheck(w);
+        });
+    }
+
+    private static Inline stdHost(java.util.function.Consumer<dev.gpureactor.parker.LineWait> parkerWatch) {
         WaitPlan plan = new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty());
-        return new Inline.Plan(new NaiveWait(plan, new PointTable<>(), new ManualClock(), w -> { }), true, null);
+        return new Inline.Plan(new NaiveWait(plan, new PointTable<>(), new ManualClock(), w -> { }), parkerWatch, null);
     }
 
     /**

@@ -27,7 +27,7 @@ import org.openjdk.jcstress.infra.results.I_Result;
 @Description("Negative control: toCompletableFuture without its state re-check vs. settle.")
 @State
 public class StageSettleNegativeControl {
-    final StageSettleCase c = new StageSettleCase(new FutureControls(false, true, false, false)); // the one line removed: toCompletableFuture's state re-check
+    final StageSettleCase c = new StageSettleCase(new FutureControls(false, true, false, false, false)); // the one line removed: toCompletableFuture's state re-check
 
     @Actor public void asker() { c.asker(); }
     @Actor public void settler() { c.settler(); }

@@ -216,11 +216,13 @@ public final class CompletionLine implements AutoCloseable {
     public String name() { return name; }
 
     /**
-     * Whether {@link #close()} has begun.
+     * Whether {@link #close()} has begun, or the memory of a {@linkplain #wrap wrapped} line went away
+     * under it (its owner closed the arena): either way its reads and stores throw
+     * {@link ErrorCode#LineClosed}.
      *
-     * @return true once closing or closed
+     * @return true once closing or closed, or once the memory's arena is closed
      */
-    public boolean isClosed() { return closed; }
+    public boolean isClosed() { return closed || !segment.scope().isAlive(); }
 
     /**
      * Runs {@code listener} once when the line closes (at once if it already has). The parker uses it

@@ -1,6 +1,9 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.LineWait;
+
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * Who may run a wait's plan on the joining thread, given to a {@link GpuFuture} at construction.
@@ -15,23 +18,26 @@ sealed interface Inline {
 
     /**
      * A joiner runs the plan itself ({@code naive}, through the core's wait driver): any joiner (the
-     * naive kind, or a plan the parker cannot watch), or with {@code platformOnly} only an untimed
-     * platform thread (the std host under gpu-reactor: a platform thread gains nothing from a
-     * handoff, while a virtual thread waits for the parker).
-     * {@code runner} runs the plan when nobody joins to run it (a stage asked for first, a joiner
-     * that left early, a joiner with a limit under the {@code block} plan); null: a new virtual
-     * thread on the JDK's scheduler.
+     * naive kind, or a plan the parker cannot watch; {@code parkerWatch} null), or, where the parker
+     * watches the waits, only an untimed platform thread (the std host under gpu-reactor: a platform
+     * thread gains nothing from a handoff, while a virtual thread waits for the parker).
+     * {@code parkerWatch} registers a wait with its line's parker again: where the parker watches, a
+     * joiner that leaves the plan early (its interrupt) gives the wait back to it.
+     * {@code runner} runs the plan when nobody joins to run it where no parker watches (a stage asked
+     * for first, a joiner that left early, a joiner with a limit under the {@code block} plan); null:
+     * a new virtual thread on the JDK's scheduler.
      */
-    record Plan(NaiveWait naive, boolean platformOnly, Executor runner) implements Inline {
+    record Plan(NaiveWait naive, Consumer<LineWait> parkerWatch, Executor runner) implements Inline {
         /**
          * Whether {@code joiner} may take the plan over. Under the std host only an untimed platform
          * joiner does: one with a limit that took it over would leave it, at its limit, to a runner
          * that polls that one wait on its own (a core for a few hundred such waits), where the parker
-         * watches them all; so it waits on the stack as a virtual thread does.
+         * watches them all; so it waits on the stack as a virtual thread does. An untimed one that is
+         * interrupted gives the wait back to the parker ({@link NaiveRunner#leave}).
          */
-        boolean takenBy(Thread joiner, boolean timed) { return !platformOnly || (!joiner.isVirtual() && !timed); }
+        boolean takenBy(Thread joiner, boolean timed) { return parkerWatch == null || (!joiner.isVirtual() && !timed); }
 
         /** Whether a stage with nobody joining starts a runner (under the std host the parker watches instead). */
-        boolean runsForStage() { return !platformOnly; }
+        boolean runsForStage() { return parkerWatch == null; }
     }
 }

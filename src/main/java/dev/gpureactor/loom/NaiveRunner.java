@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.LineWait;
 import dev.gpureactor.parker.PortFailureEvent;
 import dev.gpureactor.parker.PortFault;
 import dev.gpureactor.core.Clock;
@@ -24,7 +25,7 @@ final class NaiveRunner {
     /**
      * This thread runs {@code f}'s plan, then settles {@code f}. It is on the joiner stack meanwhile,
      * so a cancel wakes it in its deadline sleep. Its own limit or interrupt ends its wait as the
-     * parked path's do, after handing the plan to a runner; any other throwable from the port ends
+     * parked path's do, after it gives the wait back ({@link #leave}); any other throwable from the port ends
      * the wait for everyone with a coded failure carrying it (a second joiner must not park for ever).
      */
     static void run(GpuFuture<?> f, Inline.Plan p, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
@@ -35,13 +36,13 @@ final class NaiveRunner {
         } catch (NaiveWait.Expired e) {
             if (f.isPending()) { // this caller's limit: the wait goes on without it
                 f.unlink(me);
-                handOff(f, p);
+                leave(f, p);
                 throw new TimeoutException();
             }
         } catch (InterruptedException e) {
             if (f.isPending()) {
                 f.unlink(me);
-                handOff(f, p);
+                leave(f, p);
                 throw e;
             }
             Thread.currentThread().interrupt(); // decided meanwhile: report it, keep the flag
@@ -68,6 +69,28 @@ final class NaiveRunner {
         if (!f.controls.skipsWithdraw()) f.lineWait.withdraw(); // negative control: the line that makes one watcher, removed
         run(f, p, timed, start, nanos);
         return true;
+    }
+
+    /**
+     * This thread leaves the plan early and the wait goes on. Where a parker watches such waits (the
+     * std host), the wait goes back to it, as a virtual thread's wait is watched: its withdrawal is
+     * taken back if the parker has not drained it, else the wait registers again (the registration's
+     * re-check completes it if its word arrived meanwhile), so no thread polls it alone. Elsewhere a
+     * runner takes the plan over ({@link #handOff}).
+     */
+    static void leave(GpuFuture<?> f, Inline.Plan p) {
+        if (p.parkerWatch() == null) {
+            handOff(f, p);
+            return;
+        }
+        LineWait w = f.lineWait;
+        if (!f.controls.skipsRevoke() && w.revokeWithdrawal()) { // the parker never dropped it (negative control: the line removed)
+            if (!f.isPending()) w.withdraw(); // the one taken back was a cancel's (its settle came first): offer it again
+            return;
+        }
+        if (!f.isPending()) return;
+        w.givenBack(); // before the offer: the intake checks it does not hold the wait already
+        p.parkerWatch().accept(w);
     }
 
     /** A throwable from the port ends the wait for everyone, coded (a second joiner must not park for ever). */

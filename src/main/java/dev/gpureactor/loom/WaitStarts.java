@@ -69,7 +69,22 @@ final class WaitStarts {
         // Under gpu-reactor with a flag plan the parker watches and only a platform joiner runs the
         // plan (the std host); under the naive kind, or a plan the parker cannot watch, any joiner does.
         boolean parkerWatches = kind != ExecutorKind.NAIVE && plan instanceof WaitPlan.FlagWait;
-        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, warnings, planRuns), parkerWatches, planRunners);
+        this.inline = new Inline.Plan(new NaiveWait(plan, points, clock, warnings, planRuns), parkerWatches ? this::watch : null, planRunners);
+    }
+
+    /**
+     * Registers {@code w} with its line's parker: a wait as it starts, or one given back by a thread
+     * that ran its plan and left early. A line that closed under the registration fails it
+     * {@link ErrorCode#LineClosed}; a registration already made is failed and counted down by the
+     * parker's close, which the line's close runs.
+     */
+    private void watch(LineWait w) {
+        try {
+            parkers.register(w.descriptor().line(), w);
+        } catch (ReactorException e) {
+            if (e.code() != ErrorCode.LineClosed) throw e;
+            w.fail(e);
+        }
     }
 
     /** Each line's parker. */
@@ -118,11 +133,10 @@ final class WaitStarts {
                 return f; // the policy has its first joiner (or a stage's runner) run the plan
             }
             // A platform-thread joiner runs the plan itself (the std host); virtual threads wait for the parker.
-            parkers.register(d.line(), f.lineWait);
+            watch(f.lineWait);
         } catch (ReactorException e) {
-            // The line closed under us (its reads throw LineClosed): the wait fails with that, like
-            // a wait that started on a closed line. A registration already made is failed and
-            // counted down by the parker's close, which the line's close runs.
+            // The line closed under the fast path's read (its reads throw LineClosed): the wait fails
+            // with that, like a wait that started on a closed line.
             if (e.code() != ErrorCode.LineClosed) throw e;
             f.fail(e);
         }

@@ -79,6 +79,13 @@ public abstract class LineWait {
      */
     public long seenNanos;
     /**
+     * Whether a thread that ran the plan in the parker's place gave the wait back to it
+     * ({@link #revokeWithdrawal} failed, so it registers again): its intake then checks that it does
+     * not hold the wait already. Written once, before that registration's offer (a release); read
+     * by the parker after its poll (an acquire).
+     */
+    boolean givenBack;
+    /**
      * The removals of the parker holding this wait, set once before the registration's offer; null while none does
      * (the naive kind, a wait that ended before it was registered). Release/acquire: a canceller or
      * a platform joiner on another thread that withdraws sees the parker the registrar set.
@@ -125,6 +132,20 @@ public abstract class LineWait {
     public void withdraw() {
         Removals p = (Removals) PARKER.getAcquire(this); // acquire: pairs with heldBy's release
         if (p != null) p.remove(this);
+    }
+
+    /**
+     * Takes back this wait's withdrawal if its parker has not drained it ({@link Removals#revoke}):
+     * true when the parker still holds it, or will at its registration's drain.
+     */
+    public boolean revokeWithdrawal() {
+        Removals p = (Removals) PARKER.getAcquire(this); // acquire: pairs with heldBy's release
+        return p != null && p.revoke(this);
+    }
+
+    /** Marks this wait as given back, before it is registered again (see {@link #givenBack}). */
+    public void givenBack() {
+        givenBack = true; // plain: the registration's offer publishes it
     }
 
     @Override

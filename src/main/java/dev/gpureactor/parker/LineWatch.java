@@ -103,7 +103,12 @@ public final class LineWatch {
         snapshotted = true;
     }
 
-    /** Takes in a registration (a settled one is only counted out), after this turn's snapshot. */
+    /**
+     * Takes in a registration (a settled one is only counted out), after this turn's snapshot. A wait
+     * already held is only counted out too: a wait given back to its parker (a plan's runner that left
+     * early) is registered again, and its withdrawal may have reached the parker before its first
+     * registration did, so both registrations find the wait pending.
+     */
     public void add(LineWait w) {
         if (!w.isPending()) {
             counters.deregistered();
@@ -111,6 +116,10 @@ public final class LineWatch {
         }
         int s = w.descriptor().slot().index();
         TreeSet<LineWait> set = slots[s];
+        if (w.givenBack && set.contains(w)) { // held already: one registration too many (only a wait given back has two)
+            counters.deregistered();
+            return;
+        }
         if (set.isEmpty()) {
             lastQuery[s] = clock.nanos(); // a slot's backstop runs from its first wait
         } else if (snapshotted) { // a watch made by this intake has no snapshot yet, and no scan this turn

@@ -114,6 +114,17 @@ public final class ParkerInbox implements Removals {
         wake(); // after the offer, as for a registration
     }
 
+    /**
+     * Takes a withdrawal back before the drain: a {@code ConcurrentLinkedQueue} removal and the
+     * drain's poll CAS the same item, so exactly one of them has it. Once polled, the drain's
+     * removal of {@code w} comes before it takes in any later registration (registrations, then
+     * removals, in each drain), so a re-registration after a failed revoke is held after it.
+     */
+    @Override
+    public boolean revoke(LineWait f) {
+        return removals.remove(f);
+    }
+
     /** Stops the parker: every pending waiter fails with {@code why}; waits (bounded) until it has left the line. */
     public void close(ReactorException why) {
         closing = why; // volatile: before the unpark; the loop and every announcement re-check it

@@ -167,7 +167,9 @@ class CompletionLineTest {
     void a_wrapped_line_whose_memory_went_away_reads_as_closed_not_as_a_crash() {
         Arena arena = Arena.ofShared();
         CompletionLine line = CompletionLine.wrap(arena.allocate(64, 64), "gone", () -> {});
+        assertFalse(line.isClosed());
         arena.close();
+        assertTrue(line.isClosed(), "its reads throw LineClosed: it says it is closed, so an await fails at once");
         assertCoded(ErrorCode.LineClosed, List.of("gone", "read"), () -> line.word(Slot.of(0)));
         assertCoded(ErrorCode.LineClosed, List.of("gone", "read"), () -> line.wordVolatile(Slot.of(0)));
         assertCoded(ErrorCode.LineClosed, List.of("gone", "store"), () -> line.store(Slot.of(0), 1));

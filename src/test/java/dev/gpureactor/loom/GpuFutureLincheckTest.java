@@ -219,7 +219,7 @@ class GpuFutureLincheckTest {
      * construction of the control's future.
      */
     public static class CancelAnswersStateOps extends FutureOps {
-        public CancelAnswersStateOps() { super(new FutureControls(false, false, false, true)); }
+        public CancelAnswersStateOps() { super(new FutureControls(false, false, false, true, false)); }
     }
 
     static ModelCheckingOptions options() {

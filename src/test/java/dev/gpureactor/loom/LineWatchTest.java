@@ -152,6 +152,26 @@ class LineWatchTest {
         assertEquals(0, counters.registrations());
     }
 
+    /**
+     * A wait given back to its parker registers again; where its withdrawal overtook its first
+     * registration, the parker took nothing out and holds it already: the second registration is
+     * only counted out, and the wait is held, and counted, once.
+     */
+    @Test
+    void a_wait_given_back_that_is_held_already_is_held_and_counted_once() {
+        GpuFuture<Void> f = waitOn(1, 1, new FakePort(), 0, null); // its first registration, held: its withdrawal came first and found nothing
+        f.lineWait.givenBack();
+        counters.registered(); // the wait given back registers again
+        watch.add(f.lineWait);
+        assertEquals(List.of(0, 1, 0, 0, 0, 0, 0, 0), watch.slotSizes());
+        assertEquals(1, watch.waiting());
+        assertEquals(1, counters.registrations());
+        line.store(Slot.of(1), 1);
+        assertEquals(Turn.AGAIN, turn(false));
+        assertEquals(GpuFuture.COMPLETED, f.rawState());
+        assertEquals(0, counters.registrations(), "counted out once, by the scan that completed it");
+    }
+
     @Test
     void the_backstop_queries_each_busy_slot_once_per_backstop_and_the_turn_never_sleeps_past_it() {
         FakePort port = new FakePort();

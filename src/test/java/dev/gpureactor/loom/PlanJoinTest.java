@@ -73,6 +73,53 @@ class PlanJoinTest {
         }
     }
 
+    /**
+     * Under the std host an untimed platform joiner takes the plan over and withdraws the wait from
+     * the parker; interrupted, it gives the wait back to the parker, which watches it as it watches a
+     * virtual thread's. A runner per interrupted wait would poll that wait alone (300 such waits kept
+     * 1.56 cores busy). Every other joiner is interrupted once the parker drained its withdrawal (the
+     * wait registers again); the others at once, where the withdrawal may still be in the parker's
+     * inbox (it is taken back: jcstress {@code GiveBackStress} races the two).
+     */
+    @org.junit.jupiter.api.Test
+    void platform_joiners_that_are_interrupted_give_their_waits_back_to_the_parker_and_no_runner_polls_them() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).build(); SimDevice dev = SimDevice.open()) {
+            CountDownLatch gate = new CountDownLatch(1);
+            SimStream s = dev.stream().hold(gate);
+            java.util.List<GpuFuture<Integer>> waits = new java.util.ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                SimStream.Signal sig = s.signal();
+                int v = i;
+                waits.add(r.await(sig.descriptor(), sig.port(), () -> v));
+            }
+            until("the parker holds all 50", () -> r.registrations() == 50);
+            for (int i = 0; i < waits.size(); i++) {
+                GpuFuture<Integer> f = waits.get(i);
+                CompletableFuture<Object> got = new CompletableFuture<>(); // the value, or the coded failure's code
+                Thread joiner = Thread.ofPlatform().start(() -> {
+                    try {
+                        got.complete(f.join());
+                    } catch (ReactorException e) {
+                        got.complete(e.code());
+                    } catch (Throwable t) {
+                        got.completeExceptionally(t);
+                    }
+                });
+                until("the joiner runs the plan", () -> r.planRuns().size() == 1);
+                if (i % 2 == 1) until("the parker drained the joiner's withdrawal", () -> r.registrations() == 49);
+                joiner.interrupt();
+                assertEquals(ErrorCode.Interrupted, got.get(GUARD_S, TimeUnit.SECONDS));
+                joiner.join();
+                until("the wait is registered again", () -> r.registrations() == 50);
+            }
+            assertEquals(0, r.planRuns().size(), "no runner polls a wait on its own (one per interrupted joiner would)");
+            assertEquals(50, r.registrations(), "each wait is back with the parker");
+            gate.countDown();
+            for (int i = 0; i < 50; i++) assertEquals(i, waits.get(i).join(Duration.ofSeconds(GUARD_S)));
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"poll", "flag:park_us=100,backstop_us=1000"})
     void a_virtual_joiner_polling_on_the_only_carrier_lets_another_virtual_thread_run(String plan) throws Exception {
