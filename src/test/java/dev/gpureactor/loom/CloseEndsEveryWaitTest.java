@@ -129,26 +129,39 @@ class CloseEndsEveryWaitTest {
         }
     }
 
+    /** Under gpu-reactor an interrupted platform joiner gives the wait back to the parker, whose close then ends it. */
     @Test
-    void the_runner_that_took_the_plan_over_after_a_platform_joiners_interrupt_ends_at_close() throws Exception {
+    void a_wait_a_platform_joiner_gave_back_at_its_interrupt_ends_at_close() throws Exception {
         GpuReactor r = GpuReactor.builder().carriers(2).plan(FLAG).jmx(false).build();
         CountDownLatch gate = new CountDownLatch(1);
         try (SimDevice dev = SimDevice.open()) {
             SimStream.Signal sig = dev.stream().hold(gate).signal();
             GpuFuture<Integer> f = r.await(sig.descriptor(), sig.port(), () -> 1);
             PlanRuns runs = r.planRuns();
-            Thread platform = Thread.ofPlatform().start(() -> { // untimed: it runs the plan, then an interrupt makes it leave it
-                try {
-                    f.join();
-                } catch (ReactorException e) {
-                    if (e.code() != ErrorCode.Interrupted) throw e;
-                }
-            });
-            until("the platform joiner runs the plan", () -> runs.size() == 1);
-            platform.interrupt();
-            platform.join(TimeUnit.SECONDS.toMillis(ANSWER_S));
-            assertFalse(platform.isAlive(), "the interrupt ended the platform joiner's wait");
-            assertFalse(f.isDone(), "a caller's interrupt ends only its own wait");
+            interruptTheJoinerRunningThePlan(f, runs);
+            until("the parker holds the wait again", () -> r.registrations() == 1);
+            assertEquals(0, runs.size(), "no runner took the plan over");
+            Answer virtual = joinOn(VIRTUAL, f, false);
+            r.close();
+            assertFailedShutDownSoon(f);
+            assertShutDownSoon("the virtual joiner", virtual);
+            until("the parker's close counted the wait out", () -> r.registrations() == 0);
+        } finally {
+            gate.countDown();
+            r.close();
+        }
+    }
+
+    /** Under naive no parker watches: the runner that takes the plan over at the joiner's interrupt ends at close. */
+    @Test
+    void the_runner_that_took_the_plan_over_after_a_naive_joiners_interrupt_ends_at_close() throws Exception {
+        GpuReactor r = GpuReactor.builder().kind(ExecutorKind.NAIVE).carriers(2).plan(FLAG).jmx(false).build();
+        CountDownLatch gate = new CountDownLatch(1);
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream.Signal sig = dev.stream().hold(gate).signal();
+            GpuFuture<Integer> f = r.await(sig.descriptor(), sig.port(), () -> 1);
+            PlanRuns runs = r.planRuns();
+            interruptTheJoinerRunningThePlan(f, runs);
             until("the runner runs the plan", () -> runs.size() == 1);
             Answer virtual = joinOn(VIRTUAL, f, false);
             r.close();
@@ -159,6 +172,22 @@ class CloseEndsEveryWaitTest {
             gate.countDown();
             r.close();
         }
+    }
+
+    /** An untimed platform joiner of {@code f} runs its plan; an interrupt makes it leave, and {@code f} stays pending. */
+    private static void interruptTheJoinerRunningThePlan(GpuFuture<Integer> f, PlanRuns runs) throws InterruptedException {
+        Thread platform = Thread.ofPlatform().start(() -> {
+            try {
+                f.join();
+            } catch (ReactorException e) {
+                if (e.code() != ErrorCode.Interrupted) throw e;
+            }
+        });
+        until("the platform joiner runs the plan", () -> runs.size() == 1);
+        platform.interrupt();
+        platform.join(TimeUnit.SECONDS.toMillis(ANSWER_S));
+        assertFalse(platform.isAlive(), "the interrupt ended the platform joiner's wait");
+        assertFalse(f.isDone(), "a caller's interrupt ends only its own wait");
     }
 
     @Test

@@ -49,18 +49,23 @@ class PlanJoinTest {
         }
     }
 
+    /** {@code n} waits on {@code held}'s signals (the i-th reads back i), once the parker holds them all. */
+    private static java.util.List<GpuFuture<Integer>> heldWaits(GpuReactor r, SimStream held, int n) throws InterruptedException {
+        java.util.List<GpuFuture<Integer>> waits = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            SimStream.Signal sig = held.signal();
+            int v = i;
+            waits.add(r.await(sig.descriptor(), sig.port(), () -> v));
+        }
+        until("the parker holds all " + n, () -> r.registrations() == n);
+        return waits;
+    }
+
     @org.junit.jupiter.api.Test
     void platform_joins_that_time_out_leave_their_waits_registered_with_the_parker_and_no_runner_polls_them() throws Exception {
         try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).build(); SimDevice dev = SimDevice.open()) {
             CountDownLatch gate = new CountDownLatch(1);
-            SimStream s = dev.stream().hold(gate);
-            java.util.List<GpuFuture<Integer>> waits = new java.util.ArrayList<>();
-            for (int i = 0; i < 50; i++) {
-                SimStream.Signal sig = s.signal();
-                int v = i;
-                waits.add(r.await(sig.descriptor(), sig.port(), () -> v));
-            }
-            until("the parker holds all 50", () -> r.registrations() == 50);
+            java.util.List<GpuFuture<Integer>> waits = heldWaits(r, dev.stream().hold(gate), 50);
             for (GpuFuture<Integer> f : waits) { // this test's thread is a platform thread
                 ReactorException e = assertThrows(ReactorException.class, () -> f.join(Duration.ofMillis(1)));
                 assertEquals(ErrorCode.Timeout, e.code());
@@ -85,14 +90,7 @@ class PlanJoinTest {
     void platform_joiners_that_are_interrupted_give_their_waits_back_to_the_parker_and_no_runner_polls_them() throws Exception {
         try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).build(); SimDevice dev = SimDevice.open()) {
             CountDownLatch gate = new CountDownLatch(1);
-            SimStream s = dev.stream().hold(gate);
-            java.util.List<GpuFuture<Integer>> waits = new java.util.ArrayList<>();
-            for (int i = 0; i < 50; i++) {
-                SimStream.Signal sig = s.signal();
-                int v = i;
-                waits.add(r.await(sig.descriptor(), sig.port(), () -> v));
-            }
-            until("the parker holds all 50", () -> r.registrations() == 50);
+            java.util.List<GpuFuture<Integer>> waits = heldWaits(r, dev.stream().hold(gate), 50);
             for (int i = 0; i < waits.size(); i++) {
                 GpuFuture<Integer> f = waits.get(i);
                 CompletableFuture<Object> got = new CompletableFuture<>(); // the value, or the coded failure's code
