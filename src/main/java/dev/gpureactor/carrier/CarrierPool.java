@@ -147,6 +147,11 @@ public final class CarrierPool implements Executor, AutoCloseable {
         return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, pool -> new QueuedCarriers());
     }
 
+    /** As {@link #withoutCarriers()}, running {@code beforePush} before each push (tests: a fault there). */
+    static CarrierPool withoutCarriers(Runnable beforePush) {
+        return new CarrierPool(0, w -> { }, true, true, pool -> new QueuedCarriers(beforePush));
+    }
+
     /**
      * Runs, on the calling thread, one task still waiting for a carrier: pushed by a thread that is no carrier
      * and not yet taken by one (with no carrier threads, any queued task: jcstress plays the carriers with it).
@@ -186,7 +191,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
             c = ctl.get(); // acquire: a close ordered before this read is seen
             if ((c & CLOSED) != 0) throw rejected();
         } while (!ctl.compareAndSet(c, c + 1)); // release: the task count is published before the push
-        carriers.push(task);
+        push(task);
     }
 
     /**
@@ -209,7 +214,17 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     void admitResume(Runnable task) {
         admitHandedOver();
-        carriers.push(task);
+        push(task);
+    }
+
+    /** Pushes one admitted task; a push that throws (out of memory: the JDK submits again) takes its admission back. */
+    private void push(Runnable task) {
+        try {
+            carriers.push(task);
+        } catch (Throwable t) {
+            taskDone(); // as if it ran: the JDK's retry is admitted afresh
+            throw t;
+        }
     }
 
     /**
@@ -275,8 +290,13 @@ public final class CarrierPool implements Executor, AutoCloseable {
             } else {
                 synchronized (strayTally) { strayTally.ran(busy); } // the lock makes its writers one owner at a time
             }
-            if (ctl.decrementAndGet() == CLOSED) tryRetire(); // the last task after close
+            taskDone();
         }
+    }
+
+    /** One admitted task fewer (it ran, or its push failed): the last one after close retires the carriers. */
+    private void taskDone() {
+        if (ctl.decrementAndGet() == CLOSED) tryRetire();
     }
 
     /** What each carrier runs between two tasks (a parker's lent turn, {@code LineParker#lendTurn}); set before the first wait. */
@@ -334,11 +354,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     // ---- state and statistics ------------------------------------------------------------------
 
-    /**
-     * Virtual threads of this pool that started and have not ended.
-     *
-     * @return the live threads, parked ones included
-     */
+    /** {@return the virtual threads of this pool that started and have not ended, parked ones included} */
     public int liveThreads() { return (int) (ctl.get() >>> LIVE_SHIFT & TASK_MASK); }
 
     /** Admitted tasks not yet run, the running ones included. */
@@ -361,26 +377,13 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public boolean backlogged() { return admitted() > carriers.running(); }
 
-    /**
-     * Whether {@link #close} was called: new threads are refused, resumes still run.
-     *
-     * @return whether the pool is closed
-     */
+    /** {@return whether {@link #close} was called: new threads are refused, resumes still run} */
     public boolean isClosed() { return (ctl.get() & CLOSED) != 0; }
 
-    /**
-     * The parallelism: carriers that run at once when none is blocked.
-     *
-     * @return the carrier count the pool was made with
-     */
+    /** {@return the parallelism: carriers that run at once when none is blocked} */
     public int size() { return carriers.size(); }
 
-    /**
-     * Carrier threads alive now: the parallelism, give or take idle carriers that left and spares that
-     * stand in for blocked ones.
-     *
-     * @return the carrier threads alive now
-     */
+    /** {@return the carrier threads alive now: the parallelism, give or take idle ones that left and spares for blocked ones} */
     public int threads() { return carriers.threads(); }
 
     /** Tasks run, summed over the carriers' tallies (each a little behind, see {@link CarrierTally}). */
@@ -414,13 +417,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     /** {@return whether {@code t} runs on this pool (a live virtual thread of it, or a carrier): a close there must not wait for it} @param t any thread */
     public boolean runsHere(Thread t) { return exit.runsHere(t); }
 
-    /**
-     * Waits up to {@code timeout} for the carriers to have left (after close, once nothing lives).
-     *
-     * @param timeout how long to wait
-     * @return whether they left in time
-     * @throws InterruptedException if interrupted while waiting
-     */
+    /** {@return whether the carriers left (after close, once nothing lives) within {@code timeout}} @param timeout how long to wait @throws InterruptedException if interrupted while waiting */
     public boolean awaitExit(Duration timeout) throws InterruptedException { return exit.awaitExit(timeout); }
 
     /** Whether the carriers were retired: closed, nothing live, nothing left to run. */

@@ -13,13 +13,22 @@ import java.util.function.BiConsumer;
  */
 final class QueuedCarriers implements Carriers {
     private final Queue<Runnable> queue = new ConcurrentLinkedQueue<>();
+    /** Run before each push: a test's fault there (standing for an OutOfMemoryError); nothing by default. */
+    private final Runnable beforePush;
+
+    QueuedCarriers() { this(() -> { }); }
+
+    QueuedCarriers(Runnable beforePush) { this.beforePush = beforePush; }
 
     /** The next queued task, or null: with no carrier threads every queued task waits for one. */
     @Override
     public Runnable takeWaiting() { return queue.poll(); }
 
     @Override
-    public void push(Runnable task) { queue.offer(task); }
+    public void push(Runnable task) {
+        beforePush.run();
+        queue.offer(task);
+    }
 
     @Override
     public void pushAll(Runnable[] tasks) {

@@ -85,6 +85,8 @@ public final class LineParker implements Runnable {
     private long turns, emptyTurns, turnNanos, spinNanos, hostNanos, phasesBookedAt;
     /** JFR: the backlog and relief events, sampled; the loop owner's, as the phases. */
     private final ParkerEvents events;
+    /** How a thread of this parker dies: its failure made even with the heap full, its leaving tried again. */
+    private final ParkerDeath death;
 
     public LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
                Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
@@ -104,6 +106,7 @@ public final class LineParker implements Runnable {
         this.first = line;
         this.name = line.name();
         this.events = new ParkerEvents(name, carriers);
+        this.death = new ParkerDeath(name);
         this.park = park;
         this.clock = clock;
         this.warnings = warnings;
@@ -162,25 +165,37 @@ public final class LineParker implements Runnable {
                 relieved = true; // null: relieved while it ran a guest
             }
         } catch (Error e) {
-            why = new ReactorException(ErrorCode.ParkerDied, e, name, e.toString());
+            why = death.of(e);
             throw e;
         } finally {
-            sampleCpu(me);
-            if (me.deadlineSleeper instanceof AutoCloseable c) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    warnings.accept(Warning.of(ErrorCode.Backend, "parker", "close deadline sleeper", -1, e.getClass().getSimpleName(), e.getMessage()));
+            try {
+                sampleCpu(me);
+                if (me.deadlineSleeper instanceof AutoCloseable c) {
+                    try {
+                        c.close();
+                    } catch (Exception e) {
+                        warnings.accept(Warning.of(ErrorCode.Backend, "parker", "close deadline sleeper", -1, e.getClass().getSimpleName(), e.getMessage()));
+                    }
                 }
-            }
-            if (!quiet) {
-                if (why == null) why = new ReactorException(ErrorCode.ParkerDied, name, "its loop ended");
-                // The thread's death, whatever ended it (inside the loop or around it): counted once, here.
-                if (why.code() == ErrorCode.ParkerDied) died(why.args().get(1) + " (thread ended; a new parker starts on the next registration)");
-                inbox.leave(why);
-                events.leave(); // after the waits are failed: nothing here may strand one
+            } finally { // the leaving comes whatever the bookkeeping threw (ParkerDeath: a heap run out)
+                if (!quiet) leave(why);
             }
         }
+    }
+
+    /**
+     * The loop's thread leaves for good, in the order {@link ParkerDeath} gives: the death counted and
+     * warned once (whatever ended the thread, inside the loop or around it), then the waits failed
+     * and the standby woken, then the JFR event.
+     */
+    private void leave(ReactorException why) {
+        if (why == null) why = death.of(null);
+        if (why.code() == ErrorCode.ParkerDied) {
+            counters.parkerDied(); // an add: before the waits fail, so a joiner that sees ParkerDied sees it
+            ParkerDeath.warn(warnings, why);
+        }
+        ParkerDeath.leave(inbox, why, () -> hooks.beforeLeaving(this));
+        events.leave();
     }
 
     /**
@@ -259,22 +274,14 @@ public final class LineParker implements Runnable {
      * as the thread's death).
      */
     private ReactorException failed(Throwable e) {
+        if (e instanceof Error err) throw err; // the thread's death: run() leaves, failing every wait (ParkerDeath)
         if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && group.dropClosedLines()) return null;
         String what = e instanceof ReactorException r ? r.getMessage() : e.toString();
         ReactorException died = new ReactorException(ErrorCode.ParkerDied, e, name, what);
-        if (e instanceof Error err) {
-            inbox.failAll(died);
-            throw err; // the thread's death: run() counts it as it leaves
-        }
-        died(what); // counted before the waits fail: a joiner that sees ParkerDied sees the count
+        counters.parkerDied(); // counted and warned before the waits fail: a joiner that sees ParkerDied sees both
+        warnings.accept(Warning.of(ErrorCode.ParkerDied, name, what));
         group.failAll(died);
         return null;
-    }
-
-    /** A death of this parker's waits (they failed {@link ErrorCode#ParkerDied}): counted in {@code parkersDied}, and warned. */
-    private void died(String what) {
-        counters.parkerDied();
-        warnings.accept(Warning.of(ErrorCode.ParkerDied, name, what));
     }
 
     /**

@@ -338,12 +338,14 @@ public final class LineWatch {
 
     private void failSlot(int s, ReactorException e) {
         TreeSet<LineWait> set = slots[s];
-        for (LineWait w : set) {
-            w.fail(e);
+        LineWait w;
+        // Each wait out and counted out before it fails: a failing that throws (a completion stage out
+        // of memory) and is tried again neither counts a wait twice nor misses one (ParkerDeath).
+        while ((w = set.pollFirst()) != null) {
+            waiting--;
             counters.deregistered();
+            w.fail(e);
         }
-        waiting -= set.size();
-        set.clear();
     }
 
     /** Fails every wait held with {@code why}, and any a scan took out and had not handed over. */

@@ -22,6 +22,9 @@ public interface ParkerHooks {
     /** Run by a carrier that borrowed {@code parker}'s loop, at the start of its lent turn ({@link TurnLoan}). */
     default void beforeLentTurn(LineParker parker) { }
 
+    /** Run by the thread of {@code parker} that leaves for good, before each try to leave ({@link ParkerDeath#leave}). */
+    default void beforeLeaving(LineParker parker) { }
+
     /** Whether a registrar reads {@code gone} after its offer (false: {@code RegisterLeaveNegativeControl}). */
     default boolean registrarReadsGone() { return true; }
 

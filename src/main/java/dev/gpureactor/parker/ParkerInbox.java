@@ -255,8 +255,8 @@ public final class ParkerInbox implements Removals {
         group.failAll(why);
         LineWait f;
         while ((f = inbox.poll()) != null) {
+            counters.deregistered(); // before the fail, as a held wait's: a leaving tried again counts none twice
             f.fail(why);
-            counters.deregistered();
         }
         removals.clear();
     }

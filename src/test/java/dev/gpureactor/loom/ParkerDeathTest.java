@@ -92,6 +92,57 @@ class ParkerDeathTest {
         }
     }
 
+    /**
+     * A parker thread that dies when the heap runs out can run out again while it leaves. Its leaving
+     * is tried again until it has failed every wait, marked the parker gone (so the line's next wait
+     * gets a new parker, not a dead one nobody runs) and woken its standby thread (so nothing of it
+     * outlives the reactor's close). Here the first try to leave meets an OutOfMemoryError.
+     */
+    @Test
+    void a_parker_that_runs_out_of_memory_while_it_leaves_leaves_all_the_same() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        ParkerFaults faults = new ParkerFaults();
+        GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).warnings(warnings::add).parkerHooks(faults).jmx(false).build();
+        try (SimDevice dev = SimDevice.open()) {
+            HeldWait held = HeldWait.on(r, dev);
+            SimStream s = held.stream();
+            LineParker p = held.parker();
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread joiner = Thread.ofVirtual().start(() -> { // a virtual joiner waits for the parker (see above)
+                try {
+                    held.future().join(HANG_GUARD);
+                } catch (Throwable x) {
+                    thrown.set(x);
+                }
+            });
+            until("the joiner waits", () -> joiner.getState() == Thread.State.TIMED_WAITING);
+            AtomicInteger tries = new AtomicInteger();
+            faults.leaving.put(p, () -> {
+                if (tries.incrementAndGet() == 1) throw new OutOfMemoryError("injected: the heap ran out again while the parker left");
+            });
+            faults.pass.put(p, () -> { throw new OutOfMemoryError("injected: the heap ran out in the parker's loop"); });
+            assertTrue(joiner.join(HANG_GUARD.plusSeconds(5)), "the joiner never returned");
+            ReactorException e = assertInstanceOf(ReactorException.class, thrown.get(), "the join returned without a coded failure");
+            assertEquals(ErrorCode.ParkerDied, e.code());
+            assertEquals(2, tries.get(), "the leaving was tried again after the OutOfMemoryError");
+            assertTrue(p.inbox.isDead(), "the parker is gone: no new wait goes to it");
+            assertEquals(1, r.stats().parkersDied());
+            until("the registration count is back to 0", () -> r.registrations() == 0);
+
+            SimStream.Signal second = s.signal();
+            GpuFuture<Integer> g = r.await(second.descriptor(), second.port(), () -> 2);
+            assertNotSame(p, r.parkerOf(s.line()), "a new parker serves the line");
+            held.gate().countDown();
+            assertEquals(2, g.join(HANG_GUARD));
+            r.close();
+            String threads = "gar-parker-" + s.line().name(); // both parkers' threads, the standby of the dead one included
+            until("no thread of either parker is left", () -> Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(t -> t.getName().equals(threads)));
+        } finally {
+            r.close();
+        }
+    }
+
     @Test
     void registrations_racing_a_parker_death_never_wait_forever() throws Exception {
         ParkerFaults faults = new ParkerFaults();

@@ -17,12 +17,16 @@ final class ParkerFaults implements ParkerHooks {
     final Map<LineParker, Runnable> host = new ConcurrentHashMap<>();
     /** Run by a relieved thread once it stands by, just before it books its CPU. */
     final Map<LineParker, Runnable> standBy = new ConcurrentHashMap<>();
+    /** Run by the parker's leaving thread before each try to leave. */
+    final Map<LineParker, Runnable> leaving = new ConcurrentHashMap<>();
 
     @Override public void beforePass(LineParker parker) { run(pass, parker); }
 
     @Override public void beforeHostingCount(LineParker parker) { run(host, parker); }
 
     @Override public void beforeStandbyCpu(LineParker parker) { run(standBy, parker); }
+
+    @Override public void beforeLeaving(LineParker parker) { run(leaving, parker); }
 
     private static void run(Map<LineParker, Runnable> faults, LineParker parker) {
         Runnable r = faults.get(parker);
