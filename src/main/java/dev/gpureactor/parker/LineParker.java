@@ -194,7 +194,7 @@ public final class LineParker implements Runnable {
             counters.parkerDied(); // an add: before the waits fail, so a joiner that sees ParkerDied sees it
             ParkerDeath.warn(warnings, why);
         }
-        ParkerDeath.leave(inbox, why, () -> hooks.beforeLeaving(this));
+        ParkerDeath.leave(this, why, hooks); // no lambda here: its allocation could be the one that fails
         events.leave();
     }
 

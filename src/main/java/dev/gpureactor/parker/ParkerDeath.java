@@ -60,16 +60,16 @@ final class ParkerDeath {
     }
 
     /**
-     * Leaves: {@code inbox.leave(why)}, tried again after each {@link OutOfMemoryError} (the failing
+     * Leaves: {@code parker.inbox.leave(why)}, tried again after each {@link OutOfMemoryError} (the failing
      * of the waits and the wake of the standby allocate nothing themselves, but a wait's completion
      * stage and a woken virtual thread's resume may). Safe to repeat: each wait is taken out and
      * counted before it fails ({@link LineWatch#failAll}), and the rest of the leaving is idempotent.
      */
-    static void leave(ParkerInbox inbox, ReactorException why, Runnable beforeEachTry) {
+    static void leave(LineParker parker, ReactorException why, ParkerHooks hooks) {
         for (int tries = 1; ; tries++) {
             try {
-                beforeEachTry.run();
-                inbox.leave(why);
+                hooks.beforeLeaving(parker);
+                parker.inbox.leave(why);
                 return;
             } catch (OutOfMemoryError e) {
                 if (tries == LEAVE_TRIES) throw e;

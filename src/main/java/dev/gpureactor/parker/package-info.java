@@ -9,7 +9,8 @@
  * dev.gpureactor.parker.LineGroup} over one {@link dev.gpureactor.parker.LineWatch} per line, answering a
  * {@link dev.gpureactor.parker.Turn}). While a parker sleeps out a polling park, a carrier between two tasks
  * may borrow its loop for one turn ({@link dev.gpureactor.parker.TurnLoan}, {@link
- * dev.gpureactor.parker.LineParker#lendTurn}). Also here: the counters behind {@code RunStats} ({@link
+ * dev.gpureactor.parker.LineParker#lendTurn}). A parker thread's death finishes even when the heap has run out
+ * ({@link dev.gpureactor.parker.ParkerDeath}). Also here: the counters behind {@code RunStats} ({@link
  * dev.gpureactor.parker.ReactorCounters}) and the parkers' JFR events.
  *
  * <p>Not exported: a user holds a {@code GpuReactor} and its futures. docs/DESIGN.md §2 has the threads,
