@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -64,6 +65,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public static final Duration CLOSE_GRACE = Duration.ofSeconds(1);
 
     private static final long CLOSED = 1L << 62;
+    /** The JDK's pause before it submits a resume again after an OutOfMemoryError (VirtualThread.submitRunContinuation). */
+    private static final long OOM_RETRY_NANOS = 100_000_000L;
     /** Set once, by the CAS that retires the carriers, on a word that was exactly CLOSED; never cleared. */
     private static final long RETIRED = Long.MIN_VALUE;
     private static final int LIVE_SHIFT = 31;
@@ -236,7 +239,28 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public void resumeAll(Runnable[] tasks) {
         if (tasks.length == 0) return;
         admit(tasks.length);
-        carriers.pushAll(tasks);
+        for (int i = carriers.pushAll(tasks); i < tasks.length; i++) pushAdmitted(tasks[i]);
+    }
+
+    /**
+     * Resumes {@code task}, trying again after each {@code OutOfMemoryError} as the JDK does (every 100 ms, for as
+     * long as it takes): for a wake a parker captured, whose unpark returned, so nobody else would resume it.
+     */
+    public void resumeSurely(Runnable task) {
+        admitHandedOver();
+        pushAdmitted(task);
+    }
+
+    /** Pushes an admitted task, again after each {@code OutOfMemoryError}: a push that failed left nothing queued. */
+    private void pushAdmitted(Runnable task) {
+        while (true) {
+            try {
+                carriers.push(task);
+                return;
+            } catch (OutOfMemoryError e) {
+                LockSupport.parkNanos(OOM_RETRY_NANOS);
+            }
+        }
     }
 
     /**
@@ -356,30 +380,20 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     /** {@return the virtual threads of this pool that started and have not ended, parked ones included} */
     public int liveThreads() { return (int) (ctl.get() >>> LIVE_SHIFT & TASK_MASK); }
-
     /** Admitted tasks not yet run, the running ones included. */
     int admitted() { return (int) (ctl.get() & TASK_MASK); }
 
-    /**
-     * Approximately how many tasks (woken virtual threads, callbacks) wait for a carrier: the admitted tasks
-     * less one per carrier running now ({@link Carriers#running}: a blocked one's spare included). Two reads.
-     *
-     * @return the tasks waiting for a carrier (approximate)
-     */
+    /** {@return about how many tasks wait for a carrier: the admitted less one per carrier running now (a blocked one's spare included)} */
     public int queueDepth() { return Math.max(0, admitted() - carriers.running()); }
 
     /**
-     * Whether woken virtual threads wait for a carrier with no carrier idle to take them at once: more tasks
-     * admitted than carriers running now. A volatile and an opaque read, no allocation (a stale count misjudges
-     * one turn only); a parker asks it to decide whether waking early pays.
-     *
-     * @return whether woken threads wait for a carrier
+     * {@return whether woken threads wait for a carrier, none idle to take them: more admitted than running} A
+     * volatile and an opaque read, no allocation (a stale count misjudges one turn); a parker asks it whether waking early pays.
      */
     public boolean backlogged() { return admitted() > carriers.running(); }
 
     /** {@return whether {@link #close} was called: new threads are refused, resumes still run} */
     public boolean isClosed() { return (ctl.get() & CLOSED) != 0; }
-
     /** {@return the parallelism: carriers that run at once when none is blocked} */
     public int size() { return carriers.size(); }
 
@@ -388,32 +402,23 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     /** Tasks run, summed over the carriers' tallies (each a little behind, see {@link CarrierTally}). */
     public long tasksRun() { return CarrierTally.sum(strayTally, carriers.tallies(), CarrierTally::tasks); }
-
+    /** Time the carriers spent idle, summed. */
     public long idleNanos() { return carriers.idleNanos(); }
-
     /** Time spent running tasks, summed over carriers: an estimate from sampled tasks ({@link CarrierTally}). */
     public long busyNanos() { return CarrierTally.sum(strayTally, carriers.tallies(), CarrierTally::busyNanos); }
 
-    /**
-     * Spare carriers the {@link CarrierWatch} let run in for carriers blocked where the JDK does not
-     * compensate (pinned, or in an unwrapped blocking call); the JDK's own compensations are not counted.
-     *
-     * @return the watch's compensations over the pool's life
-     */
+    /** {@return the spare carriers the {@link CarrierWatch} let in for carriers blocked where the JDK does not compensate, over the pool's life} */
     public long compensations() { return watch == null ? 0 : watch.compensations(); }
 
     /** The carriers' own state, as the JDK's ForkJoinPool prints it (diagnostics). */
     public String carriersState() { return carriers.toString(); }
-
     /** Whether the carrier watch thread has left (tests). */
     public boolean watchHasLeft() { return watch == null || watch.hasLeft(); }
-
     /** Each carrier thread alive now with its tally, as the watch sees them (tests). */
     public void forEachCarrier(BiConsumer<Thread, CarrierTally> each) { carriers.forEachCarrier(each); }
 
     /** {@return whether {@code t} is one of this pool's carriers} @param t any thread */
     public boolean isCarrier(Thread t) { return carriers.isCarrier(t); }
-
     /** {@return whether {@code t} runs on this pool (a live virtual thread of it, or a carrier): a close there must not wait for it} @param t any thread */
     public boolean runsHere(Thread t) { return exit.runsHere(t); }
 

@@ -17,8 +17,10 @@ public sealed interface Carriers permits ForkJoinCarriers, QueuedCarriers {
     /**
      * Runs every task of {@code tasks} on a carrier soon, in about that order; never blocks. The
      * array is the carriers' from now on. One push for the lot: see {@link ForkJoinCarriers#pushAll}.
+     * Returns how many of the first tasks it pushed: all, unless an {@code OutOfMemoryError} stopped it
+     * (the rest were not pushed, and the pool pushes them again: {@link CarrierPool#resumeAll}).
      */
-    void pushAll(Runnable[] tasks);
+    int pushAll(Runnable[] tasks);
 
     /**
      * Takes one admitted task that still waits for a carrier, pushed by a thread that is no carrier,

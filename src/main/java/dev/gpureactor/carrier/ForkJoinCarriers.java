@@ -307,12 +307,22 @@ final class ForkJoinCarriers implements Carriers {
      * second only once the first runs.
      */
     @Override
-    public void pushAll(Runnable[] tasks) {
-        if (tasks.length < SPREAD_FROM) {
-            for (Runnable t : tasks) push(t);
-            return;
+    public int pushAll(Runnable[] tasks) {
+        int pushed = 0;
+        try {
+            if (tasks.length < SPREAD_FROM) {
+                for (Runnable t : tasks) {
+                    push(t);
+                    pushed++;
+                }
+            } else {
+                forkJoin.execute(new Spread(pool, tasks, 0, tasks.length));
+                pushed = tasks.length;
+            }
+        } catch (OutOfMemoryError e) {
+            // the rest are pushed again, one by one (CarrierPool.resumeAll)
         }
-        forkJoin.execute(new Spread(pool, tasks, 0, tasks.length));
+        return pushed;
     }
 
     @Override

@@ -31,8 +31,17 @@ final class QueuedCarriers implements Carriers {
     }
 
     @Override
-    public void pushAll(Runnable[] tasks) {
-        for (Runnable t : tasks) queue.offer(t);
+    public int pushAll(Runnable[] tasks) {
+        int pushed = 0;
+        try {
+            for (Runnable t : tasks) {
+                push(t);
+                pushed++;
+            }
+        } catch (OutOfMemoryError e) {
+            // the rest are pushed again, one by one (CarrierPool.resumeAll)
+        }
+        return pushed;
     }
 
     @Override

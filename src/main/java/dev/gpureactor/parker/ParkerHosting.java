@@ -67,14 +67,19 @@ public final class ParkerHosting {
      */
     boolean host(ParkerThread me, Runnable guest) {
         if (spare == null) {
-            pool.execute(guest); // no thread to take the loop or to relieve it: the carriers run it
+            resume(guest); // no thread to take the loop or to relieve it: the carriers run it
             return true;
         }
         if (parker.group.waiting() != 0) {
             // Leader/follower: the lines have waits to watch, so the loop goes to the thread standing
             // by first (the hand-over a relief makes), and then this thread runs the guest it woke.
             // Nothing of the loop is touched from here on: the caller returns as a relieved thread.
-            handOver();
+            try {
+                handOver();
+            } catch (Throwable t) { // no thread for the loop (out of memory): the loop stays this one's, the guest goes on
+                resume(guest);
+                throw t;
+            }
             countHosting(me, true);
             runGuest(me, guest);
             runWaiting(me);
@@ -85,6 +90,19 @@ public final class ParkerHosting {
         countHosting(me, false);
         runGuest(me, guest);
         return endHosting(me);
+    }
+
+    /**
+     * Gives a guest this thread will not run to the carriers, as its unpark would have (a carrier
+     * running a lent turn captures it to run next); one whose push runs out of memory is pushed again
+     * until queued ({@link CarrierPool#resumeSurely}): its unpark returned, so nobody else would.
+     */
+    private void resume(Runnable guest) {
+        try {
+            pool.execute(guest);
+        } catch (OutOfMemoryError e) {
+            pool.resumeSurely(guest);
+        }
     }
 
     /**
@@ -146,7 +164,7 @@ public final class ParkerHosting {
     public boolean handBack(ParkerThread me, Runnable guest) {
         boolean mine = endHosting(me);
         try {
-            pool.execute(guest);
+            resume(guest);
         } catch (RuntimeException e) {
             if (mine) throw e; // still the owner: the loop's error handling is for it
             runGuest(me, guest); // a woken virtual thread is never dropped

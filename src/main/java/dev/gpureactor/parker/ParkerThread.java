@@ -101,7 +101,17 @@ public final class ParkerThread extends Thread implements WakeCapture {
      * each admitted as a resume (never captured again). Throws only what the push throws.
      */
     private void pushBatch(CarrierPool pool) {
-        Runnable[] tasks = Arrays.copyOf(batch, batched);
+        Runnable[] tasks;
+        try {
+            tasks = Arrays.copyOf(batch, batched);
+        } catch (OutOfMemoryError e) { // no memory for the lot's array: one by one, each surely
+            for (int i = 0; i < batched; i++) {
+                pool.resumeSurely(batch[i]);
+                batch[i] = null;
+            }
+            batched = 0;
+            return;
+        }
         Arrays.fill(batch, 0, batched, null);
         batched = 0;
         pool.resumeAll(tasks);
@@ -145,7 +155,7 @@ public final class ParkerThread extends Thread implements WakeCapture {
                 pushBatch(pool);
             } catch (RuntimeException e) {
                 try {
-                    if (g != null) pool.resumes().execute(g);
+                    if (g != null) pool.resumeSurely(g);
                 } catch (RuntimeException alsoKept) {
                     e.addSuppressed(alsoKept); // the push's failure stays the one thrown
                 }
@@ -164,7 +174,7 @@ public final class ParkerThread extends Thread implements WakeCapture {
         CarrierPool pool = capturing;
         try {
             Runnable kept = closeCapture();
-            if (kept != null) pool.resumes().execute(kept); // as closeCapture's own failure path: a resume, never captured
+            if (kept != null) pool.resumeSurely(kept); // as closeCapture's own failure path: a resume, never captured
         } catch (RuntimeException | Error e) {
             failure.addSuppressed(e);
         }

@@ -3,17 +3,21 @@ package dev.gpureactor.carrier;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A push that fails after its admission (out of memory: the JDK then submits the resume again after a
- * pause, VirtualThread.submitRunContinuation) takes the admission back: the retry is counted once,
- * and the carriers still retire once every task ran. A count left behind would keep them for ever.
+ * Pushes that run out of memory. One the JDK made (it submits the resume again after a pause,
+ * VirtualThread.submitRunContinuation) takes its admission back, so the retry is counted once and the
+ * carriers still retire once every task ran: a count left behind would keep them for ever. The wakes a
+ * parker captured (their unpark returned: nobody else would resume them) are pushed again until they
+ * are queued: a batch stopped half-way pushes the rest one by one, and a single one tries again.
  */
 class PushFailureTest {
     @Test
@@ -36,5 +40,35 @@ class PushFailureTest {
         assertEquals(0, pool.admitted());
         assertTrue(pool.close(Duration.ZERO), "nothing left to run: the carriers retire");
         assertTrue(pool.isRetired());
+    }
+
+    @Test
+    void a_batch_whose_push_runs_out_of_memory_half_way_queues_every_task_once() {
+        AtomicInteger pushes = new AtomicInteger();
+        CarrierPool pool = CarrierPool.withoutCarriers(() -> {
+            if (pushes.incrementAndGet() == 2) throw new OutOfMemoryError("injected: the second push");
+        });
+        AtomicInteger a = new AtomicInteger(), b = new AtomicInteger(), c = new AtomicInteger();
+        pool.resumeAll(new Runnable[] {a::incrementAndGet, b::incrementAndGet, c::incrementAndGet});
+        assertEquals(3, pool.admitted(), "each admitted once");
+        while (pool.runWaiting()) { }
+        assertEquals(List.of(1, 1, 1), List.of(a.get(), b.get(), c.get()), "each queued and run once");
+        assertEquals(0, pool.admitted());
+        assertTrue(pool.close(Duration.ZERO), "nothing left to run: the carriers retire");
+    }
+
+    @Test
+    void a_captured_wake_whose_push_runs_out_of_memory_is_pushed_again_until_queued() {
+        AtomicInteger faults = new AtomicInteger(2);
+        CarrierPool pool = CarrierPool.withoutCarriers(() -> {
+            if (faults.getAndDecrement() > 0) throw new OutOfMemoryError("injected: the first two pushes");
+        });
+        AtomicInteger ran = new AtomicInteger();
+        pool.resumeSurely(ran::incrementAndGet); // returns once queued (two pauses of 100 ms)
+        assertEquals(1, pool.admitted());
+        assertTrue(pool.runWaiting());
+        assertFalse(pool.runWaiting(), "queued once");
+        assertEquals(1, ran.get());
+        assertTrue(pool.close(Duration.ZERO));
     }
 }
