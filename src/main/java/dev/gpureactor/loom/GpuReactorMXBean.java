@@ -176,7 +176,8 @@ public interface GpuReactorMXBean {
     long getIdleNanos();
 
     /**
-     * Carrier time spent running tasks, summed over carriers: estimated from one task in 8 (see {@link RunStats}).
+     * Carrier time spent running tasks, summed over carriers: estimated from one task in 8, so far off
+     * over a few long tasks (see {@link RunStats}).
      *
      * @return nanoseconds, the total
      */

@@ -8,6 +8,7 @@ import dev.gpureactor.core.ExecutorKind;
 import dev.gpureactor.core.HostCaps;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.TimerSlack;
 import dev.gpureactor.park.WordWait;
 
 import java.util.Optional;
@@ -41,6 +42,7 @@ final class ReactorChoices {
         scheduler.warning().ifPresent(warn);
         WaitPlan plan = b.plan;
         WordWait.Probe park = WordWait.probe();
+        TimerSlack.supported(); // loaded here, at the build, not first by a parker thread when the heap may be full
         park.warnings().forEach(warn);
         if (!park.available() && plan instanceof WaitPlan.FlagWait && kind.running() != ExecutorKind.NAIVE) {
             warn.accept(Warning.of(ErrorCode.ParkFallback, plan.label(), "a hardware word wait (umwait, mwaitx or wfe)",

@@ -13,7 +13,9 @@ package dev.gpureactor.loom;
  * part is at most a little behind, and the sum is no snapshot of one moment. {@code polls} is
  * exact once the carriers are quiet. {@code busyNanos} is an estimate: each carrier times its first
  * task and then one task in 8 at random, counted 8 times (unbiased; over a few thousand tasks within
- * a few per cent).
+ * a few per cent). Over a few long tasks it can be far off either way, past the carriers' whole wall
+ * time even (one 150 ms task sampled counts 1.2 s); {@code idleNanos} is the wall time less it, at
+ * least 0, so {@code filled} then reads 1 until enough tasks ran.
  *
  * @param polls         tasks the carriers ran (summed over per-carrier counts)
  * @param woke          waits the parkers' scans woke (each completed wait once)

@@ -41,8 +41,10 @@ public final class TimerSlack {
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG),
                     Linker.Option.firstVariadicArg(1)))
                 .orElse(null);
-        } catch (RuntimeException e) {
-            return null; // native access denied, or no such linker: reported as unsupported
+        } catch (RuntimeException | OutOfMemoryError e) {
+            // Native access denied, or no such linker: reported as unsupported. Out of memory too: a class
+            // whose initializer throws never loads again, and every parker thread would die of it.
+            return null;
         }
     }
 
