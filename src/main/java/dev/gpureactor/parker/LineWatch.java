@@ -309,6 +309,9 @@ public final class LineWatch {
                 try {
                     done = head.port().query();
                 } catch (RuntimeException | Error e) {
+                    // A port that fails once the line closed (its stream could not store into it) fails by the
+                    // close: the waits stay held, and the next snapshot fails them LineClosed with the watch.
+                    if (line.isClosed()) return;
                     // Whatever the port threw ends its slot's waits, not the parker: a healthy line's waits
                     // must not fail ParkerDied for another port's bug (its StackOverflowError included, as
                     // FutureTask and CompletableFuture take any throwable of a task as its outcome).
@@ -316,10 +319,19 @@ public final class LineWatch {
                     break;
                 }
                 if (!done) break;
+                // The word is read while the wait is still held: a line closed under the backstop throws
+                // LineClosed here, and a wait taken out before would be neither signalled nor failed (the
+                // drop that fails a closed line's waits would no longer hold it, and its joiner would hang).
+                boolean neverWritten;
+                try {
+                    neverWritten = head.port().storesIntoLine() && !head.descriptor().isComplete(); // a query-only port writes no word
+                } catch (ReactorException e) {
+                    if (e.code() != ErrorCode.LineClosed) throw e;
+                    return; // held: the next snapshot fails and drops the closed line's watch
+                }
                 set.pollFirst();
                 waiting--;
                 counters.deregistered();
-                boolean neverWritten = head.port().storesIntoLine() && !head.descriptor().isComplete(); // a query-only port writes no word
                 if (head.signal()) {
                     counters.woke();
                     completed++;

@@ -172,6 +172,33 @@ class LineWatchTest {
         assertEquals(0, counters.registrations(), "counted out once, by the scan that completed it");
     }
 
+    /**
+     * The line closes between the backstop's query (done) and its read of the word: the wait stays
+     * held, so the close's drop of the watch fails it. Taken out before the read, it was neither
+     * signalled nor failed, and its joiner hung (about 1 run in 1,000 of a close under load).
+     */
+    @Test
+    void a_line_closed_between_the_backstops_done_and_its_word_read_leaves_the_wait_to_the_closes_drop() {
+        CompletionPort closesTheLine = new CompletionPort() {
+            @Override public boolean query() {
+                line.close(); // the close lands as the port says done
+                return true;
+            }
+            @Override public void block() { throw new UnsupportedOperationException(); }
+            @Override public void arm() { }
+            @Override public boolean park(long boundNanos) { return false; }
+        };
+        GpuFuture<Void> f = waitOn(3, 1, closesTheLine, 0, null);
+        clock.advance(PLAN.backstopNanos()); // the slot's backstop is due
+        watch.snapshot();
+        watch.next(false, false);
+        assertEquals(GpuFuture.PENDING, f.rawState());
+        assertEquals(1, watch.waiting(), "still held for the close's drop");
+        watch.failAll(new ReactorException(ErrorCode.LineClosed, line.name(), "wait")); // what the drop does
+        assertEquals(GpuFuture.FAILED, f.rawState());
+        assertEquals(0, counters.registrations());
+    }
+
     @Test
     void the_backstop_queries_each_busy_slot_once_per_backstop_and_the_turn_never_sleeps_past_it() {
         FakePort port = new FakePort();
