@@ -88,8 +88,14 @@ final class TurnLoan {
     /** A carrier: borrows the loop if it is open (one CAS; exactly one borrower wins). Acquire: the owner's writes. */
     boolean borrow() { return state == OPEN && STATE.compareAndSet(this, OPEN, LENT); }
 
-    /** A borrower whose turn threw: the owner will handle {@code t} after its take-back. */
-    void failed(Throwable t) { failure = t; }
+    /**
+     * A borrower whose turn threw: the owner will handle {@code t} after its take-back. The loan is open
+     * again meanwhile, so another borrower's turn may throw too before the owner takes it back: the
+     * first failure stays the one handled, the later ones ride on it (suppressed), none lost.
+     */
+    void failed(Throwable t) {
+        if (failure == null) failure = t; else if (failure != t) failure.addSuppressed(t);
+    }
 
     /** A borrower gives the loop back (release: its turn's writes); unparks the owner if it waits. */
     void giveBack() {
