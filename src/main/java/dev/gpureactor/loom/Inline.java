@@ -28,14 +28,22 @@ sealed interface Inline {
      * a new virtual thread on the JDK's scheduler.
      */
     record Plan(NaiveWait naive, Consumer<LineWait> parkerWatch, Executor runner) implements Inline {
+        /** Plans run on joining threads at most, where the parker watches (a soft bound: racing joiners may pass it). */
+        static final int INLINE_RUNS_MAX = Runtime.getRuntime().availableProcessors();
+
         /**
          * Whether {@code joiner} may take the plan over. Under the std host only an untimed platform
          * joiner does: one with a limit that took it over would leave it, at its limit, to a runner
          * that polls that one wait on its own (a core for a few hundred such waits), where the parker
          * watches them all; so it waits on the stack as a virtual thread does. An untimed one that is
-         * interrupted gives the wait back to the parker ({@link NaiveRunner#leave}).
+         * interrupted gives the wait back to the parker ({@link NaiveRunner#leave}). And only while
+         * fewer plans run on joining threads than there are cores: each polls its own wait, so a hundred
+         * platform joiners running theirs kept two cores busy where the parker watching them all took
+         * a third of one; past that a platform joiner waits for the parker too.
          */
-        boolean takenBy(Thread joiner, boolean timed) { return parkerWatch == null || (!joiner.isVirtual() && !timed); }
+        boolean takenBy(Thread joiner, boolean timed) {
+            return parkerWatch == null || (!joiner.isVirtual() && !timed && naive.runs().size() < INLINE_RUNS_MAX);
+        }
 
         /** Whether a stage with nobody joining starts a runner (under the std host the parker watches instead). */
         boolean runsForStage() { return parkerWatch == null; }

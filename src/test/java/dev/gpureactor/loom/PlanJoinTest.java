@@ -118,6 +118,29 @@ class PlanJoinTest {
         }
     }
 
+    /**
+     * Under the std host an untimed platform joiner runs its wait's plan itself, polling that one wait;
+     * a hundred of them kept two cores busy where the parker watching them all took a third of one. Only
+     * as many as there are cores take their plan over; the others wait for the parker, as virtual ones do.
+     */
+    @org.junit.jupiter.api.Test
+    void no_more_platform_joiners_run_their_plans_than_there_are_cores_and_the_parker_watches_the_rest() throws Exception {
+        int cores = Runtime.getRuntime().availableProcessors(), n = cores + 6;
+        try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).build(); SimDevice dev = SimDevice.open()) {
+            CountDownLatch gate = new CountDownLatch(1);
+            java.util.List<GpuFuture<Integer>> waits = heldWaits(r, dev.stream().hold(gate), n);
+            java.util.List<CompletableFuture<Integer>> joins = new java.util.ArrayList<>();
+            for (GpuFuture<Integer> f : waits) joins.add(on(false, f::join));
+            until("as many joiners as cores run their plans", () -> r.planRuns().size() >= cores);
+            Thread.sleep(200); // the other joiners have come by now, and would show as runs
+            assertTrue(r.planRuns().size() <= cores, r.planRuns().size() + " plans run on joining threads, for " + cores + " cores");
+            assertTrue(r.registrations() >= n - cores, "the parker watches the rest: " + r.registrations());
+            gate.countDown();
+            for (int i = 0; i < n; i++) assertEquals(i, joins.get(i).get(GUARD_S, TimeUnit.SECONDS));
+            until("the registrations are back to 0", () -> r.registrations() == 0);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"poll", "flag:park_us=100,backstop_us=1000"})
     void a_virtual_joiner_polling_on_the_only_carrier_lets_another_virtual_thread_run(String plan) throws Exception {
