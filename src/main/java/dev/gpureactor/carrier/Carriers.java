@@ -22,6 +22,20 @@ public sealed interface Carriers permits ForkJoinCarriers, QueuedCarriers {
      */
     int pushAll(Runnable[] tasks);
 
+    /** {@link #push}es each of {@code tasks} in order; returns how many it pushed before an {@code OutOfMemoryError}, if one came. */
+    default int pushEach(Runnable[] tasks) {
+        int pushed = 0;
+        try {
+            for (Runnable t : tasks) {
+                push(t);
+                pushed++;
+            }
+        } catch (OutOfMemoryError e) {
+            // the rest are pushed again, one by one (CarrierPool.resumeAll)
+        }
+        return pushed;
+    }
+
     /**
      * Takes one admitted task that still waits for a carrier, pushed by a thread that is no carrier,
      * for the caller to run through {@link CarrierPool#runTask} ({@link CarrierPool#runWaiting}); null

@@ -308,21 +308,13 @@ final class ForkJoinCarriers implements Carriers {
      */
     @Override
     public int pushAll(Runnable[] tasks) {
-        int pushed = 0;
+        if (tasks.length < SPREAD_FROM) return pushEach(tasks);
         try {
-            if (tasks.length < SPREAD_FROM) {
-                for (Runnable t : tasks) {
-                    push(t);
-                    pushed++;
-                }
-            } else {
-                forkJoin.execute(new Spread(pool, tasks, 0, tasks.length));
-                pushed = tasks.length;
-            }
+            forkJoin.execute(new Spread(pool, tasks, 0, tasks.length));
+            return tasks.length;
         } catch (OutOfMemoryError e) {
-            // the rest are pushed again, one by one (CarrierPool.resumeAll)
+            return 0; // none pushed: the pool pushes them one by one
         }
-        return pushed;
     }
 
     @Override

@@ -31,18 +31,7 @@ final class QueuedCarriers implements Carriers {
     }
 
     @Override
-    public int pushAll(Runnable[] tasks) {
-        int pushed = 0;
-        try {
-            for (Runnable t : tasks) {
-                push(t);
-                pushed++;
-            }
-        } catch (OutOfMemoryError e) {
-            // the rest are pushed again, one by one (CarrierPool.resumeAll)
-        }
-        return pushed;
-    }
+    public int pushAll(Runnable[] tasks) { return pushEach(tasks); }
 
     @Override
     public void retire() { }

@@ -320,8 +320,8 @@ public final class LineWatch {
                 }
                 if (!done) break;
                 // The word is read while the wait is still held: a line closed under the backstop throws
-                // LineClosed here, and a wait taken out before would be neither signalled nor failed (the
-                // drop that fails a closed line's waits would no longer hold it, and its joiner would hang).
+                // LineClosed here, and the wait must stay where the drop of the closed line's watch fails
+                // it; taken out first, nothing would signal or fail it, and its joiner would hang.
                 boolean neverWritten;
                 try {
                     neverWritten = head.port().storesIntoLine() && !head.descriptor().isComplete(); // a query-only port writes no word
