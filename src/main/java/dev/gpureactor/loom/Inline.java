@@ -28,7 +28,7 @@ sealed interface Inline {
      * a new virtual thread on the JDK's scheduler.
      */
     record Plan(NaiveWait naive, Consumer<LineWait> parkerWatch, Executor runner) implements Inline {
-        /** Plans run on joining threads at most, where the parker watches (a soft bound: racing joiners may pass it). */
+        /** Plans run on joining threads at most, where the parker watches. */
         static final int INLINE_RUNS_MAX = Runtime.getRuntime().availableProcessors();
 
         /**
@@ -38,11 +38,18 @@ sealed interface Inline {
          * watches them all; so it waits on the stack as a virtual thread does. An untimed one that is
          * interrupted gives the wait back to the parker ({@link NaiveRunner#leave}). And only while
          * fewer plans run on joining threads than there are cores: each polls its own wait, so a hundred
-         * platform joiners running theirs kept two cores busy where the parker watching them all took
-         * a third of one; past that a platform joiner waits for the parker too.
+         * platform joiners running theirs keep two cores busy where the parker watching them all takes
+         * a third of one; past that a platform joiner waits for the parker too. There, a true answer
+         * holds one of those places until {@link #released}: checked and taken under one lock, so
+         * joiners that come together cannot pass the bound.
          */
         boolean takenBy(Thread joiner, boolean timed) {
-            return parkerWatch == null || (!joiner.isVirtual() && !timed && naive.runs().size() < INLINE_RUNS_MAX);
+            return parkerWatch == null || (!joiner.isVirtual() && !timed && naive.runs().reserveInline(INLINE_RUNS_MAX));
+        }
+
+        /** The joiner that {@link #takenBy} let in is done with the plan: its place is free again. */
+        void released() {
+            if (parkerWatch != null) naive.runs().releaseInline();
         }
 
         /** Whether a stage with nobody joining starts a runner (under the std host the parker watches instead). */

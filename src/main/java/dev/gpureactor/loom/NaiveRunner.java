@@ -56,19 +56,24 @@ final class NaiveRunner {
      * watcher at a time), leaves the stack and the parker's watch before its first query, and runs
      * it. A joiner with a limit does not run a {@code block} plan (the vendor's wait has no bound):
      * it hands the claimed plan to the runner and waits on the stack, where its limit and interrupt
-     * end its own wait. True when this thread ran the plan (having unlinked {@code me}).
+     * end its own wait. True when this thread ran the plan (having unlinked {@code me}). Either way
+     * it frees the place {@link Inline.Plan#takenBy} took for it.
      */
     static boolean joinerRuns(GpuFuture<?> f, Inline.Plan p, GpuFuture.Joiner me, boolean timed, long start, long nanos)
             throws InterruptedException, TimeoutException {
-        if (!f.claimPlan()) return false;
-        if (timed && p.naive().plan() instanceof WaitPlan.Block) {
-            handOff(f, p);
-            return false;
+        try {
+            if (!f.claimPlan()) return false;
+            if (timed && p.naive().plan() instanceof WaitPlan.Block) {
+                handOff(f, p);
+                return false;
+            }
+            f.unlink(me);
+            if (!f.controls.skipsWithdraw()) f.lineWait.withdraw(); // negative control: the line that makes one watcher, removed
+            run(f, p, timed, start, nanos);
+            return true;
+        } finally {
+            p.released(); // the place Inline.Plan.takenBy took, whether this thread ran the plan or not
         }
-        f.unlink(me);
-        if (!f.controls.skipsWithdraw()) f.lineWait.withdraw(); // negative control: the line that makes one watcher, removed
-        run(f, p, timed, start, nanos);
-        return true;
     }
 
     /**

@@ -22,6 +22,8 @@ final class PlanRuns {
     private final Set<GpuFuture<?>> running = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Why the runs end, once closed; null while open. */
     private ReactorException closed;
+    /** Places taken by joiners that run their plan where the parker watches (Inline.Plan#takenBy); guarded by {@code running}. */
+    private int inline;
 
     /**
      * Starts a run of {@code f}'s plan: null, and the run is tracked until {@link #exit}; once
@@ -52,6 +54,22 @@ final class PlanRuns {
             running.clear();
         }
         for (GpuFuture<?> f : all) f.fail(why); // outside the lock: each settle wakes its runner and joiners
+    }
+
+    /** Takes one of {@code max} places for a joiner that runs its plan where the parker watches; false when none is free. */
+    boolean reserveInline(int max) {
+        synchronized (running) {
+            if (inline >= max) return false;
+            inline++;
+            return true;
+        }
+    }
+
+    /** Frees a place {@link #reserveInline} took. */
+    void releaseInline() {
+        synchronized (running) {
+            inline--;
+        }
     }
 
     /** How many plans run now (tests). */

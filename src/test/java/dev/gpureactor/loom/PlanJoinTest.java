@@ -129,14 +129,21 @@ class PlanJoinTest {
         try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).build(); SimDevice dev = SimDevice.open()) {
             CountDownLatch gate = new CountDownLatch(1);
             java.util.List<GpuFuture<Integer>> waits = heldWaits(r, dev.stream().hold(gate), n);
-            java.util.List<CompletableFuture<Integer>> joins = new java.util.ArrayList<>();
-            for (GpuFuture<Integer> f : waits) joins.add(on(false, f::join));
-            until("as many joiners as cores run their plans", () -> r.planRuns().size() >= cores);
-            Thread.sleep(200); // the other joiners have come by now, and would show as runs
+            int[] got = new int[n];
+            java.util.List<Thread> joiners = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                joiners.add(Thread.ofPlatform().start(() -> got[k] = waits.get(k).join()));
+            }
+            // Every joiner has come: it runs its plan (a run; its sleeps are timed), or it is parked on
+            // the future's stack for the parker (WAITING, untimed).
+            until("every joiner runs its plan or waits for the parker", () -> r.planRuns().size()
+                    + joiners.stream().filter(t -> t.getState() == Thread.State.WAITING).count() == n);
             assertTrue(r.planRuns().size() <= cores, r.planRuns().size() + " plans run on joining threads, for " + cores + " cores");
             assertTrue(r.registrations() >= n - cores, "the parker watches the rest: " + r.registrations());
             gate.countDown();
-            for (int i = 0; i < n; i++) assertEquals(i, joins.get(i).get(GUARD_S, TimeUnit.SECONDS));
+            for (Thread t : joiners) assertTrue(t.join(java.time.Duration.ofSeconds(GUARD_S)), "a joiner hung: " + t);
+            for (int i = 0; i < n; i++) assertEquals(i, got[i]);
             until("the registrations are back to 0", () -> r.registrations() == 0);
         }
     }
