@@ -4,6 +4,7 @@ import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.parker.ReactorCounters;
 import dev.gpureactor.parker.Turn;
 import dev.gpureactor.parker.ParkerHooks;
+import dev.gpureactor.parker.SnapshotPark;
 import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
@@ -69,11 +70,16 @@ final class Rig {
      * may borrow the loop while it lasts.
      */
     static LineParker lendingParker(CompletionLine line, ParkerHooks hooks) {
-        return new LineParker(line, (watches, bound, spin) -> {
+        return lendingParker(line, hooks, (watches, bound, spin) -> {
             for (int i = 0; i < 64; i++) Thread.onSpinWait();
             return 0L;
-        }, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()), new PointTable<>(), new ManualClock(), w -> { },
-                new ReactorCounters(), 0, null, CarrierPool.withoutCarriers(), false, true, hooks);
+        });
+    }
+
+    /** As {@link #lendingParker(CompletionLine, ParkerHooks)}, parking with {@code park}. */
+    static LineParker lendingParker(CompletionLine line, ParkerHooks hooks, SnapshotPark park) {
+        return new LineParker(line, park, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()), new PointTable<>(),
+                new ManualClock(), w -> { }, new ReactorCounters(), 0, null, CarrierPool.withoutCarriers(), false, true, hooks);
     }
 
     /** The controls' parker: dropping a closed line's watch does not fail its waits. */

@@ -4,6 +4,7 @@ import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.parker.ParkerHooks;
+import dev.gpureactor.parker.SnapshotPark;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
@@ -21,7 +22,12 @@ final class TurnLoanCase {
 
     /** A negative control's case: {@code hooks} changes its one line. */
     TurnLoanCase(ParkerHooks hooks) {
-        parker = Rig.lendingParker(line, hooks);
+        this(hooks, null);
+    }
+
+    /** A case whose owner parks with {@code park} (null: {@link Rig}'s brief spin). */
+    TurnLoanCase(ParkerHooks hooks, SnapshotPark park) {
+        parker = park == null ? Rig.lendingParker(line, hooks) : Rig.lendingParker(line, hooks, park);
         parker.step(false); // the line is watched
         parker.inbox.register(Rig.future(line, 0, 1, null).lineWait);
         parker.step(false); // the owner's turn: the wait is in the group, the word (0) in the snapshot

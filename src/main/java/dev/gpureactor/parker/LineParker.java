@@ -117,7 +117,7 @@ public final class LineParker implements Runnable {
         this.hosting = new ParkerHosting(this, hostPool, counters, hooks);
         this.inbox = new ParkerInbox(group, this.hosting, counters, hooks);
         // Lent only where the park polls: a hardware monitor wakes on the store itself.
-        this.loan = carrierTurns && carriers != null && !park.oneLine() ? new TurnLoan(hooks.ownerWaitsForBorrower()) : null;
+        this.loan = carrierTurns && carriers != null && !park.oneLine() ? new TurnLoan(hooks.ownerWaitsForBorrower(), hooks.failedTurnShutsLoan()) : null;
     }
 
     void start() {

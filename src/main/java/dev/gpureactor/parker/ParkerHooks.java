@@ -39,4 +39,7 @@ public interface ParkerHooks {
 
     /** Whether the owner waits for a carrier's borrowed turn before it takes its loop back (false: {@code TurnLoanNegativeControl}). */
     default boolean ownerWaitsForBorrower() { return true; }
+
+    /** Whether a lent turn that threw leaves the loan shut until the owner's take-back (false: {@code FailedTurnNegativeControl}). */
+    default boolean failedTurnShutsLoan() { return true; }
 }

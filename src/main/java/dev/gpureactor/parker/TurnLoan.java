@@ -14,9 +14,13 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>States.</b> {@code SHUT} (the owner runs the loop), {@code OPEN} (the owner parks; a carrier
  * may borrow), {@code LENT} (a carrier runs a turn), {@code WANTED} (lent, and the owner, done parking,
- * waits for it in {@link LockSupport#park}). Only the owner leaves {@code SHUT} and enters it, and only
- * from {@code OPEN}; only a borrower leaves {@code LENT} or {@code WANTED}, to {@code OPEN}. So at most
- * one thread runs the loop at a time: the forbidden outcome of {@code TurnLoanStress}.
+ * waits for it in {@link LockSupport#park}), {@code FAILED} (a lent turn threw: nobody may borrow until
+ * the owner has handled it). Only the owner leaves {@code SHUT} and enters it, and only from {@code OPEN}
+ * or {@code FAILED}; only a borrower leaves {@code LENT} or {@code WANTED}, to {@code OPEN} or, after its
+ * turn threw, {@code FAILED}. So at most one thread runs the loop at a time (the forbidden outcome of
+ * {@code TurnLoanStress}), and a turn that threw is the loan's last until the owner takes it back: no
+ * carrier runs a loop whose last turn failed half-way before its owner's error handling has repaired it
+ * (the forbidden outcome of {@code FailedTurnStress}).
  *
  * <p><b>Memory ordering.</b> The owner's writes to the loop's state (the group, its watches and
  * snapshots) come before its volatile write of {@code OPEN}; a borrower's CAS from {@code OPEN} reads
@@ -35,21 +39,30 @@ final class TurnLoan {
         }
     }
 
-    static final int SHUT = 0, OPEN = 1, LENT = 2, WANTED = 3;
+    static final int SHUT = 0, OPEN = 1, LENT = 2, WANTED = 3, FAILED = 4;
 
     /** Spins the owner waits for a borrowed turn before it parks (a turn takes a few microseconds). */
     private static final int SPINS = 256;
 
-    /** SHUT, OPEN, LENT or WANTED (the class comment). Volatile: every transition orders the loop's state. */
+    /** SHUT, OPEN, LENT, WANTED or FAILED (the class comment). Volatile: every transition orders the loop's state. */
     private volatile int state;
-    /** What a borrowed turn threw, for the owner's error handling: written before the give-back, read after the take-back. */
+    /**
+     * What the loan's borrowed turn threw, for the owner's error handling: written by that borrower
+     * before its give-back (to {@code FAILED}, so no second borrower writes it), read and cleared by the
+     * owner after its take-back and before its next open.
+     */
     private Throwable failure;
     /** The thread that opened the loan, which a give-back unparks: written before {@code OPEN}, read after a borrow. */
     private Thread owner;
     /** False only in the negative control (ParkerHooks): the owner takes the loop back without waiting for a borrower. */
     private final boolean waitsForBorrower;
+    /** False only in the negative control (ParkerHooks): a turn that threw gives the loop back open. */
+    private final boolean shutsOnFailure;
 
-    TurnLoan(boolean waitsForBorrower) { this.waitsForBorrower = waitsForBorrower; }
+    TurnLoan(boolean waitsForBorrower, boolean shutsOnFailure) {
+        this.waitsForBorrower = waitsForBorrower;
+        this.shutsOnFailure = shutsOnFailure;
+    }
 
     /** Owner, before a polling park: carriers may borrow the loop (release: the loop's state and {@code owner} before it). */
     void open() {
@@ -72,10 +85,12 @@ final class TurnLoan {
         if (!waitsForBorrower) {
             STATE.setVolatile(this, SHUT); // negative control: a borrower may still be in its turn
         } else {
-            for (int spins = 0; !STATE.compareAndSet(this, OPEN, SHUT); spins++) { // acquire: the borrower's writes
+            for (int spins = 0; ; spins++) {
+                int s = state; // volatile
+                if ((s == OPEN || s == FAILED) && STATE.compareAndSet(this, s, SHUT)) break; // acquire: the borrower's writes
                 if (spins < SPINS) {
                     Thread.onSpinWait();
-                } else if (STATE.compareAndSet(this, LENT, WANTED) || state == WANTED) {
+                } else if (s == WANTED || (s == LENT && STATE.compareAndSet(this, LENT, WANTED))) {
                     LockSupport.park(this); // the give-back unparks; a stray unpark only loops
                 }
             }
@@ -88,20 +103,18 @@ final class TurnLoan {
     /** A carrier: borrows the loop if it is open (one CAS; exactly one borrower wins). Acquire: the owner's writes. */
     boolean borrow() { return state == OPEN && STATE.compareAndSet(this, OPEN, LENT); }
 
-    /**
-     * A borrower whose turn threw: the owner will handle {@code t} after its take-back. The loan is open
-     * again meanwhile, so another borrower's turn may throw too before the owner takes it back: the
-     * first failure stays the one handled, the later ones ride on it (suppressed), none lost.
-     */
-    void failed(Throwable t) {
-        if (failure == null) failure = t; else if (failure != t) failure.addSuppressed(t);
-    }
+    /** A borrower whose turn threw: the owner handles {@code t} after its take-back; the give-back shuts the loan. */
+    void failed(Throwable t) { failure = t; }
 
-    /** A borrower gives the loop back (release: its turn's writes); unparks the owner if it waits. */
+    /**
+     * A borrower gives the loop back (release: its turn's writes): open for another carrier, or, after
+     * {@link #failed}, {@code FAILED} until the owner takes it back. Unparks the owner if it waits.
+     */
     void giveBack() {
-        Thread o = owner; // read before the give-back: once OPEN, the owner may take the loop and open again
-        if (STATE.compareAndSet(this, LENT, OPEN)) return;
-        STATE.setVolatile(this, OPEN); // WANTED: the owner parks, or is about to
+        Thread o = owner; // read before the give-back: once given back, the owner may take the loop and open again
+        int back = failure != null && shutsOnFailure ? FAILED : OPEN; // plain: this borrower's own write, or the owner's null before its open
+        if (STATE.compareAndSet(this, LENT, back)) return;
+        STATE.setVolatile(this, back); // WANTED: the owner parks, or is about to
         LockSupport.unpark(o);
     }
 
