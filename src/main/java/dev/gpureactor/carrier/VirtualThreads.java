@@ -6,6 +6,7 @@ import dev.gpureactor.core.JvmFlags;
 import dev.gpureactor.core.ReactorException;
 
 import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
 import java.util.concurrent.Executor;
 
 /**
@@ -31,7 +32,13 @@ public final class VirtualThreads {
         try {
             Constructor<?> c = Class.forName(BUILDER).getDeclaredConstructor(Executor.class);
             c.setAccessible(true);
+            c.newInstance((Executor) Runnable::run); // a builder only, no thread: the JDK refuses here where it cannot
             return c;
+        } catch (InvocationTargetException e) {
+            // UnsupportedOperationException: the JVM runs virtual threads without continuations
+            // (-XX:-VMContinuations), each on a platform thread of its own, so no scheduler can be given.
+            return "this JVM gives virtual threads no scheduler (" + e.getCause()
+                    + "): it runs them without continuations (-XX:-VMContinuations), each on a platform thread";
         } catch (RuntimeException e) {
             // InaccessibleObjectException when java.lang is not opened to us.
             return "the JDK's virtual-thread scheduler hook is closed (" + e.getClass().getSimpleName()

@@ -23,8 +23,13 @@ record ReactorThreads(CarrierPool pool, ThreadFactory virtualThreads, Executor c
             return new ReactorThreads(null, Thread.ofVirtual().name("gar-vt-", 0).factory(), ForkJoinPool.commonPool());
         }
         CarrierPool pool = new CarrierPool(carriers, warnings);
-        // callbacks are never kept by a parker: they do not run on parkers
-        return new ReactorThreads(pool, pool.threadFactory(VirtualThreads.builder(pool).name("gar-vt-", 0)), pool.callbacks());
+        try {
+            // callbacks are never kept by a parker: they do not run on parkers
+            return new ReactorThreads(pool, pool.threadFactory(VirtualThreads.builder(pool).name("gar-vt-", 0)), pool.callbacks());
+        } catch (RuntimeException | Error e) {
+            pool.close(); // its watch thread started with it: a reactor that never opened leaves nothing behind
+            throw e;
+        }
     }
 
     /** The reactor's {@link RunStats}: its counters, and its pool's figures (0 without a pool). */
