@@ -13,15 +13,16 @@ import org.openjdk.jcstress.infra.results.III_Result;
  */
 final class FailedTurnCase {
     /** The test's hooks: every lent turn throws, as a turn whose port or readback fails half-way. */
-    static final ParkerHooks THROWS = new ParkerHooks() {
-        @Override public void beforeLentTurn(LineParker parker) { throw new IllegalStateException("a lent turn's fault"); }
-    };
+    static final ParkerHooks THROWS = new Throwing(true);
 
     /** The control's hooks: as {@link #THROWS}, and a turn that threw gives the loop back open. */
-    static final ParkerHooks REOPENS = new ParkerHooks() {
+    static final ParkerHooks REOPENS = new Throwing(false);
+
+    /** Lent turns that throw; {@code shuts}: whether a failed turn shuts the loan (the library's line). */
+    private record Throwing(boolean shuts) implements ParkerHooks {
         @Override public void beforeLentTurn(LineParker parker) { throw new IllegalStateException("a lent turn's fault"); }
-        @Override public boolean failedTurnShutsLoan() { return false; }
-    };
+        @Override public boolean failedTurnShutsLoan() { return shuts; }
+    }
 
     final TurnLoanCase loan;
     /** Whether the borrow inside the owner's park ran a turn (the owner's thread, before its take-back). */
