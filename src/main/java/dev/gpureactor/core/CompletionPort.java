@@ -17,8 +17,10 @@ public interface CompletionPort {
     /**
      * Answers at once: {@code true} done, {@code false} pending; throws when the work failed. It must
      * not block: it runs on a parker thread (or a carrier lending it a turn) that watches every wait
-     * of its lines, so a query that blocks for a second delays all of them, and the reactor's close,
-     * by as much. What it throws fails only this port's waits.
+     * of its lines, so a query that blocks for a second delays all of them by as much, and their end
+     * at the reactor's close too (the close itself returns after its grace, warning
+     * {@link ErrorCode#LiveAtClose} of their joiners; the parker ends those waits once the query
+     * returns). What it throws fails only this port's waits.
      *
      * @return {@code true} when the work is done; a failed stream throws
      */
