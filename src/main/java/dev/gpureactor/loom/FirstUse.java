@@ -17,10 +17,14 @@ import dev.gpureactor.parker.LineGroup;
 import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.DeadlinePlan;
+import dev.gpureactor.core.Durations;
+import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.Outcome;
 import dev.gpureactor.core.PointEstimate;
 import dev.gpureactor.core.PointTable;
+import dev.gpureactor.core.ReactorException;
 
+import java.time.Duration;
 import java.util.List;
 
 /*
@@ -40,7 +44,9 @@ import java.util.List;
  * reactor (a platform thread in every use the project knows; on a virtual thread it is the same
  * one-time cost the first await would pay). Initialisation order gives the happens-before: a
  * class initialised here is seen initialised by every thread (JLS 12.4.2), and a linked call site
- * stays linked. What remains on a first await is the library's lambdas, linked on first execution
+ * stays linked. The same goes for a join's coded failures (a caller's limit or interrupt): the first
+ * one in a JVM links the JDK's string concatenation, 15-25 ms on the caller that first times out.
+ * What remains on a first await is the library's lambdas, linked on first execution
  * (they pin only if two virtual threads link the same one at once) and the JDK's own first use of
  * virtual threads.
  */
@@ -64,7 +70,7 @@ final class FirstUse {
 
     private static boolean prime() {
         try {
-            for (Class<?> c : AWAIT_PATH) {
+            for (Class<?> c : java.util.stream.Stream.concat(AWAIT_PATH.stream(), ParkerThread.loopClasses().stream()).toList()) {
                 Class.forName(c.getName(), true, c.getClassLoader());
                 // Their nested classes (JoinerStack's joiner node, CompletionLine's listener) too, so that one added later is not forgotten.
                 for (Class<?> nested : c.getDeclaredClasses()) Class.forName(nested.getName(), true, nested.getClassLoader());
@@ -85,6 +91,13 @@ final class FirstUse {
         }
         // And the parker's fold of a scan's run (observeAll's own pattern switch), linked here too.
         table.observeAll(new SlotPoint(null, 2), plan, List.of(new Outcome.Immediate(1), new Outcome.Exact(1), new Outcome.Late(1), new Outcome.Blocked(1)));
-        return distinct && e.sleepNanos(plan).orElse(0) >= 0 && e.spreadNanos() >= 0 && table.sleepNanos(b, plan).isEmpty();
+        // A caller's own ends of a join (a limit, an interrupt), made as the join makes them: the coded
+        // message and the limit in words, whose string concatenations link through the JDK's
+        // StringConcatFactory (15 ms the first time in a JVM) and whose figures go through BigDecimal.
+        String limits = Durations.text(Duration.ofNanos(-1)) + Durations.text(Duration.ZERO) + Durations.text(Duration.ofMillis(3))
+                + Durations.text(Duration.ofMinutes(-2)) + Durations.text(Duration.ofHours(1));
+        boolean coded = new ReactorException(ErrorCode.Timeout, "wait on " + a, limits).getMessage().startsWith("GAR-")
+                && new ReactorException(ErrorCode.Interrupted, "wait on " + b).getMessage().startsWith("GAR-");
+        return distinct && coded && e.sleepNanos(plan).orElse(0) >= 0 && e.spreadNanos() >= 0 && table.sleepNanos(b, plan).isEmpty();
     }
 }

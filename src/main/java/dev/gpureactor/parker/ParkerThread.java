@@ -7,6 +7,7 @@ import dev.gpureactor.core.Sleeper;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A platform thread that runs a {@link LineParker}'s loop, and during one turn of it captures the
@@ -178,5 +179,15 @@ public final class ParkerThread extends Thread implements WakeCapture {
         } catch (RuntimeException | Error e) {
             failure.addSuppressed(e);
         }
+    }
+
+    /**
+     * The package's own classes a loop reaches only after it starts (a carrier's lent turn may reach them
+     * first), for the reactor to initialise off the carriers with the rest of the await path.
+     *
+     * @return those classes
+     */
+    public static List<Class<?>> loopClasses() {
+        return List.of(TurnLoan.class, ParkerDeath.class, ParkerEvents.class, EventSampler.class);
     }
 }
