@@ -107,7 +107,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public CarrierPool(int size, Consumer<Warning> warnings) {
         VirtualThreads.requireCarrierPool(); // before ForkJoinCarriers loads, as in the constructor below
-        this(checkedSize(size), ForkJoinCarriers.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings); // checked first: maxPoolSize throws past 32767
+        this(checkedSize(size), SchedulerProperties.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings); // checked first: maxPoolSize throws past 32767
     }
 
     /**

@@ -26,7 +26,7 @@ import java.util.function.BiConsumer;
  * as on the JDK's scheduler, and gives it back when the call returns. The {@link CarrierWatch}
  * compensates what the JDK does not wrap (pinned blocks, unwrapped blocking calls) through the same
  * pool methods ({@link #beginBlock}, {@link #endBlock}). Both count against one bound, the pool's
- * maximum size ({@link #maxPoolSize}: {@code jdk.virtualThreadScheduler.maxPoolSize}, as the JDK's);
+ * maximum size ({@link SchedulerProperties#maxPoolSize}: {@code jdk.virtualThreadScheduler.maxPoolSize}, as the JDK's);
  * past it the pool saturates quietly rather than throwing, as the JDK's does.
  *
  * <p><b>Continuations the JDK hands straight to the pool.</b> When the carrier is a
@@ -128,24 +128,6 @@ final class ForkJoinCarriers implements Carriers {
             pool.admitHandedOver();
             return new Run(pool, continuation::quietlyInvoke);
         }
-    }
-
-    /**
-     * The pool's maximum size, as the JDK reads it for its own scheduler: the system property
-     * {@code jdk.virtualThreadScheduler.maxPoolSize}, else {@code max(parallelism, 256)}; clamped
-     * to {@code [parallelism, 32767]} (the pool's own limit).
-     */
-    static int maxPoolSize(int parallelism) {
-        int max = Math.max(parallelism, 256);
-        String p = System.getProperty("jdk.virtualThreadScheduler.maxPoolSize");
-        if (p != null) {
-            try {
-                max = Integer.parseInt(p.strip());
-            } catch (NumberFormatException e) {
-                // the JDK throws at its scheduler's creation; ours keeps the default (the JDK's has already said so)
-            }
-        }
-        return Math.clamp(max, parallelism, 0x7fff);
     }
 
     /** A spare tally, or a new one listed for the readers. */

@@ -3,6 +3,7 @@ package dev.gpureactor.loom;
 import dev.gpureactor.parker.SlotPoint;
 import dev.gpureactor.carrier.VirtualThreads;
 import dev.gpureactor.carrier.CarrierPool;
+import dev.gpureactor.carrier.SchedulerProperties;
 import dev.gpureactor.parker.ReactorCounters;
 import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.core.Capability;
@@ -56,9 +57,8 @@ public final class GpuReactor implements AutoCloseable {
     /** {@link #park()} of a reactor whose parkers use the pure-Java park. */
     public static final String FALLBACK_PARK = "fallback (spin, then parkNanos slices)";
     /**
-     * Lines one parker watches by default under the pure-Java park ({@link Builder#linesPerParker}):
-     * its slices poll every word of all its lines, so more lines per thread cost no more wakes
-     * (docs/SCALE.md, "Parkers over several lines").
+     * Lines one parker watches by default under the pure-Java park ({@link Builder#linesPerParker}): its slices
+     * poll every word of all its lines, so more lines cost no more wakes (docs/SCALE.md, "Parkers over several lines").
      */
     public static final int FALLBACK_LINES_PER_PARKER = 8;
     /** Lines one parker watches by default under a hardware word wait: a monitor arms one line. */
@@ -127,12 +127,12 @@ public final class GpuReactor implements AutoCloseable {
     public static Builder builder() { return new Builder(); }
 
     /**
-     * The default carrier count: one per core, as the JDK's own scheduler (its carriers park in the
-     * pool and leave the core to a parker the moment it is runnable).
+     * The default carrier count, as the JDK sets its scheduler's parallelism: one per core, or
+     * {@code jdk.virtualThreadScheduler.parallelism}, capped by {@code jdk.virtualThreadScheduler.maxPoolSize}.
      *
-     * @return {@link Runtime#availableProcessors()}
+     * @return {@link SchedulerProperties#parallelism()}
      */
-    public static int defaultCarriers() { return Runtime.getRuntime().availableProcessors(); }
+    public static int defaultCarriers() { return SchedulerProperties.parallelism(); }
 
     /**
      * A reactor with the defaults: gpu-reactor on a carrier pool, the default plan.
