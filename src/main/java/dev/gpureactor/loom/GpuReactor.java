@@ -130,7 +130,7 @@ public final class GpuReactor implements AutoCloseable {
      * The default carrier count, as the JDK sets its scheduler's parallelism: one per core, or
      * {@code jdk.virtualThreadScheduler.parallelism}, capped by {@code jdk.virtualThreadScheduler.maxPoolSize}.
      *
-     * @return {@link SchedulerProperties#parallelism()}
+     * @return the carriers a reactor keeps unless {@link Builder#carriers} says otherwise
      */
     public static int defaultCarriers() { return SchedulerProperties.parallelism(); }
 
