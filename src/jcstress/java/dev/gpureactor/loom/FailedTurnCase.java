@@ -24,19 +24,16 @@ final class FailedTurnCase {
         @Override public boolean failedTurnShutsLoan() { return shuts; }
     }
 
-    final TurnLoanCase loan;
+    /** Not final: the park made before it is set reads it (the park runs only in {@link #owner}). */
+    private TurnLoanCase loan;
     /** Whether the borrow inside the owner's park ran a turn (the owner's thread, before its take-back). */
     private int inPark;
-    /** The parker, for its own park's borrow (set once built; the park runs only in {@link #owner}). */
-    private LineParker self; // not final: the park lambda, made before it is set, reads it
 
     FailedTurnCase(ParkerHooks hooks) {
         loan = new TurnLoanCase(hooks, (watches, bound, spin) -> {
-            inPark = self.lendTurn() ? 1 : 0;
-            for (int i = 0; i < 64; i++) Thread.onSpinWait();
-            return 0L;
+            inPark = loan.parker.lendTurn() ? 1 : 0;
+            return Rig.BRIEF_PARK.park(watches, bound, spin);
         }); // a stored word: each borrower's look says the owner's park would end
-        self = loan.parker;
     }
 
     /** The owner: the real lending park; r1 the in-park borrow, r3 1 when the park rethrows a lent turn's failure. */

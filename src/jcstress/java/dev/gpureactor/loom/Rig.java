@@ -64,19 +64,16 @@ final class Rig {
                 new PointTable<>(), new ManualClock(), w -> { }, counters, 0, null, null, false, false, hooks);
     }
 
+    /** A park that spins briefly, as a real park sleeps a slice: a carrier may borrow the loop while it lasts. */
+    static final SnapshotPark BRIEF_PARK = (watches, bound, spin) -> {
+        for (int i = 0; i < 64; i++) Thread.onSpinWait();
+        return 0L;
+    };
+
     /**
      * A parker whose loop carriers may borrow between tasks ({@code Builder.carrierTurns}), over a
-     * pool with no carrier threads: its park spins briefly (a real park sleeps a slice), so a carrier
-     * may borrow the loop while it lasts.
+     * pool with no carrier threads, parking with {@code park} ({@link #BRIEF_PARK}, or a variation).
      */
-    static LineParker lendingParker(CompletionLine line, ParkerHooks hooks) {
-        return lendingParker(line, hooks, (watches, bound, spin) -> {
-            for (int i = 0; i < 64; i++) Thread.onSpinWait();
-            return 0L;
-        });
-    }
-
-    /** As {@link #lendingParker(CompletionLine, ParkerHooks)}, parking with {@code park}. */
     static LineParker lendingParker(CompletionLine line, ParkerHooks hooks, SnapshotPark park) {
         return new LineParker(line, park, new WaitPlan.FlagWait(100_000, 1_000_000, Optional.empty()), new PointTable<>(),
                 new ManualClock(), w -> { }, new ReactorCounters(), 0, null, CarrierPool.withoutCarriers(), false, true, hooks);

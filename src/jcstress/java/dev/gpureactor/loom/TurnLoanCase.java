@@ -22,12 +22,12 @@ final class TurnLoanCase {
 
     /** A negative control's case: {@code hooks} changes its one line. */
     TurnLoanCase(ParkerHooks hooks) {
-        this(hooks, null);
+        this(hooks, Rig.BRIEF_PARK);
     }
 
-    /** A case whose owner parks with {@code park} (null: {@link Rig}'s brief spin). */
+    /** A case whose owner parks with {@code park}. */
     TurnLoanCase(ParkerHooks hooks, SnapshotPark park) {
-        parker = park == null ? Rig.lendingParker(line, hooks) : Rig.lendingParker(line, hooks, park);
+        parker = Rig.lendingParker(line, hooks, park);
         parker.step(false); // the line is watched
         parker.inbox.register(Rig.future(line, 0, 1, null).lineWait);
         parker.step(false); // the owner's turn: the wait is in the group, the word (0) in the snapshot

@@ -26,6 +26,7 @@ import dev.gpureactor.core.ReactorException;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 /*
  * Implementation overview.
@@ -70,7 +71,7 @@ final class FirstUse {
 
     private static boolean prime() {
         try {
-            for (Class<?> c : java.util.stream.Stream.concat(AWAIT_PATH.stream(), ParkerThread.loopClasses().stream()).toList()) {
+            for (Class<?> c : Stream.concat(AWAIT_PATH.stream(), ParkerThread.loopClasses().stream()).toList()) {
                 Class.forName(c.getName(), true, c.getClassLoader());
                 // Their nested classes (JoinerStack's joiner node, CompletionLine's listener) too, so that one added later is not forgotten.
                 for (Class<?> nested : c.getDeclaredClasses()) Class.forName(nested.getName(), true, nested.getClassLoader());
