@@ -87,6 +87,8 @@ public final class GpuReactor implements AutoCloseable {
     private final WaitStarts starts;
     private final ReactorWarnings warnings;
     private final ReactorClose closing = new ReactorClose(); // begun once (volatile); when a concurrent close returns
+    /** The factory users get: refuses from the close's first step on, where the pool's own refuses only at its last. */
+    private final ThreadFactory userThreads = this::newUserThread;
 
     /** The reactor's name: its JMX bean's {@code name} key. */
     private final String name;
@@ -230,7 +232,12 @@ public final class GpuReactor implements AutoCloseable {
      */
     public ThreadFactory threadFactory() {
         if (closing.isClosed()) throw new ReactorException(ErrorCode.Rejected, "reactor", "virtual thread");
-        return virtualThreads;
+        return userThreads;
+    }
+
+    private Thread newUserThread(Runnable task) {
+        if (closing.isClosed()) throw ReactorException.rejection("reactor", "virtual thread");
+        return virtualThreads.newThread(task);
     }
 
     /**

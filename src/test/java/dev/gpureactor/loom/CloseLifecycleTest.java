@@ -212,6 +212,36 @@ class CloseLifecycleTest {
         assertTrue(exec.isTerminated());
     }
 
+    /**
+     * The close refuses new threads from its first step: a factory taken before it refuses {@code newThread} as soon
+     * as {@code isClosed()} reads true, not only once the carrier pool closes at the close's last step (an outside
+     * probe: 5 of 40 closes made and ran a new thread after {@code isClosed()}, and {@code startVirtualThread}
+     * refused at the same moment). Each round closes while a live thread keeps the close in its grace.
+     */
+    @Test
+    void a_factory_taken_before_close_refuses_new_threads_from_the_close_s_first_step() throws Exception {
+        int made = 0;
+        for (int round = 0; round < 100; round++) {
+            GpuReactor r = open(new CopyOnWriteArrayList<>());
+            ThreadFactory before = r.threadFactory();
+            CountDownLatch release = new CountDownLatch(1);
+            before.newThread(() -> {
+                try { release.await(); } catch (InterruptedException e) { throw new AssertionError(e); }
+            }).start();
+            Thread closer = Thread.ofPlatform().start(r::close); // in its grace until the live thread is released
+            while (!r.isClosed()) Thread.onSpinWait();
+            try {
+                before.newThread(() -> { });
+                made++;
+            } catch (RejectedExecutionException e) {
+                assertCoded(e);
+            }
+            release.countDown();
+            closer.join();
+        }
+        assertEquals(0, made, "closes whose factory still made a thread after isClosed() read true");
+    }
+
     private static void assertCoded(RejectedExecutionException e) {
         assertTrue(e.getMessage() != null && e.getMessage().contains(ErrorCode.Rejected.name()), String.valueOf(e.getMessage()));
         assertFalse(e.getMessage().contains("wait"), "a refused task says no wait was cut short: " + e.getMessage());
