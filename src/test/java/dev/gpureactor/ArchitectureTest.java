@@ -121,9 +121,12 @@ class ArchitectureTest {
     static final Set<String> JAVA_ONLY = Set.of("core", "json");
     /**
      * The JDK internals a layer may name: the carriers are the JDK's own carrier class, so that the
-     * JDK compensates their blocking calls (carrier.CarrierThreads exports it to the library at run time).
+     * JDK compensates their blocking calls (carrier.CarrierThreads exports it to the library at run time);
+     * and the JDK's carrier-thread local, through which a thread's first run tells the platform thread
+     * running it that the factory made it (carrier.AdoptedThreads).
      */
-    static final Map<String, Set<String>> MAY_USE_JDK_INTERNAL = Map.of("carrier", Set.of("jdk/internal/misc/CarrierThread"));
+    static final Map<String, Set<String>> MAY_USE_JDK_INTERNAL = Map.of("carrier",
+            Set.of("jdk/internal/misc/CarrierThread", "jdk/internal/misc/CarrierThreadLocal"));
     /** Packages that may use a library outside the JDK (the optional dependencies). */
     static final Set<String> MAY_USE_LIBRARIES = Set.of("cli", "bench", "bench/service", "bench/scale");
 

@@ -55,10 +55,11 @@ import java.util.function.Function;
  *     never cleared, and a refused add sees it, so no task lands after the carriers left, and the
  *     retirement happens once.</li>
  * </ul>
- * A start and a resume cannot be told apart on the Executor route; {@link #execute} treats every
- * call while a thread of the pool lives as a resume (a thread created before close and started
- * after it, while others still run, is admitted). New starts are refused earlier, where they can be
- * told: {@link #threadFactory} refuses new threads once closed.
+ * {@link #execute} tells a start from a resume by the thread's state ({@link VirtualThreads#isStarting}).
+ * A resume is admitted until retirement; a start is admitted as a resume while a thread of the pool
+ * lives (a thread created before close and started after it, or a pool thread's own child), else
+ * refused once closed; {@link #threadFactory} refuses new threads once closed. A start whose thread
+ * the factory did not make is adopted ({@link AdoptedThreads}).
  */
 public final class CarrierPool implements Executor, AutoCloseable {
     /** How long {@link #close()} waits for the live threads to end before it warns and returns. */
@@ -93,6 +94,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     private final CarrierTally strayTally = new CarrierTally();
     /** Compensates carriers blocked by pinned virtual threads or in the OS; null for a pool without carriers (jcstress). */
     private final CarrierWatch watch;
+    /** Virtual threads here that the factory did not make (a pool thread's plain {@code Thread.ofVirtual()}); null without carriers. */
+    private final AdoptedThreads adopted;
     /** The carriers' retirement and the close's wait for it. */
     private final PoolExit exit;
     /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
@@ -134,6 +137,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         this.carriers = carriers.apply(this);
         this.watch = this.carriers instanceof QueuedCarriers ? null : new CarrierWatch(this, this.carriers, "gar-carrier-watch");
+        this.adopted = watch == null ? null : new AdoptedThreads(this); // the watch sweeps them
         this.exit = new PoolExit(this, this.carriers, watch, live, this.warnings);
         if (watch != null) watch.start();
     }
@@ -178,7 +182,15 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     @Override
     public void execute(Runnable task) {
-        if (tellsResumes && liveThreads() > 0) onContinue(task); else onStart(task);
+        Thread t = tellsResumes ? VirtualThreads.threadOf(task) : null;
+        if (t == null) {
+            if (tellsResumes && liveThreads() > 0) onContinue(task); else onStart(task); // a thread we cannot read
+        } else if (!VirtualThreads.isStarting(t)) {
+            onContinue(task);
+        } else {
+            Runnable start = adopted == null ? task : adopted.start(task, t);
+            if (liveThreads() > 0) admitResume(start); else onStart(start); // admitted after close while a thread lives
+        }
     }
 
     /**
@@ -354,11 +366,26 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * not retired). Returns its entry in the live set, for {@link #ended}.
      */
     public LiveThreads.Entry began() {
+        if (adopted != null) AdoptedThreads.claim(); // the factory's thread: not adopted
         ctl.addAndGet(ONE_LIVE); // counted before it can be found in the live set
         return live.add(Thread.currentThread());
     }
 
-    /** The calling virtual thread's last act, with the entry its {@link #began} returned. */
+    /** An adopted thread is live ({@link AdoptedThreads}): called inside its start's admitted task, so never on a retired word. */
+    void adopt(Thread t) {
+        ctl.addAndGet(ONE_LIVE); // counted before it can be found in the live set
+        adopted.add(t, live.add(t));
+    }
+
+    /** The carrier watch's look at the adopted threads: each that ended is not live any more. */
+    void sweepAdopted() {
+        if (adopted != null) adopted.sweep(this::ended);
+    }
+
+    /** {@return whether an adopted thread may still live: the watch then looks as often as while tasks are admitted} */
+    boolean hasAdopted() { return adopted != null && adopted.any(); }
+
+    /** The calling virtual thread's last act, with the entry its {@link #began} returned (or the watch's, for an adopted one). */
     public void ended(LiveThreads.Entry me) {
         live.remove(me); // gone from the live set before the count drops
         if (ctl.addAndGet(-ONE_LIVE) == CLOSED) tryRetire(); // a hosted thread ends on its parker, outside any task

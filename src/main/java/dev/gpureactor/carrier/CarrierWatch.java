@@ -140,8 +140,10 @@ public final class CarrierWatch implements Runnable {
         try {
             int followUps = 0;
             while (!stopped) {
-                LockSupport.parkNanos(this, nextLookNanos(followUps, pool.admitted() > 0));
-                if (!stopped) followUps = followUpsAfter(followUps, tick());
+                LockSupport.parkNanos(this, nextLookNanos(followUps, pool.admitted() > 0 || pool.hasAdopted()));
+                if (stopped) break;
+                followUps = followUpsAfter(followUps, tick());
+                pool.sweepAdopted(); // an adopted thread's end runs no code of ours
             }
         } finally {
             for (CarrierTally tally : carriers.tallies()) if (tally.watchHolds) act(tally, Action.END);

@@ -26,14 +26,17 @@ public interface CarrierView {
     int threads();
 
     /**
-     * Virtual threads of the pool that started and have not ended.
+     * Virtual threads of the pool that began running and have not ended, parked ones included, and
+     * those the pool adopted (a pool thread's own {@code Thread.ofVirtual()} children, counted from
+     * the end of their first run). A thread started but still waiting for its first carrier is
+     * counted in {@link #queueDepth()} until it runs.
      *
      * @return the live threads, parked ones included
      */
     int liveThreads();
 
     /**
-     * Tasks (woken virtual threads, callbacks) waiting for a carrier now, approximately.
+     * Tasks (started or woken virtual threads, callbacks) waiting for a carrier now, approximately.
      *
      * @return the queue depth
      */

@@ -33,9 +33,10 @@ package dev.gpureactor.loom;
  * @param ranWaiting    tasks still waiting for a carrier that a relieved parker thread ran before it stood by
  *                      again: mostly a second wake of its own turn, which it could not host (counted in {@code polls}
  *                      too, as the pool ran them; not in {@code hosted})
- * @param queueDepth    tasks (woken virtual threads, callbacks) waiting for a carrier now, approximately
+ * @param queueDepth    tasks (started or woken virtual threads, callbacks) waiting for a carrier now, approximately
  *                      ({@code CarrierPool.queueDepth()}); a backlog shows here first
- * @param liveThreads   virtual threads of the carrier pool that started and have not ended, parked ones included
+ * @param liveThreads   virtual threads of the carrier pool that began running and have not ended, parked and
+ *                      adopted ones included; one started but not yet run is in {@code queueDepth}
  * @param carriers      carrier threads of the pool (0 on the JDK's default scheduler)
  * @param parkerCpuNanos CPU time the parker threads of all lines used (thread CPU time, sampled at each of their
  *                       sleeps and at most every millisecond of parking, so a little behind; a guest hosted
