@@ -56,10 +56,10 @@ import java.util.function.Function;
  *     retirement happens once.</li>
  * </ul>
  * {@link #execute} tells a start from a resume by the thread's state ({@link VirtualThreads#isStarting}).
- * A resume is admitted until retirement; a start is admitted as a resume while a thread of the pool
- * lives (a thread created before close and started after it, or a pool thread's own child), else
- * refused once closed; {@link #threadFactory} refuses new threads once closed. A start whose thread
- * the factory did not make is adopted ({@link AdoptedThreads}).
+ * Both are admitted until the carriers retire (closed, nothing live or queued): a thread made before
+ * the close and started after it while the pool still runs anything, or a pool thread's own child,
+ * runs; {@link #threadFactory} refuses new threads once closed. A start whose thread the factory did
+ * not make is adopted ({@link AdoptedThreads}).
  */
 public final class CarrierPool implements Executor, AutoCloseable {
     /** How long {@link #close()} waits for the live threads to end before it warns and returns. */
@@ -188,8 +188,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
         } else if (!VirtualThreads.isStarting(t)) {
             onContinue(task);
         } else {
-            Runnable start = adopted == null ? task : adopted.start(task, t);
-            if (liveThreads() > 0) admitResume(start); else onStart(start); // admitted after close while a thread lives
+            admitResume(adopted == null ? task : adopted.start(task, t)); // a start, admitted as a resume until retirement
         }
     }
 

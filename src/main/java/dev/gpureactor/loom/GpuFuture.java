@@ -259,6 +259,9 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
         return PLAN_TAKEN.compareAndSet(this, false, true); // volatile CAS: joiners and the stage's runner race for it
     }
 
+    @Override
+    boolean resolvingHere() { return resolver == Thread.currentThread(); } // plain: only the resolver sees itself
+
     /** Runs the readback once, on this thread: READY → RESOLVING → COMPLETED | FAILED. */
     @Override
     void resolve() {
@@ -359,7 +362,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
     private int published() {
         int s = (int) STATE.getAcquire(this); // acquire: the caller reads the outcome of a terminal state
         if (s != READY && s != RESOLVING) return s;
-        if (s == RESOLVING && resolver == Thread.currentThread()) return s; // asked from inside its own readback
+        if (s == RESOLVING && resolvingHere()) return s; // asked from inside its own readback
         try {
             return awaitDone(false, false, 0);
         } catch (InterruptedException | TimeoutException e) {

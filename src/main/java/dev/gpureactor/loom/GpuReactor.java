@@ -224,9 +224,10 @@ public final class GpuReactor implements AutoCloseable {
 
     /**
      * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#Rejected} once
-     * closed). Once the reactor is closed, the {@code newThread} of a factory taken before (and
-     * starting a thread it made before, once no thread of the pool lives) throws a
-     * {@link java.util.concurrent.RejectedExecutionException} coded {@link ErrorCode#Rejected}.
+     * closed). Once the reactor's close has begun, the {@code newThread} of a factory taken before
+     * (and starting a thread it made before, once the carriers left: no thread of the pool lives or
+     * waits for a carrier) throws a {@link java.util.concurrent.RejectedExecutionException} coded
+     * {@link ErrorCode#Rejected}.
      *
      * @return the reactor's factory of virtual threads named {@code gar-vt-N}
      */

@@ -93,6 +93,9 @@ abstract class JoinerStack {
     /** Runs the readback on this thread if nobody runs it yet (READY → RESOLVING → terminal). */
     abstract void resolve();
 
+    /** Whether the calling thread runs this future's readback now (a readback that joins its own future). */
+    abstract boolean resolvingHere();
+
     /** Pushes {@code me}, then re-reads the state (volatile): {@code true} when it is still {@code seen}, so the caller may park. */
     abstract boolean pushThenRecheck(Joiner me, int seen);
 
@@ -103,7 +106,8 @@ abstract class JoinerStack {
      * Waits until the future is terminal and returns its state. {@code interruptible}: an interrupt
      * ends this caller's wait ({@link InterruptedException}, flag cleared); otherwise it is kept for
      * the caller. {@code timed}: past {@code nanos} this caller's wait ends ({@link TimeoutException}).
-     * Neither changes the future.
+     * Neither changes the future, and neither applies once the device finished ({@code isDone()}):
+     * the caller then runs the readback, or waits for the thread that runs it.
      */
     final int awaitDone(boolean interruptible, boolean timed, long nanos) throws InterruptedException, TimeoutException {
         final long start = timed ? System.nanoTime() : 0;
@@ -120,6 +124,12 @@ abstract class JoinerStack {
                     continue;
                 }
                 if (s >= COMPLETED) return s;
+                if (s == RESOLVING && !resolvingHere()) {
+                    // isDone() reads true: as FutureTask's get once done, the outcome is this caller's whatever its
+                    // limit or interrupt (the readback is running; the interrupt stays set for the caller).
+                    timed = false;
+                    interruptible = false;
+                }
                 if (Thread.interrupted()) {
                     if (interruptible) {
                         unlink(me);

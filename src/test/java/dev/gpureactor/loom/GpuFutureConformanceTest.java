@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -26,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
@@ -293,6 +295,61 @@ class GpuFutureConformanceTest {
             assertSame(own, f.exceptionNow());
             assertNull(f.failureCode(), "a readback's own exception carries no code, whatever its type");
             assertEquals(Future.State.FAILED, f.state());
+        }
+    }
+
+    /**
+     * Once {@code isDone()} reads true, no caller's limit or interrupt ends its wait, as none ends {@code FutureTask.get}
+     * once done: a {@code get(0)}, a {@code join(Duration.ZERO)} and an interrupted {@code get()} made while another
+     * thread runs the readback return its value (an outside probe's linearizability check: {@code isDone()} true, then
+     * {@code get(0)} threw {@code TimeoutException} in 195 of 200 rounds, an interrupted {@code get()}
+     * {@code InterruptedException} in 197).
+     */
+    @Test
+    void once_done_no_limit_or_interrupt_ends_a_caller_s_wait_while_another_thread_runs_the_readback() throws Exception {
+        try (GpuReactor r = GpuReactor.builder().carriers(2).jmx(false).build(); SimDevice dev = SimDevice.open()) {
+            CountDownLatch inReadback = new CountDownLatch(1), release = new CountDownLatch(1);
+            SimStream.Signal sig = dev.stream().signal();
+            GpuFuture<Integer> f = r.await(sig.descriptor(), sig.port(), () -> {
+                inReadback.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                return 42;
+            });
+            while (!f.isDone()) Thread.sleep(1);
+            Thread resolver = Thread.ofPlatform().start(f::join); // runs the readback, held on the latch
+            assertTrue(inReadback.await(10, TimeUnit.SECONDS));
+            assertTrue(f.isDone(), "done: the device finished, the readback runs");
+
+            AtomicReference<Object> zeroGet = new AtomicReference<>(), zeroJoin = new AtomicReference<>(), interrupted = new AtomicReference<>();
+            AtomicBoolean flagKept = new AtomicBoolean();
+            List<Thread> callers = List.of(
+                    Thread.ofPlatform().start(() -> zeroGet.set(outcome(() -> f.get(0, TimeUnit.NANOSECONDS)))),
+                    Thread.ofVirtual().start(() -> zeroJoin.set(outcome(() -> f.join(Duration.ZERO)))),
+                    Thread.ofPlatform().start(() -> {
+                        Thread.currentThread().interrupt();
+                        interrupted.set(outcome(f::get));
+                        flagKept.set(Thread.currentThread().isInterrupted());
+                    }));
+            Thread.sleep(50); // the callers wait for the readback, or (the defect) have already failed
+            release.countDown();
+            for (Thread t : callers) t.join(TimeUnit.SECONDS.toMillis(10));
+            resolver.join(TimeUnit.SECONDS.toMillis(10));
+            assertEquals(42, zeroGet.get(), "get(0) once done");
+            assertEquals(42, zeroJoin.get(), "join(Duration.ZERO) once done");
+            assertEquals(42, interrupted.get(), "an interrupted get() once done");
+            assertTrue(flagKept.get(), "the interrupt stays set for the caller");
+        }
+    }
+
+    private static Object outcome(Callable<?> call) {
+        try {
+            return call.call();
+        } catch (Exception e) {
+            return e;
         }
     }
 

@@ -106,7 +106,7 @@ class BadInputTest {
         r.close();
         refused("GAR-0025 Rejected: executor is shut down: it accepts no new task",
                 assertThrows(RejectedExecutionException.class, () -> exec.execute(() -> { })).getMessage());
-        refused("GAR-0025 Rejected: carrier pool is shut down: it accepts no new virtual thread",
+        refused("GAR-0025 Rejected: reactor is shut down: it accepts no new virtual thread",
                 assertThrows(RejectedExecutionException.class, () -> factory.newThread(() -> { })).getMessage());
         refused("GAR-0025 Rejected: reactor is shut down: it accepts no new executor",
                 assertThrows(ReactorException.class, r::newExecutor).getMessage());

@@ -36,9 +36,13 @@ class JettyServiceSmokeTest {
         // By thread name: the carriers group also holds the pool's watch thread (gar-carrier-watch).
         assertTrue(run.cells().stream().filter(c -> c.mode().equals("reactor")).allMatch(c -> c.threadCores().getOrDefault("gar-carrier-", 0.0) > 0),
                 "the reactor mode's handlers ran on its carriers");
-        assertTrue(run.cells().stream().filter(c -> c.mode().equals("reactor")).allMatch(c -> c.groupCores().get("jdk-scheduler") < 0.05),
-                "and not on the JDK's scheduler: " + run.cells());
-        assertTrue(run.cells().stream().filter(c -> c.mode().equals("watcher")).allMatch(c -> c.groupCores().get("jdk-scheduler") > 0),
-                "the watcher mode's handlers ran on Jetty's default virtual threads, the JDK's scheduler");
+        // The JDK's scheduler runs the JDK's own I/O pollers in both modes (the library starts them there, never on a
+        // reactor's carriers); the handlers add to it only in the watcher mode, where they run on Jetty's default
+        // virtual threads: the reactor mode's share is under half of the least the watcher mode's reads.
+        double watcherLeast = run.cells().stream().filter(c -> c.mode().equals("watcher"))
+                .mapToDouble(c -> c.groupCores().get("jdk-scheduler")).min().orElseThrow();
+        assertTrue(watcherLeast > 0, "the watcher mode's handlers ran on Jetty's default virtual threads, the JDK's scheduler");
+        assertTrue(run.cells().stream().filter(c -> c.mode().equals("reactor")).allMatch(c -> c.groupCores().get("jdk-scheduler") < watcherLeast / 2),
+                "and the reactor mode's not on the JDK's scheduler: " + run.cells());
     }
 }
