@@ -54,11 +54,37 @@ final class LoadThreads implements AutoCloseable {
         try {
             Constructor<?> c = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder").getDeclaredConstructor(Executor.class);
             c.setAccessible(true);
-            return new LoadThreads(pool, (Thread.Builder.OfVirtual) c.newInstance(pool), null, poolName);
+            Thread.Builder.OfVirtual builder = (Thread.Builder.OfVirtual) c.newInstance(pool);
+            startPollersOn(builder);
+            return new LoadThreads(pool, builder, null, poolName);
         } catch (ReflectiveOperationException | RuntimeException e) {
             pool.shutdown(); // no virtual thread was ever scheduled on it
             return new LoadThreads(null, Thread.ofVirtual(), "the JDK's scheduler hook is closed (" + e.getClass().getSimpleName()
                     + "): the clients share the JDK's default scheduler, and their CPU is counted with the server's", poolName);
+        }
+    }
+
+    /**
+     * Starts the JDK's I/O pollers on a client thread, so that they run on this pool: they serve the clients'
+     * sockets (the servers poll theirs with selectors of their own), and their CPU is the load's. The JDK starts
+     * them at the first socket read a virtual thread parks in, as virtual threads taking that thread's scheduler;
+     * the library starts them on the JDK's scheduler before its first carrier pool, so this runs before any
+     * reactor is built. Where something started them before, this changes nothing, and their CPU counts as the
+     * JDK scheduler's (the server's).
+     */
+    private static void startPollersOn(Thread.Builder.OfVirtual builder) {
+        Thread t = builder.unstarted(() -> {
+            try {
+                Class.forName("sun.nio.ch.Poller", true, null);
+            } catch (ReflectiveOperationException | LinkageError e) {
+                // another JDK's layout: the pollers start wherever the JDK starts them
+            }
+        });
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
