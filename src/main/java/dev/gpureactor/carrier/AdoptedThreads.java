@@ -58,7 +58,7 @@ final class AdoptedThreads {
             try {
                 task.run();
             } finally {
-                RUNNING.remove();
+                RUNNING.set(null); // not remove(): the entry stays for the next start, no allocation per start
                 if (!claimed && thread.isAlive()) pool.adopt(thread); // still inside the admitted task: no retirement yet
             }
         }
