@@ -188,8 +188,19 @@ public final class CarrierPool implements Executor, AutoCloseable {
         } else if (!VirtualThreads.isStarting(t)) {
             onContinue(task);
         } else {
-            admitResume(adopted == null ? task : adopted.start(task, t)); // a start, admitted as a resume until retirement
+            admitStart(task, t);
         }
+    }
+
+    /** A start, admitted as a resume until retirement; its thread is adopted unless its factory claims it. */
+    private void admitStart(Runnable task, Thread t) {
+        admitResume(adopted == null ? task : adopted.start(task, t));
+    }
+
+    /** The callbacks' scheduler ({@link PoolCallbacks}): starts as {@link #execute}'s, resumes never captured by a parker. */
+    void admitUncaptured(Runnable task) {
+        Thread t = VirtualThreads.threadOf(task);
+        if (t != null && VirtualThreads.isStarting(t)) admitStart(task, t); else admitResume(task);
     }
 
     /**

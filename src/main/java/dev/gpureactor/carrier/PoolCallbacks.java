@@ -19,8 +19,9 @@ import java.util.concurrent.ThreadFactory;
 final class PoolCallbacks implements Executor {
     private final CarrierPool pool;
     /**
-     * The scheduler of the callbacks' virtual threads: each start and resume is one admission as a
-     * resume (after close too, until the carriers retire), never captured by a parker.
+     * The scheduler of the callbacks' virtual threads (and of the threads they build, which take it): each
+     * start and resume is one admission as a resume (after close too, until the carriers retire), never
+     * captured by a parker; a start the factory does not claim is adopted ({@link AdoptedThreads}).
      */
     final Executor scheduler;
 
@@ -29,7 +30,7 @@ final class PoolCallbacks implements Executor {
 
     PoolCallbacks(CarrierPool pool) {
         this.pool = pool;
-        this.scheduler = pool::admitResume;
+        this.scheduler = pool::admitUncaptured; // a callback's own children are adopted, as a pool thread's
     }
 
     @Override

@@ -70,6 +70,38 @@ class AdoptedThreadsTest {
     }
 
     @Test
+    void a_child_of_a_callback_thread_is_adopted_too() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        CarrierPool pool = pool(warnings);
+        CountDownLatch childDone = new CountDownLatch(1);
+        AtomicReference<Thread> child = new AtomicReference<>();
+        AtomicReference<Thread> callback = new AtomicReference<>();
+        CountDownLatch callbackDone = new CountDownLatch(1);
+        pool.callbacks().execute(() -> { // a stage callback's thread (gar-callback), with a scheduler of its own
+            callback.set(Thread.currentThread());
+            child.set(Thread.ofVirtual().start(() -> {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                childDone.countDown();
+            }));
+            callbackDone.countDown();
+        });
+        assertTrue(callbackDone.await(HANG_BOUND_S, TimeUnit.SECONDS));
+        callback.get().join(TimeUnit.SECONDS.toMillis(HANG_BOUND_S)); // the callback's thread has ended: only the child lives
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_BOUND_S);
+        while (pool.liveThreads() != 1 && childDone.getCount() > 0 && System.nanoTime() < deadline) Thread.sleep(1);
+        assertEquals(1, pool.liveThreads(), "the sleeping child counts as live, its callback having ended");
+        assertTrue(pool.close(Duration.ofSeconds(HANG_BOUND_S)), "the close waited for the child");
+        assertTrue(childDone.await(0, TimeUnit.SECONDS), "the child ran to its end before the retirement");
+        child.get().join(TimeUnit.SECONDS.toMillis(HANG_BOUND_S));
+        assertFalse(child.get().isAlive());
+        assertTrue(pool.awaitExit(Duration.ofSeconds(HANG_BOUND_S)), "the carriers left");
+    }
+
+    @Test
     void children_started_after_the_close_by_a_live_pool_thread_are_named_at_close_and_finish() throws Exception {
         List<Warning> warnings = new CopyOnWriteArrayList<>();
         CarrierPool pool = pool(warnings);
