@@ -59,7 +59,7 @@ final class AdoptedThreads {
                 task.run();
             } finally {
                 RUNNING.set(null); // not remove(): the entry stays for the next start, no allocation per start
-                if (!claimed && thread.isAlive()) pool.adopt(thread); // still inside the admitted task: no retirement yet
+                if (!claimed && thread.isAlive()) threads.put(thread, pool.counted(thread)); // inside the admitted task: no retirement yet
             }
         }
     }
@@ -72,9 +72,6 @@ final class AdoptedThreads {
         Start s = RUNNING.get();
         if (s != null && s.thread == Thread.currentThread()) s.claimed = true;
     }
-
-    /** Records an adopted thread with its live-set entry (after the pool counted it). */
-    void add(Thread t, LiveThreads.Entry e) { threads.put(t, e); }
 
     /** {@return whether any adopted thread may still live} */
     boolean any() { return !threads.isEmpty(); }

@@ -18,13 +18,11 @@ import java.util.function.Function;
 /**
  * The platform carrier threads that run this library's virtual threads, and their lifecycle.
  *
- * <p><b>Shape.</b> The pool is told what the JDK's experimental custom-scheduler API (Loom early
- * access) tells a scheduler: {@link #onStart} when a new virtual thread is to run for the first
- * time, {@link #onContinue} when a parked one is to continue. JDK 25 has no such API: its only hook
- * is the package-private {@code VirtualThreadBuilder(Executor)}, and {@link #execute} is the thin
- * adapter from that route (see {@link VirtualThreads}), so a public API changes one class. The
- * carriers are a {@code ForkJoinPool} in async mode of the JDK's own carrier threads, as the JDK's
- * scheduler ({@link ForkJoinCarriers}), compensated where they block ({@link CarrierWatch}).
+ * <p><b>Shape.</b> The pool is told what the Loom early-access scheduler API tells a scheduler: {@link #onStart}
+ * for a new virtual thread's first run, {@link #onContinue} for a parked one's. JDK 25's only hook is the
+ * package-private {@code VirtualThreadBuilder(Executor)}, and {@link #execute} is the thin adapter from it
+ * ({@link VirtualThreads}). The carriers are a {@code ForkJoinPool} in async mode of the JDK's own carrier
+ * threads, as the JDK's scheduler ({@link ForkJoinCarriers}), compensated where they block ({@link CarrierWatch}).
  *
  * <p><b>Hosting.</b> When a parker's turn unparks a virtual thread, {@link #onContinue} runs on that
  * parker thread and hands the task to {@link WakeCapture#capture}: the parker keeps the first to
@@ -33,9 +31,8 @@ import java.util.function.Function;
  * <p><b>Lifecycle.</b> {@link #close()} closes admission of new threads, never of resumes: a live
  * virtual thread of this pool is resumed by whoever unparks it (another virtual thread, a parker,
  * the JDK's {@code VirtualThread-unparker}, {@code -unblocker} and {@code Read-Poller} threads), and
- * none of them may ever see an exception from us. The carriers stay until the last live thread has
- * ended and the last admitted task has run, then leave. {@code close} waits a bounded grace for
- * that and returns, with a coded {@link ErrorCode#LiveAtClose} warning naming what still runs.
+ * none of them may ever see an exception from us. The carriers leave after the last live thread and the last
+ * admitted task; {@code close} waits a bounded grace for that, else warns {@link ErrorCode#LiveAtClose}.
  *
  * <p><b>The ctl word.</b> One {@link AtomicLong} holds the retired bit, the closed bit, the live
  * virtual threads and the admitted tasks not yet run, so that admission and termination are decided
@@ -92,10 +89,10 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * threads may share it, so it is updated under its own lock, off the carriers' path.
      */
     private final CarrierTally strayTally = new CarrierTally();
-    /** Compensates carriers blocked by pinned virtual threads or in the OS; null for a pool without carriers (jcstress). */
-    private final CarrierWatch watch;
     /** Virtual threads here that the factory did not make (a pool thread's plain {@code Thread.ofVirtual()}); null without carriers. */
     private final AdoptedThreads adopted;
+    /** Compensates carriers blocked by pinned virtual threads or in the OS, and sweeps the adopted threads; null without carriers. */
+    private final CarrierWatch watch;
     /** The carriers' retirement and the close's wait for it. */
     private final PoolExit exit;
     /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
@@ -136,8 +133,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
         this.live = new LiveThreads(Math.max(1, size));
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         this.carriers = carriers.apply(this);
-        this.watch = this.carriers instanceof QueuedCarriers ? null : new CarrierWatch(this, this.carriers, "gar-carrier-watch");
-        this.adopted = watch == null ? null : new AdoptedThreads(this); // the watch sweeps them
+        this.adopted = this.carriers instanceof QueuedCarriers ? null : new AdoptedThreads(this); // jcstress plays no JDK carriers
+        this.watch = adopted == null ? null : new CarrierWatch(this, this.carriers, adopted, "gar-carrier-watch");
         this.exit = new PoolExit(this, this.carriers, watch, live, this.warnings);
         if (watch != null) watch.start();
     }
@@ -146,9 +143,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public static CarrierPool withoutCarriers() { return withoutCarriers(true, true); }
 
     /**
-     * As {@link #withoutCarriers()}, with a negative control's one removed line: {@code tellsResumes = false} removes
-     * the Executor route's line that tells a resume from a start (every call is then a start); {@code retiresByCas =
-     * false} removes the retiring CAS (the carriers retire on any update that leaves the word {@code CLOSED}).
+     * As {@link #withoutCarriers()}, with a negative control's line removed: {@code tellsResumes = false}, the route's
+     * telling of resumes (every call a start); {@code retiresByCas = false}, the retiring CAS (any update to {@code CLOSED} retires).
      */
     public static CarrierPool withoutCarriers(boolean tellsResumes, boolean retiresByCas) {
         return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, pool -> new QueuedCarriers());
@@ -160,11 +156,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs, on the calling thread, one task still waiting for a carrier: pushed by a thread that is no carrier
-     * and not yet taken by one (with no carrier threads, any queued task: jcstress plays the carriers with it).
-     * Whether there was one. A task is taken once, by this or by a carrier (the queue's own claim decides), and
-     * counted done once. A relieved parker thread calls it before it stands by, so the second wake of a turn
-     * need not wait for an idle carrier's OS wake (docs/SERVICE.md, "Where the tail at 512 comes from").
+     * Runs, on the calling thread, one task still waiting for a carrier (with no carriers, any queued task:
+     * jcstress plays the carriers with it), taken once by this or a carrier; whether there was one. A relieved
+     * parker thread calls it before it stands by (docs/SERVICE.md, "Where the tail at 512 comes from").
      */
     public boolean runWaiting() {
         Runnable r = carriers.takeWaiting();
@@ -176,9 +170,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
     // ---- the scheduler's entries -------------------------------------------------------------
 
     /**
-     * The Executor route's adapter: the JDK calls this with a virtual thread's continuation, to start
-     * or to continue it, and cannot say which. While a thread of this pool lives it is taken as a
-     * resume (a true resume always sees its own thread live), otherwise as a start.
+     * The Executor route's adapter: the JDK calls this with a virtual thread's continuation, to start or to
+     * continue it. The thread's state tells which ({@link VirtualThreads#isStarting}); for a task whose thread
+     * cannot be read, a call while a thread of the pool lives is taken as a resume, otherwise as a start.
      */
     @Override
     public void execute(Runnable task) {
@@ -193,22 +187,11 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /** A start, admitted as a resume until retirement; its thread is adopted unless its factory claims it. */
-    private void admitStart(Runnable task, Thread t) {
+    void admitStart(Runnable task, Thread t) {
         admitResume(adopted == null ? task : adopted.start(task, t));
     }
 
-    /** The callbacks' scheduler ({@link PoolCallbacks}): starts as {@link #execute}'s, resumes never captured by a parker. */
-    void admitUncaptured(Runnable task) {
-        Thread t = VirtualThreads.threadOf(task);
-        if (t != null && VirtualThreads.isStarting(t)) admitStart(task, t); else admitResume(task);
-    }
-
-    /**
-     * A new virtual thread's first run: admitted unless the pool is closed.
-     *
-     * @param task the thread's first continuation
-     * @throws RejectedExecutionException (coded) once the pool is closed
-     */
+    /** A new virtual thread's first run ({@code task}): admitted unless the pool is closed (a coded {@link RejectedExecutionException}). */
     public void onStart(Runnable task) {
         Objects.requireNonNull(task, "task");
         long c;
@@ -220,10 +203,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /**
-     * A parked virtual thread continues: run it on a carrier, or, when a parker's turn unparked it,
-     * let that parker capture it ({@link WakeCapture#capture}). Never rejected while its thread lives.
-     *
-     * @param task the thread's continuation
+     * A parked virtual thread continues ({@code task}): on a carrier, or, when a parker's turn unparked it, on
+     * that parker ({@link WakeCapture#capture}). Never rejected while its thread lives.
      */
     public void onContinue(Runnable task) {
         Objects.requireNonNull(task, "task");
@@ -233,10 +214,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
         admitResume(task);
     }
 
-    /**
-     * Admits a task unless the carriers were retired (only a misread start or a late callback can meet that):
-     * one fetch-and-add, which cannot fail, where a CAS loop retried against the carriers' decrements.
-     */
+    /** Admits a task unless retired (only an unreadable start or a late callback meets that): one fetch-and-add, no CAS loop. */
     void admitResume(Runnable task) {
         admitHandedOver();
         push(task);
@@ -253,10 +231,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /**
-     * Resumes many parked virtual threads at once (a parker's scan woke them together): one admission of all of
-     * them and one push ({@link Carriers#pushAll}). Never captured by a parker; refused only once retired.
-     *
-     * @param tasks the threads' continuations; the array is the pool's from now on
+     * Resumes many parked virtual threads at once (a parker's scan woke them together): one admission and one push
+     * ({@link Carriers#pushAll}) of {@code tasks}, the pool's array from now on. Refused only once retired.
      */
     public void resumeAll(Runnable[] tasks) {
         if (tasks.length == 0) return;
@@ -300,12 +276,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /**
-     * An executor onto these carriers that never hands its task to a parker: for callbacks (completion stages,
-     * {@code onComplete}), which must never run on a parker thread. After close it still runs what it is given
-     * while the carriers stay (a wait failed by the close calls back). Each callback runs on a virtual thread
-     * of its own, never on a carrier itself ({@link PoolCallbacks} says why).
-     *
-     * @return the callbacks' executor
+     * {@return the callbacks' executor} Never a parker's (stages, {@code onComplete} must not run there); after close it
+     * runs what it is given while the carriers stay. Each callback on a virtual thread of its own ({@link PoolCallbacks}).
      */
     public Executor callbacks() { return callbacks; }
 
@@ -315,11 +287,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public Executor resumes() { return callbacks.scheduler; }
 
     /**
-     * Runs one admitted task on the calling carrier (both {@link Carriers} call this), counting it
-     * run whatever it throws; the update that leaves nothing to run after close retires the carriers.
-     * {@code tally} is the calling carrier's own ({@link CarrierTally}: plain counts, one task in
-     * {@link CarrierTally#SAMPLE} timed), or null on a thread that is no carrier (every task timed,
-     * counted under the stray tally's lock).
+     * Runs one admitted task on the calling carrier, counted run whatever it throws (the last after close retires
+     * the carriers); {@code tally} is the carrier's own ({@link CarrierTally}: one task in {@link CarrierTally#SAMPLE}
+     * timed), or null on a thread that is no carrier (every task timed, under the stray tally's lock).
      */
     void runTask(Runnable task, CarrierTally tally) {
         long weight = tally == null ? 1 : tally.timedWeight();
@@ -377,23 +347,14 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public LiveThreads.Entry began() {
         if (adopted != null) AdoptedThreads.claim(); // the factory's thread: not adopted
+        return counted(Thread.currentThread());
+    }
+
+    /** {@code t} is live: its own first act, or its adoption inside its start's admitted task (never on a retired word). */
+    LiveThreads.Entry counted(Thread t) {
         ctl.addAndGet(ONE_LIVE); // counted before it can be found in the live set
-        return live.add(Thread.currentThread());
+        return live.add(t);
     }
-
-    /** An adopted thread is live ({@link AdoptedThreads}): called inside its start's admitted task, so never on a retired word. */
-    void adopt(Thread t) {
-        ctl.addAndGet(ONE_LIVE); // counted before it can be found in the live set
-        adopted.add(t, live.add(t));
-    }
-
-    /** The carrier watch's look at the adopted threads: each that ended is not live any more. */
-    void sweepAdopted() {
-        if (adopted != null) adopted.sweep(this::ended);
-    }
-
-    /** {@return whether an adopted thread may still live: the watch then looks as often as while tasks are admitted} */
-    boolean hasAdopted() { return adopted != null && adopted.any(); }
 
     /** The calling virtual thread's last act, with the entry its {@link #began} returned (or the watch's, for an adopted one). */
     public void ended(LiveThreads.Entry me) {
@@ -415,7 +376,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     // ---- state and statistics ------------------------------------------------------------------
 
-    /** {@return the virtual threads of this pool that started and have not ended, parked ones included} */
+    /** {@return the virtual threads of this pool that began running and have not ended, parked and adopted ones included} */
     public int liveThreads() { return (int) (ctl.get() >>> LIVE_SHIFT & TASK_MASK); }
     /** Admitted tasks not yet run, the running ones included. */
     int admitted() { return (int) (ctl.get() & TASK_MASK); }

@@ -103,6 +103,8 @@ public final class CarrierWatch implements Runnable {
 
     private final CarrierPool pool;
     private final Carriers carriers;
+    /** The pool's adopted threads: nothing of ours runs at their end, so the watch sweeps them at each look. */
+    private final AdoptedThreads adopted;
     /** Looks taken; stamps the tallies a look visited. Watch thread only. */
     private long looks;
     /** When the last tick looked (nanoTime); watch thread only. */
@@ -113,9 +115,10 @@ public final class CarrierWatch implements Runnable {
     private volatile boolean stopped;
     private final Thread thread;
 
-    CarrierWatch(CarrierPool pool, Carriers carriers, String name) {
+    CarrierWatch(CarrierPool pool, Carriers carriers, AdoptedThreads adopted, String name) {
         this.pool = pool;
         this.carriers = carriers;
+        this.adopted = adopted;
         this.thread = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(this);
     }
 
@@ -140,10 +143,10 @@ public final class CarrierWatch implements Runnable {
         try {
             int followUps = 0;
             while (!stopped) {
-                LockSupport.parkNanos(this, nextLookNanos(followUps, pool.admitted() > 0 || pool.hasAdopted()));
+                LockSupport.parkNanos(this, nextLookNanos(followUps, pool.admitted() > 0 || adopted.any()));
                 if (stopped) break;
                 followUps = followUpsAfter(followUps, tick());
-                pool.sweepAdopted(); // an adopted thread's end runs no code of ours
+                adopted.sweep(pool::ended); // each that ended is not live any more
             }
         } finally {
             for (CarrierTally tally : carriers.tallies()) if (tally.watchHolds) act(tally, Action.END);

@@ -30,7 +30,10 @@ final class PoolCallbacks implements Executor {
 
     PoolCallbacks(CarrierPool pool) {
         this.pool = pool;
-        this.scheduler = pool::admitUncaptured; // a callback's own children are adopted, as a pool thread's
+        this.scheduler = task -> { // a start told as execute tells it, so a callback's own children are adopted
+            Thread t = VirtualThreads.threadOf(task);
+            if (t != null && VirtualThreads.isStarting(t)) pool.admitStart(task, t); else pool.admitResume(task);
+        };
     }
 
     @Override

@@ -259,9 +259,7 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
         return PLAN_TAKEN.compareAndSet(this, false, true); // volatile CAS: joiners and the stage's runner race for it
     }
 
-    @Override
-    boolean resolvingHere() { return resolver == Thread.currentThread(); } // plain: only the resolver sees itself
-
+    @Override boolean resolvingHere() { return resolver == Thread.currentThread(); } // plain: only the resolver sees itself
     /** Runs the readback once, on this thread: READY → RESOLVING → COMPLETED | FAILED. */
     @Override
     void resolve() {

@@ -88,7 +88,7 @@ public final class GpuReactor implements AutoCloseable {
     private final ReactorWarnings warnings;
     private final ReactorClose closing = new ReactorClose(); // begun once (volatile); when a concurrent close returns
     /** The factory users get: refuses from the close's first step on, where the pool's own refuses only at its last. */
-    private final ThreadFactory userThreads = this::newUserThread;
+    private final ThreadFactory userThreads;
 
     /** The reactor's name: its JMX bean's {@code name} key. */
     private final String name;
@@ -105,6 +105,7 @@ public final class GpuReactor implements AutoCloseable {
         ReactorThreads threads = ReactorThreads.of(choices.scheduler.running(), b.carriers > 0 ? b.carriers : defaultCarriers(), warnings);
         this.pool = threads.pool();
         this.virtualThreads = threads.virtualThreads();
+        this.userThreads = ReactorThreads.refusingOnce(virtualThreads, closing::isClosed);
         this.callbacks = threads.callbacks();
         this.starts = new WaitStarts(b, choices, choices.kind.running(), points, warnings, counters, planRuns, pool, callbacks,
                 task -> virtualThreads.newThread(task).start(), closing::isClosed);
@@ -129,10 +130,8 @@ public final class GpuReactor implements AutoCloseable {
     public static Builder builder() { return new Builder(); }
 
     /**
-     * The default carrier count, as the JDK sets its scheduler's parallelism: one per core, or
-     * {@code jdk.virtualThreadScheduler.parallelism}, capped by {@code jdk.virtualThreadScheduler.maxPoolSize}.
-     *
-     * @return the carriers a reactor keeps unless {@link Builder#carriers} says otherwise
+     * {@return the carriers a reactor keeps unless {@link Builder#carriers} says otherwise} As the JDK sets its scheduler's
+     * parallelism: {@code jdk.virtualThreadScheduler.parallelism}, else one per core, capped by its {@code maxPoolSize}.
      */
     public static int defaultCarriers() { return SchedulerProperties.parallelism(); }
 
@@ -223,22 +222,13 @@ public final class GpuReactor implements AutoCloseable {
     }
 
     /**
-     * A factory of virtual threads on this reactor's carriers ({@link ErrorCode#Rejected} once
-     * closed). Once the reactor's close has begun, the {@code newThread} of a factory taken before
-     * (and starting a thread it made before, once the carriers left: no thread of the pool lives or
-     * waits for a carrier) throws a {@link java.util.concurrent.RejectedExecutionException} coded
-     * {@link ErrorCode#Rejected}.
-     *
-     * @return the reactor's factory of virtual threads named {@code gar-vt-N}
+     * {@return the reactor's factory of virtual threads named {@code gar-vt-N} on its carriers} {@link ErrorCode#Rejected}
+     * once closed. From the close's first step, the {@code newThread} of a factory taken before (and, once the carriers
+     * left, starting a thread it made before) throws a {@link java.util.concurrent.RejectedExecutionException} coded {@code Rejected}.
      */
     public ThreadFactory threadFactory() {
         if (closing.isClosed()) throw new ReactorException(ErrorCode.Rejected, "reactor", "virtual thread");
         return userThreads;
-    }
-
-    private Thread newUserThread(Runnable task) {
-        if (closing.isClosed()) throw ReactorException.rejection("reactor", "virtual thread");
-        return virtualThreads.newThread(task);
     }
 
     /**

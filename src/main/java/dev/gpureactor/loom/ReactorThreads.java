@@ -2,11 +2,13 @@ package dev.gpureactor.loom;
 
 import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.carrier.VirtualThreads;
+import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.parker.ReactorCounters;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.BooleanSupplier;
 
 /**
  * Where a reactor's threads run: its carrier pool (null on the JDK's scheduler), its factory of virtual
@@ -30,6 +32,14 @@ record ReactorThreads(CarrierPool pool, ThreadFactory virtualThreads, Executor c
             pool.close(); // its watch thread started with it: a reactor that never opened leaves nothing behind
             throw e;
         }
+    }
+
+    /** {@code threads}, refusing {@code newThread} (coded {@code Rejected}) once {@code closed} reads true. */
+    static ThreadFactory refusingOnce(ThreadFactory threads, BooleanSupplier closed) {
+        return task -> {
+            if (closed.getAsBoolean()) throw ReactorException.rejection("reactor", "virtual thread");
+            return threads.newThread(task);
+        };
     }
 
     /** The reactor's {@link RunStats}: its counters, and its pool's figures (0 without a pool). */

@@ -31,6 +31,16 @@ class AdoptedThreadsTest {
     /** A hang bound, not a speed target. */
     private static final long HANG_BOUND_S = 10;
 
+    /** A child's work: parked 300 ms in a sleep (its resume comes after its parent or callback ended), then done. */
+    private static void sleepThenCountDown(CountDownLatch done) {
+        try {
+            Thread.sleep(300);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        done.countDown();
+    }
+
     private static CarrierPool pool(List<Warning> warnings) {
         return new CarrierPool(1, 256, Duration.ofSeconds(30), warnings::add);
     }
@@ -45,12 +55,7 @@ class AdoptedThreadsTest {
         CountDownLatch childDone = new CountDownLatch(1);
         Thread parent = factory.newThread(() -> child.set(Thread.ofVirtual().start(() -> {
             childCarrier.set(Thread.currentThread().toString()); // "VirtualThread[#n]/runnable@<carrier>"
-            try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-            childDone.countDown();
+            sleepThenCountDown(childDone);
         })));
         parent.start();
         parent.join();
@@ -79,14 +84,7 @@ class AdoptedThreadsTest {
         CountDownLatch callbackDone = new CountDownLatch(1);
         pool.callbacks().execute(() -> { // a stage callback's thread (gar-callback), with a scheduler of its own
             callback.set(Thread.currentThread());
-            child.set(Thread.ofVirtual().start(() -> {
-                try {
-                    Thread.sleep(300);
-                } catch (InterruptedException e) {
-                    throw new AssertionError(e);
-                }
-                childDone.countDown();
-            }));
+            child.set(Thread.ofVirtual().start(() -> sleepThenCountDown(childDone)));
             callbackDone.countDown();
         });
         assertTrue(callbackDone.await(HANG_BOUND_S, TimeUnit.SECONDS));
