@@ -242,6 +242,36 @@ class CloseLifecycleTest {
         assertEquals(0, made, "closes whose factory still made a thread after isClosed() read true");
     }
 
+    /**
+     * A thread made before the close and started after it runs while the pool still runs anything: the carriers
+     * have not retired, and a start is admitted as a resume until they do (an outside probe: 37–60 of 200 such
+     * starts were refused while the pool's other threads still waited). Here a live thread keeps the carriers
+     * through the close's grace, so the start comes after the pool itself closed.
+     */
+    @Test
+    void a_thread_made_before_close_and_started_after_it_runs_while_the_carriers_stay() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        GpuReactor r = open(warnings);
+        ThreadFactory before = r.threadFactory();
+        CountDownLatch release = new CountDownLatch(1);
+        Thread live = before.newThread(() -> {
+            try { release.await(); } catch (InterruptedException e) { throw new AssertionError(e); }
+        });
+        live.start();
+        AtomicBoolean ran = new AtomicBoolean();
+        Thread made = before.newThread(() -> ran.set(true));
+        Thread tooLate = before.newThread(() -> { });
+        r.close(); // returns after its grace: the live thread keeps the carriers
+        assertTrue(warnings.stream().anyMatch(w -> w.code() == ErrorCode.LiveAtClose), warnings.toString());
+        made.start(); // refused with the pool closed before the rule
+        assertTrue(made.join(Duration.ofSeconds(GUARD_S)), "the late start never ran");
+        assertTrue(ran.get());
+        release.countDown();
+        assertTrue(live.join(Duration.ofSeconds(GUARD_S)));
+        assertTrue(r.carriers().orElseThrow().awaitExit(Duration.ofSeconds(GUARD_S)), "the carriers leave after both");
+        assertCoded(assertThrows(RejectedExecutionException.class, tooLate::start, "after retirement a start is refused"));
+    }
+
     private static void assertCoded(RejectedExecutionException e) {
         assertTrue(e.getMessage() != null && e.getMessage().contains(ErrorCode.Rejected.name()), String.valueOf(e.getMessage()));
         assertFalse(e.getMessage().contains("wait"), "a refused task says no wait was cut short: " + e.getMessage());
