@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.Reports;
 import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.parker.ReactorCounters;
 import dev.gpureactor.parker.Turn;
@@ -140,7 +141,7 @@ final class Rig {
     static <T> GpuFuture<T> future(CompletionLine line, int slot, long target, CompletionPort port, Inline inline,
                                    FutureControls controls, Supplier<? extends T> readback) {
         return new GpuFuture<>(1, new MemoryDescriptor(line, Slot.of(slot), target), port, readback, Runnable::run, 0, 0, 0, 0,
-                null, null, inline, controls);
+                null, null, inline, Reports.IN_PLACE, controls);
     }
 
     /** As {@link #future(CompletionLine, int, long, Supplier)} with {@code controls}, on a fresh line's slot 0, target 1. */

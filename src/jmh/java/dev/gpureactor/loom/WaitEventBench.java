@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.Reports;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.MemoryDescriptor;
@@ -68,7 +69,7 @@ public class WaitEventBench {
 
     @Benchmark
     public Integer signalAndResolve() {
-        GpuFuture<Integer> f = new GpuFuture<>(1, descriptor, PORT, () -> 42, Runnable::run, 0, 0, 0, 0, null, "bench", Inline.NONE);
+        GpuFuture<Integer> f = new GpuFuture<>(1, descriptor, PORT, () -> 42, Runnable::run, 0, 0, 0, 0, null, "bench", Inline.NONE, Reports.IN_PLACE);
         f.signal();
         return f.resultNow();
     }

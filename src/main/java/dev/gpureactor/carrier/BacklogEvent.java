@@ -30,13 +30,14 @@ public final class BacklogEvent extends Event {
     @Label("Carriers") int carriers;
     @Label("Flips") @Description("Flips into a backlog this event stands for: this one and those since the parker's last event") int flips;
 
-    public static void emit(String line, CarrierPool pool, int flips) {
-        if (!TYPE.isEnabled()) return;
+    /** {@return the event, filled and not yet committed, or null when it is off} The parker's reports commit it. */
+    public static BacklogEvent of(String line, CarrierPool pool, int flips) {
+        if (!TYPE.isEnabled()) return null;
         BacklogEvent e = new BacklogEvent();
         e.line = line;
         e.admitted = pool.admitted();
         e.carriers = pool.size();
         e.flips = flips;
-        e.commit();
+        return e;
     }
 }

@@ -114,12 +114,14 @@ public final class CarrierWatch implements Runnable {
     /** Set once, by stop(); the watch leaves at its next wake. */
     private volatile boolean stopped;
     private final Thread thread;
+    /** The watch thread, for the close to join. */
+    private final OwnThreads threads = new OwnThreads();
 
     CarrierWatch(CarrierPool pool, Carriers carriers, AdoptedThreads adopted, String name) {
         this.pool = pool;
         this.carriers = carriers;
         this.adopted = adopted;
-        this.thread = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(this);
+        this.thread = threads.add(Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(this));
     }
 
     void start() { thread.start(); }
@@ -132,6 +134,9 @@ public final class CarrierWatch implements Runnable {
 
     /** Whether the watch thread has left (tests). */
     boolean hasLeft() { return !thread.isAlive(); }
+
+    /** Waits until the watch thread has left (stopped first), until {@code deadlineNanos}. */
+    boolean awaitLeft(long deadlineNanos) { return threads.awaitEnded(deadlineNanos); }
 
     /**
      * Looks every tick until stopped: the pool retired, so no thread of it lives any more (a closed pool's

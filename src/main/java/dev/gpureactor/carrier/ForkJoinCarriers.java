@@ -63,6 +63,8 @@ final class ForkJoinCarriers implements Carriers {
     private final Queue<CarrierTally> spareTallies = new ConcurrentLinkedQueue<>();
     /** The carriers alive now: each adds itself as it starts and removes itself as it ends (the watch's view). */
     private final List<Carrier> live = new CopyOnWriteArrayList<>();
+    /** Every carrier started and not yet ended, to join at the exit (a carrier leaves {@link #live} before its thread ends). */
+    private final OwnThreads threads = new OwnThreads();
     /** What each carrier runs between two tasks, or null ({@link CarrierPool#betweenTasks}). */
     private volatile Runnable look;
     /**
@@ -83,7 +85,7 @@ final class ForkJoinCarriers implements Carriers {
         this.pool = pool;
         this.size = size;
         ForkJoinPool.ForkJoinWorkerThreadFactory factory =
-                fj -> new Carrier(fj, "gar-carrier-" + names.getAndIncrement(), takeTally(), spareTallies, live, this);
+                fj -> threads.add(new Carrier(fj, "gar-carrier-" + names.getAndIncrement(), takeTally(), spareTallies, live, this));
         // As VirtualThread.createDefaultScheduler: async mode, corePoolSize 0, minimumRunnable
         // max(size / 2, 1) (a compensated block may leave that many running before a spare starts),
         // saturate rather than throw, idle carriers leave after the keep-alive.
@@ -357,7 +359,8 @@ final class ForkJoinCarriers implements Carriers {
 
     @Override
     public boolean awaitExit(long timeout, TimeUnit unit) throws InterruptedException {
-        return forkJoin.awaitTermination(timeout, unit);
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        return forkJoin.awaitTermination(timeout, unit) && threads.awaitEnded(deadline);
     }
 
     @Override

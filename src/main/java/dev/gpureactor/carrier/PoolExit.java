@@ -56,14 +56,17 @@ final class PoolExit {
     /**
      * The rest of {@link CarrierPool#close(Duration)} once the closed bit is set: waits up to
      * {@code grace} for the retirement (not at all on one of the pool's live threads or a carrier,
-     * which would wait for itself), and, on the close that set the bit ({@code firstClose}), warns
-     * {@link ErrorCode#LiveAtClose} when it did not come.
+     * which would wait for itself), then, within the same grace, for the carrier threads and the watch to end;
+     * on the close that set the bit ({@code firstClose}), warns {@link ErrorCode#LiveAtClose} when the retirement
+     * did not come.
      */
     boolean awaitRetired(Duration grace, boolean firstClose) {
         if (runsHere(Thread.currentThread())) return isRetired();
+        long deadline = System.nanoTime() + grace.toNanos();
         boolean done;
         try {
             done = retired.await(grace.toNanos(), TimeUnit.NANOSECONDS);
+            if (done && carriers.awaitExit(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS) && watch != null) watch.awaitLeft(deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             done = isRetired();

@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.Reports;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
@@ -10,8 +11,8 @@ final class FutureNode extends LineWait {
     private final GpuFuture<?> future;
 
     FutureNode(GpuFuture<?> future, long id, MemoryDescriptor descriptor, CompletionPort port, long startNanos, long wakeAtNanos,
-               long resumeAtNanos, long spreadNanos, Object pointKey, String planLabel) {
-        super(id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel);
+               long resumeAtNanos, long spreadNanos, Object pointKey, String planLabel, Reports reports) {
+        super(id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel, reports);
         this.future = future;
     }
 

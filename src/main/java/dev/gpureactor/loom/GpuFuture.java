@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.Reports;
 import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
@@ -100,25 +101,25 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
     /** A wait outside a reactor (tests, rigs): no plan label, nobody runs the plan inline. */
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
               Executor callbacks, long startNanos, long wakeAtNanos, long spreadNanos, Object pointKey) {
-        this(id, descriptor, port, readback, callbacks, startNanos, wakeAtNanos, wakeAtNanos, spreadNanos, pointKey, null, Inline.NONE);
+        this(id, descriptor, port, readback, callbacks, startNanos, wakeAtNanos, wakeAtNanos, spreadNanos, pointKey, null, Inline.NONE, Reports.IN_PLACE);
     }
 
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
               Executor callbacks, long startNanos, long wakeAtNanos, long resumeAtNanos, long spreadNanos, Object pointKey,
-              String planLabel, Inline inline) {
+              String planLabel, Inline inline, Reports reports) {
         this(id, descriptor, port, readback, callbacks, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel, inline,
-                FutureControls.NONE);
+                reports, FutureControls.NONE);
     }
 
     /** As the reactor makes one, with the lines {@code controls} removes (jcstress negative controls). */
     GpuFuture(long id, MemoryDescriptor descriptor, CompletionPort port, Supplier<? extends T> readback,
               Executor callbacks, long startNanos, long wakeAtNanos, long resumeAtNanos, long spreadNanos, Object pointKey,
-              String planLabel, Inline inline, FutureControls controls) {
+              String planLabel, Inline inline, Reports reports, FutureControls controls) {
         super(callbacks, controls);
         this.readback = readback;
         this.inline = Objects.requireNonNull(inline, "inline");
         // The node's fields are final: whoever receives the node (the parker, through its inbox) sees them.
-        this.lineWait = new FutureNode(this, id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel);
+        this.lineWait = new FutureNode(this, id, descriptor, port, startNanos, wakeAtNanos, resumeAtNanos, spreadNanos, pointKey, planLabel, reports);
     }
 
     /** A future already failed with {@code error}; used where a wait cannot even start. */

@@ -6,6 +6,7 @@ import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.carrier.SchedulerProperties;
 import dev.gpureactor.parker.ReactorCounters;
 import dev.gpureactor.parker.LineParker;
+import dev.gpureactor.parker.ParkerRoster;
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
@@ -98,7 +99,7 @@ public final class GpuReactor implements AutoCloseable {
     private GpuReactor(Builder b) {
         FirstUse.ensure(); // the await path's class initialisation and linkage, off the awaiting virtual threads
         this.name = b.name != null ? b.name : "reactor-" + Integer.toHexString(System.identityHashCode(this));
-        this.warnings = new ReactorWarnings(b.warningSink != null ? b.warningSink : new LoggedWarnings(name));
+        this.warnings = new ReactorWarnings(b.warningSink != null ? b.warningSink : new LoggedWarnings(name), name);
         this.choices = new ReactorChoices(b, warnings);
         this.plan = b.plan;
         this.parkSliceNanos = b.parkSliceNanos;
@@ -374,9 +375,9 @@ public final class GpuReactor implements AutoCloseable {
     public long warningsRaised() { return warnings.raised(); }
 
     /**
-     * How many times the warnings sink (the one given to {@link Builder#warnings}, else the default log) threw. What it throws is dropped
-     * there: it fails no wait, stops no parker and no {@link #close}; the warning is still kept
-     * and counted ({@link #warnings()}, {@link #warningsRaised()}).
+     * How many warnings the sink (the one given to {@link Builder#warnings}, else the default log) missed: it threw,
+     * or, slow, it still had 1,024 to take from the reactor's own threads. Neither fails a wait, holds a parker or
+     * stops {@link #close}; the warning is still kept and counted ({@link #warnings()}, {@link #warningsRaised()}).
      *
      * @return the count
      */
@@ -395,7 +396,8 @@ public final class GpuReactor implements AutoCloseable {
      * cannot be ended early, as for a cancel. (3) the carrier pool closes: virtual threads already started keep
      * running to their end (no resume of one is ever rejected, whoever unparks it), the carriers leave after the
      * last of them, and {@code close} returns once they did or after {@link CarrierPool#CLOSE_GRACE}, with a coded
-     * {@link ErrorCode#LiveAtClose} warning naming the threads still alive. Called from one of the reactor's own
+     * {@link ErrorCode#LiveAtClose} warning naming the threads still alive. (4) It joins its own platform threads within
+     * that grace: none runs on after it returns (unless one's guest blocked pinned). Called from one of the reactor's own
      * virtual threads (or a carrier), it does not wait for them, nor for another thread's close, so it never deadlocks.
      * Idempotent: a close while another thread's is under way returns once that one has.
      *
@@ -407,11 +409,10 @@ public final class GpuReactor implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!closing.begin(pool != null && pool.runsHere(Thread.currentThread()))) return; // closed before (ReactorClose)
+        boolean onOwnThread = pool != null && pool.runsHere(Thread.currentThread()); // which would wait for itself
+        if (!closing.begin(onOwnThread)) return; // closed before (ReactorClose)
         List<GpuExecutorService> open;
-        synchronized (executors) {
-            open = List.copyOf(executors);
-        }
+        synchronized (executors) { open = List.copyOf(executors); } // a copy: an executor that ends removes itself
         for (GpuExecutorService e : open) e.shutdown();
         Set<LineParker> all = starts.parkers().takeAll();
         try {
@@ -419,10 +420,11 @@ public final class GpuReactor implements AutoCloseable {
             for (LineParker p : all) p.inbox.close(why);
             planRuns.close(why); // the waits whose plan a thread runs: no parker holds them
             if (pool != null) pool.close();
+            if (!onOwnThread) ParkerRoster.awaitLeft(all, CarrierPool.CLOSE_GRACE); // none of our threads runs on after close
         } finally {
             try { // whatever failed above: a closed reactor leaves no bean, and a concurrent close returns
                 if (bean != null) bean.unregister();
-            } finally { closing.done(); }
+            } finally { warnings.close(); closing.done(); }
         }
     }
 

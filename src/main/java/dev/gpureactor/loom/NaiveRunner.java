@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.Reports;
 import dev.gpureactor.parker.LineWait;
 import dev.gpureactor.parker.PortFailureEvent;
 import dev.gpureactor.parker.PortFault;
@@ -107,7 +108,7 @@ final class NaiveRunner {
     /** JFR: the port this thread queried failed this wait (a parker reports its own port failures). */
     private static void portFailedEvent(GpuFuture<?> f, ReactorException e) {
         MemoryDescriptor d = f.lineWait.descriptor();
-        PortFailureEvent.emit(d.line().name(), d.slot().index(), 1, e);
+        PortFailureEvent.emit(Reports.IN_PLACE, d.line().name(), d.slot().index(), 1, e); // a joiner's own thread
     }
 
     /**

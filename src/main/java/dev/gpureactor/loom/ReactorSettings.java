@@ -241,14 +241,18 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
     public GpuReactor.Builder caps(HostCaps caps) { this.caps = Objects.requireNonNull(caps, "caps"); return self(); }
 
     /**
-     * Where the reactor's coded warnings go as they are raised (on parker threads, carriers, the
-     * closing thread), instead of the default: the {@code System.Logger} named {@code "dev.gpureactor"},
+     * Where the reactor's coded warnings go, instead of the default. A warning raised on a user's thread
+     * (building, closing, a joiner) reaches the sink on that thread as it is raised; one raised on the
+     * reactor's own threads (a parker, a carrier's lent turn) reaches it in order on the reactor's
+     * {@code gar-reporter-<name>} thread, so a sink that blocks holds no parker and no wait, and up to 1,024
+     * wait for a slow sink; {@link GpuReactor#close()} waits up to a second for those
+     * raised before it. The default: the {@code System.Logger} named {@code "dev.gpureactor"},
      * once per {@link ErrorCode} per reactor (at {@code WARNING}; {@link ErrorCode#ParkFallback} at
      * {@code DEBUG}, or {@code INFO} where enabling native access would turn the hardware park on), so that the JDK-scheduler fallback
      * reaches the log of a run without flags. Either way every warning is also counted
      * ({@link GpuReactor#warningsRaised()}) and kept ({@link GpuReactor#warnings()}, the MXBean).
-     * What the sink throws stays with it: counted in {@link GpuReactor#warningSinkFailures()},
-     * never failing a wait or a close.
+     * What the sink throws, and what it missed being slow, stays with it: counted in
+     * {@link GpuReactor#warningSinkFailures()}, never failing a wait or a close.
      *
      * @param sink receives each warning as it is raised
      * @return this builder

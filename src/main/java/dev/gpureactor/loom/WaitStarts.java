@@ -40,6 +40,8 @@ final class WaitStarts {
     private final PointTable<Object> points;
     private final Clock clock = Clock.system();
     private final Executor callbacks;
+    /** The reactor's reports: each wait's JFR event goes there (committed off the reactor's own threads). */
+    private final ReactorWarnings warnings;
     /** Each line's parker and the registration of a wait with it. */
     private final ParkerRoster parkers;
     private final AtomicLong ids = new AtomicLong();
@@ -54,6 +56,7 @@ final class WaitStarts {
         this.planLabel = b.plan.label();
         this.points = points;
         this.callbacks = callbacks;
+        this.warnings = warnings;
         this.closed = closed;
         WaitPlan.FlagWait parkerPlan = b.plan instanceof WaitPlan.FlagWait f ? f
                 : new WaitPlan.FlagWait(100_000, 1_000_000, b.plan.predict());
@@ -104,7 +107,7 @@ final class WaitStarts {
             if (e.sampleCount() > 0) spread = e.spreadNanos();
         }
         GpuFuture<T> f = new GpuFuture<>(ids.incrementAndGet(), d, port, readback, callbacks, now, now + sleep, now + resume,
-                spread, pointKey, planLabel, inline);
+                spread, pointKey, planLabel, inline, warnings);
         if (closed.getAsBoolean()) {
             f.fail(new ReactorException(ErrorCode.ShutDown, "reactor"));
             return f;

@@ -11,7 +11,6 @@ import dev.gpureactor.core.Warning;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The lines one parker watches and the turn over them: one {@link LineWatch} per line, routed to,
@@ -52,7 +51,7 @@ public final class LineGroup {
     private final WaitPlan.FlagWait plan;
     private final PointTable<Object> points;
     private final Clock clock;
-    private final Consumer<Warning> warnings;
+    private final Reports warnings;
     private final ReactorCounters counters;
     private final long spinWindowNanos;
     /** Whether the park arms one line only when given one (a hardware monitor: {@link SnapshotPark#oneLine}). */
@@ -78,7 +77,7 @@ public final class LineGroup {
     private final boolean closedLineFailsWaits;
 
     public LineGroup(CompletionLine first, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
-              Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos, boolean parkArmsOneLine,
+              Reports warnings, ReactorCounters counters, long spinWindowNanos, boolean parkArmsOneLine,
               boolean closedLineFailsWaits) {
         this.closedLineFailsWaits = closedLineFailsWaits;
         this.plan = plan;

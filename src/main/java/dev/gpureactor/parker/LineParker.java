@@ -1,6 +1,7 @@
 package dev.gpureactor.parker;
 
 import dev.gpureactor.carrier.CarrierPool;
+import dev.gpureactor.carrier.OwnThreads;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.ErrorCode;
@@ -15,7 +16,6 @@ import dev.gpureactor.park.TimerSlack;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -56,7 +56,7 @@ public final class LineParker implements Runnable {
     /** The parker's name, for its threads and events: its first line's. */
     private final String name;
     private final SnapshotPark park;
-    private final Consumer<Warning> warnings;
+    private final Reports warnings;
     private final ReactorCounters counters;
     /** Where deadline sleeps go instead of parkNanos (an io_uring timeout); null for parkNanos. One per parker thread. */
     private final Supplier<Sleeper> deadlineSleeperFactory;
@@ -89,7 +89,7 @@ public final class LineParker implements Runnable {
     private final ParkerDeath death;
 
     public LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
-               Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
+               Reports warnings, ReactorCounters counters, long spinWindowNanos,
                Supplier<Sleeper> deadlineSleeperFactory, CarrierPool carriers, boolean hosting) {
         this(line, park, plan, points, clock, warnings, counters, spinWindowNanos, deadlineSleeperFactory, carriers, hosting,
                 false, ParkerHooks.NONE);
@@ -97,7 +97,7 @@ public final class LineParker implements Runnable {
 
     /** As the library makes one, with {@code hooks} injecting a test's faults or a negative control's change. */
     public LineParker(CompletionLine line, SnapshotPark park, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
-               Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos,
+               Reports warnings, ReactorCounters counters, long spinWindowNanos,
                Supplier<Sleeper> deadlineSleeperFactory, CarrierPool carriers, boolean hosting, boolean carrierTurns,
                ParkerHooks hooks) {
         this.deadlineSleeperFactory = deadlineSleeperFactory;
@@ -105,7 +105,7 @@ public final class LineParker implements Runnable {
         this.hostPool = hosting ? carriers : null;
         this.first = line;
         this.name = line.name();
-        this.events = new ParkerEvents(name, carriers);
+        this.events = new ParkerEvents(name, carriers, warnings);
         this.death = new ParkerDeath(name);
         this.park = park;
         this.clock = clock;
@@ -119,6 +119,9 @@ public final class LineParker implements Runnable {
         // Lent only where the park polls: a hardware monitor wakes on the store itself.
         this.loan = carrierTurns && carriers != null && !park.oneLine() ? new TurnLoan(hooks.ownerWaitsForBorrower(), hooks.failedTurnShutsLoan()) : null;
     }
+
+    /** The parker's threads (the loop's, those standing by): the reactor's close joins them ({@link ParkerRoster#awaitLeft}). */
+    final OwnThreads threads = new OwnThreads();
 
     void start() {
         Thread t = new ParkerThread(this, "gar-parker-" + name);
@@ -387,7 +390,7 @@ public final class LineParker implements Runnable {
         if (timed) {
             long woke = clock.nanos();
             group.afterTimedSleep(at, woke);
-            ParkerLateEvent.check(name, at, woke, group.waiting());
+            ParkerLateEvent.check(warnings, name, at, woke, group.waiting());
         }
         inbox.awake(); // awake: a waker need not unpark
         return timed;

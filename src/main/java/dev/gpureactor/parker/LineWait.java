@@ -44,6 +44,8 @@ public abstract class LineWait {
     final long id;
     private final MemoryDescriptor descriptor;
     private final CompletionPort port;
+    /** Where its JFR event goes: the reactor's reports, which commit it off the reactor's own threads. */
+    final Reports reports;
     /** When the wait started (the estimator's residual and the JFR completion run from here). */
     final long startNanos;
     /** When the parker should be awake for this wait: start + the estimate's sleep (= start when cold). */
@@ -94,8 +96,9 @@ public abstract class LineWait {
     private Removals parker;
 
     public LineWait(long id, MemoryDescriptor descriptor, CompletionPort port, long startNanos,
-             long wakeAtNanos, long resumeAtNanos, long spreadNanos, Object pointKey, String planLabel) {
+             long wakeAtNanos, long resumeAtNanos, long spreadNanos, Object pointKey, String planLabel, Reports reports) {
         this.id = id;
+        this.reports = reports;
         this.descriptor = descriptor;
         this.port = port;
         this.startNanos = startNanos;

@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.function.Consumer;
 
 /**
  * The single-threaded half of a parker: the waits it holds on one line and the turn that decides,
@@ -45,7 +44,7 @@ public final class LineWatch {
     private final long marginNanos;
     private final PointTable<Object> points;
     private final Clock clock;
-    private final Consumer<Warning> warnings;
+    private final Reports warnings;
     private final ReactorCounters counters;
     /** How long after a predicted wake the parker spins (no hardware park) before sleeping in slices. */
     private final long spinWindowNanos;
@@ -79,7 +78,7 @@ public final class LineWatch {
     private int completed;
 
     public LineWatch(CompletionLine line, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
-              Consumer<Warning> warnings, ReactorCounters counters, long spinWindowNanos) {
+              Reports warnings, ReactorCounters counters, long spinWindowNanos) {
         this.line = line;
         this.plan = plan;
         this.deadline = plan.predict();
@@ -344,7 +343,7 @@ public final class LineWatch {
 
     /** The port failed slot {@code s}: its waits fail with {@code e} (and JFR hears of it). */
     private void portFailed(int s, ReactorException e) {
-        PortFailureEvent.emit(line.name(), s, slots[s].size(), e);
+        PortFailureEvent.emit(warnings, line.name(), s, slots[s].size(), e);
         failSlot(s, e);
     }
 

@@ -33,13 +33,13 @@ public final class ParkerLateEvent extends Event {
     @Label("Waiting") @Description("Waits the parker held") int waiting;
 
     /** Called after every timed sleep: two compares when on time, one field read when disabled. */
-    public static void check(String line, long askedAt, long wokeAt, int waiting) {
+    public static void check(Reports reports, String line, long askedAt, long wokeAt, int waiting) {
         long late = wokeAt - askedAt;
         if (late <= LATE_NANOS || !TYPE.isEnabled()) return;
         ParkerLateEvent e = new ParkerLateEvent();
         e.line = line;
         e.late = late;
         e.waiting = waiting;
-        e.commit();
+        reports.commit(e);
     }
 }

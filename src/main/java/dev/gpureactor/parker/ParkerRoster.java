@@ -5,6 +5,8 @@ import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.PointTable;
 import dev.gpureactor.core.ReactorException;
 
+import java.time.Duration;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -146,6 +148,15 @@ public final class ParkerRoster {
             relist();
         }
         return all;
+    }
+
+    /**
+     * Waits until the threads of {@code closed} (parkers taken and closed at the reactor's close) have ended, at most
+     * {@code grace} in all: a closed parker leaves at once, unless its thread hosts a virtual thread that blocked pinned.
+     */
+    public static void awaitLeft(Collection<LineParker> closed, Duration grace) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        for (LineParker p : closed) if (!p.threads.awaitEnded(deadline)) return;
     }
 
     /** Rewrites {@link #lenders} from {@code load}. Holds {@code load}. */

@@ -32,7 +32,7 @@ public final class PortFailureEvent extends Event {
     @Label("Message") String message;
     @Label("Cause") @Description("The cause's class and message, or empty") String cause;
 
-    public static void emit(String line, int slot, int waits, ReactorException error) {
+    public static void emit(Reports reports, String line, int slot, int waits, ReactorException error) {
         if (!TYPE.isEnabled()) return;
         PortFailureEvent e = new PortFailureEvent();
         e.line = line;
@@ -42,6 +42,6 @@ public final class PortFailureEvent extends Event {
         e.message = error.getMessage();
         Throwable c = error.getCause();
         e.cause = c == null ? "" : c.getClass().getName() + ": " + c.getMessage();
-        e.commit();
+        reports.commit(e);
     }
 }

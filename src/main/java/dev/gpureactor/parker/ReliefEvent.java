@@ -30,12 +30,12 @@ public final class ReliefEvent extends Event {
     @Label("Reliefs") @Description("Reliefs this event stands for: this one and those since the parker's last event") int reliefs;
     @Label("Threads Started") @Description("Of those, the reliefs that found no thread standing by and started one") int threadsStarted;
 
-    static void emit(String line, int reliefs, int threadsStarted) {
+    static void emit(Reports reports, String line, int reliefs, int threadsStarted) {
         if (!TYPE.isEnabled()) return;
         ReliefEvent e = new ReliefEvent();
         e.line = line;
         e.reliefs = reliefs;
         e.threadsStarted = threadsStarted;
-        e.commit();
+        reports.commit(e);
     }
 }

@@ -90,6 +90,6 @@ public final class WaitEvent extends Event {
         e.seenToRunning = seenNanos != 0 ? nowNanos - seenNanos : Long.MIN_VALUE;
         e.outcome = outcome;
         e.code = code;
-        e.commit();
+        w.reports.commit(e);
     }
 }

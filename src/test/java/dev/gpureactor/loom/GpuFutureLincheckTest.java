@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.Reports;
 import dev.gpureactor.parker.LineWait;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
@@ -78,7 +79,7 @@ class GpuFutureLincheckTest {
             GpuFuture<Integer> made = new GpuFuture<>(1, new MemoryDescriptor(LINE, Slot.of(0), 1), NEVER, () -> {
                 readbacks.incrementAndGet();
                 return VALUE;
-            }, Runnable::run, 0, 0, 0, 0, null, null, Inline.NONE, controls);
+            }, Runnable::run, 0, 0, 0, 0, null, null, Inline.NONE, Reports.IN_PLACE, controls);
             hidden = () -> made;
         }
 

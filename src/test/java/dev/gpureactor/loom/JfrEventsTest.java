@@ -155,6 +155,48 @@ class JfrEventsTest {
         assertTheParkerRecordsOnePortFailure(dir.resolve("hosting-port-failure.jfr"), true);
     }
 
+    /**
+     * The JDK's default configuration (whose {@code jdk.JavaExceptionThrow} is on) with every wait recorded: each
+     * round's hosted joiners commit events of their own (the completed wait's, the failed join's exception), which
+     * on JDK 25 costs a hosting thread its next own event (JDK-8391824). The parker's port failures still all
+     * reach the recording, committed by the reactor's reporter (an outside probe: 14 of 27 runs lost 2–5 of 30
+     * while the parker committed them itself).
+     */
+    @Test
+    void with_hosted_guests_committing_events_the_recording_holds_every_port_failure_the_parkers_found(@TempDir Path dir) throws Exception {
+        int rounds = 30;
+        Path file = dir.resolve("guests-commit.jfr");
+        try (Recording rec = new Recording(Configuration.getConfiguration("default"))) {
+            rec.enable("dev.gpureactor.PortFailure");
+            rec.enable("dev.gpureactor.Wait").withThreshold(Duration.ZERO);
+            rec.start();
+            try (GpuReactor r = GpuReactor.builder().carriers(2).build(); SimDevice dev = SimDevice.open();
+                 GpuExecutorService exec = r.newExecutor()) {
+                for (int round = 0; round < rounds; round++) {
+                    SimStream ok = dev.stream(), bad = dev.stream();
+                    ok.compute(Duration.ofMillis(1));
+                    SimStream.Signal okSig = ok.signal();
+                    GpuFuture<Integer> done = r.await(okSig.descriptor(), okSig.port(), () -> 7);
+                    assertEquals(7, exec.submit(() -> done.join()).get(60, TimeUnit.SECONDS));
+                    bad.fail("test: round " + round);
+                    SimStream.Signal sig = bad.signal();
+                    GpuFuture<Void> failed = r.await(sig.descriptor(), sig.port());
+                    assertEquals(ErrorCode.Backend, exec.submit(() -> codeOf(failed)).get(60, TimeUnit.SECONDS));
+                }
+                assertTrue(r.stats().hosted() > 0, "the parkers hosted joiners: " + r.stats());
+            }
+            rec.stop();
+            rec.dump(file);
+        }
+        List<String> messages = RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.gpureactor.PortFailure"))
+                .map(e -> e.getString("message")).toList();
+        for (int round = 0; round < rounds; round++) {
+            String want = "test: round " + round;
+            assertTrue(messages.stream().anyMatch(m -> m.endsWith(want)), () -> "no port failure for " + want + " in " + messages);
+        }
+    }
+
     @Test
     void a_parker_that_has_not_hosted_records_the_port_failure_it_found(@TempDir Path dir) throws Exception {
         // Hosting off: this one is about the parker's emit alone, not about hosting.
@@ -194,8 +236,8 @@ class JfrEventsTest {
         assertEquals(1, portFailures.size(), () -> "port failures: " + portFailures);
         RecordedEvent pf = portFailures.getFirst();
         String by = pf.getThread("eventThread").getJavaName();
-        // The turn reports it: on the parker, or on a carrier that borrowed the parker's loop for that turn.
-        assertTrue(by.startsWith("gar-parker-") || by.startsWith("gar-carrier-"), () -> "reported by the turn's thread: " + pf);
+        // The turn (the parker's, or a carrier's that borrowed its loop) fills it; the reactor's reporter commits it.
+        assertTrue(by.startsWith("gar-reporter-"), () -> "committed by the reactor's reporter: " + pf);
         assertEquals(slot, pf.getInt("slot"));
         assertEquals(line, pf.getString("line"));
         assertEquals(1, pf.getInt("waits"));
@@ -286,8 +328,8 @@ class JfrEventsTest {
         try (Recording rec = new Recording()) {
             rec.enable("dev.gpureactor.ParkerLate");
             rec.start();
-            ParkerLateEvent.check("on-time", 0, ParkerLateEvent.LATE_NANOS, 1);
-            ParkerLateEvent.check("late", 0, ParkerLateEvent.LATE_NANOS + 5_000_000, 3);
+            ParkerLateEvent.check(w -> { }, "on-time", 0, ParkerLateEvent.LATE_NANOS, 1);
+            ParkerLateEvent.check(w -> { }, "late", 0, ParkerLateEvent.LATE_NANOS + 5_000_000, 3);
             rec.stop();
             rec.dump(file);
         }

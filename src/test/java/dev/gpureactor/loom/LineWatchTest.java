@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.parker.Reports;
 import dev.gpureactor.parker.ReactorCounters;
 import dev.gpureactor.parker.Turn;
 import dev.gpureactor.parker.LineWatch;
@@ -376,7 +377,7 @@ class LineWatchTest {
         // wake, A wants the parker only at its floor: B's wake comes first, not A's second sleep.
         counters.registered();
         GpuFuture<Void> a = new GpuFuture<>(++ids, new MemoryDescriptor(line, Slot.of(0), 1), neverDone(), null,
-                Runnable::run, clock.nanos(), 200_000, 900_000, 0, null, null, Inline.NONE);
+                Runnable::run, clock.nanos(), 200_000, 900_000, 0, null, null, Inline.NONE, Reports.IN_PLACE);
         watch.add(a.lineWait);
         waitOn(1, 1, new FakePort(), 500_000, null);
         assertEquals(new Turn.Sleep(200_000), turn(false), "before A's wake: A's wake");

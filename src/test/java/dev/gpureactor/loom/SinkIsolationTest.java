@@ -76,6 +76,72 @@ class SinkIsolationTest {
         }
     }
 
+    /**
+     * A sink that blocks (a logger whose appender hangs on a slow disk or a remote syslog) holds only the reactor's
+     * reporter thread: the parker that raised the warning goes on watching its line, and another wait of that line
+     * completes while the sink still blocks (an outside probe: the parker, logging in place, held every wait of its
+     * lines for as long as the appender blocked).
+     */
+    @Test
+    void a_sink_that_blocks_on_a_parkers_warning_holds_no_wait_of_that_parker() throws Exception {
+        CountDownLatch sinkBlocked = new CountDownLatch(1), release = new CountDownLatch(1);
+        List<String> sinkThreads = new CopyOnWriteArrayList<>();
+        try (GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).warnings(w -> {
+                    if (w.code() != ErrorCode.WordNeverWritten) return;
+                    sinkThreads.add(Thread.currentThread().getName());
+                    sinkBlocked.countDown();
+                    try { release.await(); } catch (InterruptedException e) { Thread.currentThread().interrupt(); }
+                }).build();
+             SimDevice dev = SimDevice.open()) {
+            try {
+                SimStream healthy = dev.stream(), lossy = dev.stream(); // two slots of one line: one parker
+                assertSame(healthy.line(), lossy.line());
+                SimStream.Signal lost = lossy.signalLost();
+                GpuFuture<Integer> f = r.await(lost.descriptor(), lost.port(), () -> 5);
+                assertEquals(5, f.join(HANG_GUARD)); // the parker's backstop query says done; it warns WordNeverWritten
+                assertTrue(sinkBlocked.await(HANG_GUARD.toSeconds(), TimeUnit.SECONDS), "the lost word was warned");
+                healthy.compute(Duration.ofMillis(2));
+                SimStream.Signal h = healthy.signal();
+                GpuFuture<Integer> g = r.await(h.descriptor(), h.port(), () -> 42);
+                assertEquals(42, g.join(Duration.ofSeconds(20)), "the parker serves its line while the sink blocks");
+                assertEquals(1, sinkThreads.size(), "one warning raised, one delivered");
+                assertTrue(sinkThreads.getFirst().startsWith("gar-reporter-"), "delivered by the reporter: " + sinkThreads);
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    /**
+     * Closing while a sink blocks on a parker's warning ends every pending wait at once with {@code ShutDown}, and the
+     * close returns within its grace (the probe's joiners got {@code ShutDown} 19 s late, when the appender let go).
+     */
+    @Test
+    void close_while_a_sink_blocks_ends_every_pending_wait() throws Exception {
+        CountDownLatch sinkBlocked = new CountDownLatch(1), release = new CountDownLatch(1);
+        GpuReactor r = GpuReactor.builder().carriers(2).plan(PLAN).jmx(false).warnings(w -> {
+            if (w.code() != ErrorCode.WordNeverWritten) return;
+            sinkBlocked.countDown();
+            try { release.await(); } catch (InterruptedException e) { Thread.currentThread().interrupt(); }
+        }).build();
+        try (SimDevice dev = SimDevice.open()) {
+            SimStream held = dev.stream(), lossy = dev.stream();
+            held.hold(new CountDownLatch(1));
+            SimStream.Signal pending = held.signal();
+            GpuFuture<Integer> p = r.await(pending.descriptor(), pending.port(), () -> 1);
+            SimStream.Signal lost = lossy.signalLost();
+            assertEquals(5, r.await(lost.descriptor(), lost.port(), () -> 5).join(HANG_GUARD));
+            assertTrue(sinkBlocked.await(HANG_GUARD.toSeconds(), TimeUnit.SECONDS), "the lost word was warned");
+            Thread joiner = r.startVirtualThread(() -> assertThrows(ReactorException.class, p::join));
+            r.close();
+            ReactorException e = assertThrows(ReactorException.class, () -> p.join(Duration.ofSeconds(20)));
+            assertEquals(ErrorCode.ShutDown, e.code(), "ended by the close, not by the join's limit");
+            assertTrue(joiner.join(Duration.ofSeconds(20)), "the virtual joiner was answered");
+        } finally {
+            release.countDown();
+        }
+    }
+
     @Test
     void a_sink_that_throws_on_every_warning_fails_no_build_no_wait_and_no_close() throws Exception {
         AtomicInteger calls = new AtomicInteger();
