@@ -64,7 +64,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     private static final long CLOSED = 1L << 62;
     /** The JDK's pause before it submits a resume again after an OutOfMemoryError (VirtualThread.submitRunContinuation). */
-    private static final long OOM_RETRY_NANOS = 100_000_000L;
+    static final long OOM_RETRY_NANOS = 100_000_000L;
     /** Set once, by the CAS that retires the carriers, on a word that was exactly CLOSED; never cleared. */
     private static final long RETIRED = Long.MIN_VALUE;
     private static final int LIVE_SHIFT = 31;
@@ -412,6 +412,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public String carriersState() { return carriers.toString(); }
     /** Whether the carrier watch thread has left (tests). */
     public boolean watchHasLeft() { return watch == null || watch.hasLeft(); }
+    /** The carrier watch, or null without carriers (tests). */
+    CarrierWatch watch() { return watch; }
     /** Each carrier thread alive now with its tally, as the watch sees them (tests). */
     public void forEachCarrier(BiConsumer<Thread, CarrierTally> each) { carriers.forEachCarrier(each); }
 

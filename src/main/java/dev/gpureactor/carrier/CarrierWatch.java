@@ -114,6 +114,8 @@ public final class CarrierWatch implements Runnable {
     /** Set once, by stop(); the watch leaves at its next wake. */
     private volatile boolean stopped;
     private final Thread thread;
+    /** A test's fault, run at each look before it (standing for an {@code OutOfMemoryError} there); null by default. */
+    volatile Runnable fault;
     /** The watch thread, for the close to join. */
     private final OwnThreads threads = new OwnThreads();
 
@@ -150,8 +152,16 @@ public final class CarrierWatch implements Runnable {
             while (!stopped) {
                 LockSupport.parkNanos(this, nextLookNanos(followUps, pool.admitted() > 0 || adopted.any()));
                 if (stopped) break;
-                followUps = followUpsAfter(followUps, tick());
-                adopted.sweep(pool::ended); // each that ended is not live any more
+                try {
+                    Runnable f = fault;
+                    if (f != null) f.run();
+                    followUps = followUpsAfter(followUps, tick());
+                    adopted.sweep(pool::ended); // each that ended is not live any more
+                } catch (OutOfMemoryError e) {
+                    // The heap is full for everyone a while: look again after the JDK's pause for a resume that met it.
+                    // A watch that died of it left every later pinned block uncompensated (an outside probe).
+                    LockSupport.parkNanos(this, CarrierPool.OOM_RETRY_NANOS);
+                }
             }
         } finally {
             for (CarrierTally tally : carriers.tallies()) if (tally.watchHolds) act(tally, Action.END);

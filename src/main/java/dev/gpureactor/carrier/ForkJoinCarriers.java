@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
@@ -274,11 +275,26 @@ final class ForkJoinCarriers implements Carriers {
         // would run again at once, ahead of every thread woken from outside (the parkers' wakes, the
         // JDK's unparker). As the JDK's own scheduler does (VirtualThread.afterYield), it goes behind
         // the submissions when this carrier has nothing else queued.
-        if (Thread.currentThread() instanceof Carrier c && c.getPool() == forkJoin && c.getQueuedTaskCount() == 0) {
-            forkJoin.externalSubmit(run);
-        } else {
-            forkJoin.execute(run); // from a virtual thread on a carrier: its own queue; from elsewhere: a submission queue
+        try {
+            if (Thread.currentThread() instanceof Carrier c && c.getPool() == forkJoin && c.getQueuedTaskCount() == 0) {
+                forkJoin.externalSubmit(run);
+            } else {
+                forkJoin.execute(run); // from a virtual thread on a carrier: its own queue; from elsewhere: a submission queue
+            }
+        } catch (RejectedExecutionException full) {
+            throw queueFull(full);
         }
+    }
+
+    /**
+     * A push the pool refused while running: a queue that filled when the heap had no room to grow it
+     * ({@code ForkJoinPool}'s "Queue capacity exceeded"). Thrown on as an {@code OutOfMemoryError}, which the JDK
+     * submits again after its pause, as the pool's own retries do: as a rejection it would leave the woken thread
+     * unparked and never run. Refused after the retirement, it stays the rejection it is.
+     */
+    private RuntimeException queueFull(RejectedExecutionException e) {
+        if (forkJoin.isShutdown()) return e;
+        throw new OutOfMemoryError("carrier queue full and the heap too: " + e.getMessage());
     }
 
     /**
@@ -296,8 +312,9 @@ final class ForkJoinCarriers implements Carriers {
         try {
             forkJoin.execute(new Spread(pool, tasks, 0, tasks.length));
             return tasks.length;
-        } catch (OutOfMemoryError e) {
-            return 0; // none pushed: the pool pushes them one by one
+        } catch (OutOfMemoryError | RejectedExecutionException e) {
+            if (e instanceof RejectedExecutionException r && forkJoin.isShutdown()) throw r;
+            return 0; // none pushed (no memory, or a queue that could not grow): the pool pushes them one by one
         }
     }
 
@@ -342,10 +359,16 @@ final class ForkJoinCarriers implements Carriers {
         @Override
         protected boolean exec() {
             int end = hi;
-            while (end - lo > 1) {
-                int mid = (lo + end) >>> 1;
-                new Spread(pool, tasks, mid, end).fork(); // this carrier's own queue: no lock, and stealable
-                end = mid;
+            try {
+                while (end - lo > 1) {
+                    int mid = (lo + end) >>> 1;
+                    new Spread(pool, tasks, mid, end).fork(); // this carrier's own queue: no lock, and stealable
+                    end = mid;
+                }
+            } catch (OutOfMemoryError | RejectedExecutionException e) {
+                // No memory to fork the rest (a queue that could not grow refuses): this carrier runs them, one after another. Each was admitted and its
+                // unpark returned: dropped here, it would never run.
+                for (int i = lo + 1; i < end; i++) runOne(tasks[i]);
             }
             runOne(tasks[lo]);
             return true;

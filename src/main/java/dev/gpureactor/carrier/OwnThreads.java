@@ -20,22 +20,37 @@ public final class OwnThreads {
         return t;
     }
 
+    /** {@return whether every recorded thread has ended} */
+    public boolean allEnded() {
+        for (Thread t : threads) if (t.getState() != Thread.State.TERMINATED) return false;
+        return true;
+    }
+
     /**
-     * Waits until every recorded thread but the caller has ended, until {@code deadlineNanos} ({@link System#nanoTime}).
-     * An interrupt ends the wait and stays set: a close cannot throw it.
+     * Waits until every recorded thread but the caller has ended, until {@code deadlineNanos} ({@link System#nanoTime}),
+     * looking again after each pass: a thread may start another as it leaves (a parker hands its loop on). A recorded
+     * thread not yet started is waited for too. An interrupt ends the wait and stays set: a close cannot throw it.
      *
      * @return whether they all ended
      */
     public boolean awaitEnded(long deadlineNanos) {
-        for (Thread t : threads) {
-            if (t == Thread.currentThread()) continue;
-            try {
-                if (!t.join(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())))) return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            } catch (IllegalThreadStateException e) {
-                // recorded, never started (the OS refused it): nothing to wait for
+        for (boolean again = true; again; ) {
+            again = false;
+            for (Thread t : threads) {
+                Thread.State state = t.getState();
+                if (t == Thread.currentThread() || state == Thread.State.TERMINATED) continue;
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) return false;
+                again = true;
+                try {
+                    if (state == Thread.State.NEW) Thread.sleep(Duration.ofNanos(Math.min(left, 100_000))); // about to start
+                    else t.join(Duration.ofNanos(left));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                } catch (IllegalThreadStateException e) {
+                    // started and ended between the two reads: the next pass sees it ended
+                }
             }
         }
         return true;

@@ -6,7 +6,6 @@ import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.carrier.SchedulerProperties;
 import dev.gpureactor.parker.ReactorCounters;
 import dev.gpureactor.parker.LineParker;
-import dev.gpureactor.parker.ParkerRoster;
 import dev.gpureactor.core.Capability;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
@@ -420,7 +419,7 @@ public final class GpuReactor implements AutoCloseable {
             for (LineParker p : all) p.inbox.close(why);
             planRuns.close(why); // the waits whose plan a thread runs: no parker holds them
             if (pool != null) pool.close();
-            if (!onOwnThread) ParkerRoster.awaitLeft(all, CarrierPool.CLOSE_GRACE); // none of our threads runs on after close
+            if (!onOwnThread) starts.parkers().awaitLeft(CarrierPool.CLOSE_GRACE); // none of our threads runs on after close
         } finally {
             try { // whatever failed above: a closed reactor leaves no bean, and a concurrent close returns
                 if (bean != null) bean.unregister();

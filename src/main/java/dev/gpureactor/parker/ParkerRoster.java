@@ -6,7 +6,6 @@ import dev.gpureactor.core.PointTable;
 import dev.gpureactor.core.ReactorException;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -34,6 +33,11 @@ public final class ParkerRoster {
     private final LinkedHashMap<LineParker, Integer> load = new LinkedHashMap<>();
     /** The parkers in {@code load}, for the carriers' between-tasks look ({@link #lendTurns}): rewritten under {@code load}. */
     private volatile LineParker[] lenders = new LineParker[0];
+    /**
+     * Every parker made whose threads may not all have ended (those made since, or still running): the reactor's close
+     * joins their threads, a parker's that left before it (its last line closed) too. Pruned as each parker is made.
+     */
+    private final Set<LineParker> made = ConcurrentHashMap.newKeySet();
     /** Makes a new parker, not yet started, for the line it is first given. */
     private final Function<CompletionLine, LineParker> newParker;
     private final PointTable<Object> points;
@@ -84,6 +88,8 @@ public final class ParkerRoster {
             p = leastLoaded();
             if (p == null) {
                 p = newParker.apply(line);
+                made.removeIf(q -> q.threads.allEnded());
+                made.add(p);
                 p.start();
             }
             load.merge(p, 1, Integer::sum);
@@ -151,12 +157,12 @@ public final class ParkerRoster {
     }
 
     /**
-     * Waits until the threads of {@code closed} (parkers taken and closed at the reactor's close) have ended, at most
-     * {@code grace} in all: a closed parker leaves at once, unless its thread hosts a virtual thread that blocked pinned.
+     * At the reactor's close, once every parker was closed: waits until the threads of every parker it made have ended,
+     * at most {@code grace} in all. A closed parker leaves at once, unless its thread hosts a virtual thread that blocked pinned.
      */
-    public static void awaitLeft(Collection<LineParker> closed, Duration grace) {
+    public void awaitLeft(Duration grace) {
         long deadline = System.nanoTime() + grace.toNanos();
-        for (LineParker p : closed) if (!p.threads.awaitEnded(deadline)) return;
+        for (LineParker p : made) if (!p.threads.awaitEnded(deadline)) return;
     }
 
     /** Rewrites {@link #lenders} from {@code load}. Holds {@code load}. */

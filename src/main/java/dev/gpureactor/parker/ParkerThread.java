@@ -66,7 +66,7 @@ public final class ParkerThread extends Thread implements WakeCapture {
     public ParkerThread(LineParker parker, String name) {
         super(null, parker, name, 0, false);
         setDaemon(true);
-        parker.threads.add(this); // before its start: the reactor's close joins it
+        if (parker != null) parker.threads.add(this); // before its start: the reactor's close joins it (tests run none)
     }
 
     /**
