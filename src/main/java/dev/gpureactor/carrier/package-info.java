@@ -8,7 +8,8 @@
  * scheduler settings for the pool's sizes. A thread that may run a woken task itself (a parker's, and a carrier's
  * between two tasks, {@link dev.gpureactor.carrier.CarrierCapture}) is a {@link
  * dev.gpureactor.carrier.WakeCapture}; what a carrier runs between two tasks the reactor sets
- * ({@link dev.gpureactor.carrier.CarrierPool#betweenTasks}).
+ * ({@link dev.gpureactor.carrier.CarrierPool#betweenTasks}). {@link dev.gpureactor.carrier.OwnThreads} records the
+ * platform threads a part of the reactor starts, for its close to join.
  *
  * <p>Not exported: the pool's scheduler hooks ({@code execute}, {@code onStart}, {@code onContinue}) are
  * the JDK's to call, not a user's.

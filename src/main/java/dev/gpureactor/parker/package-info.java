@@ -11,7 +11,8 @@
  * may borrow its loop for one turn ({@link dev.gpureactor.parker.TurnLoan}, {@link
  * dev.gpureactor.parker.LineParker#lendTurn}). A parker thread's death finishes even when the heap has run out
  * ({@link dev.gpureactor.parker.ParkerDeath}). Also here: the counters behind {@code RunStats} ({@link
- * dev.gpureactor.parker.ReactorCounters}) and the parkers' JFR events.
+ * dev.gpureactor.parker.ReactorCounters}), the parkers' JFR events, and the {@link dev.gpureactor.parker.Reporter}
+ * that delivers what the reactor's own threads report (warnings, those events) on a thread of its own.
  *
  * <p>Not exported: a user holds a {@code GpuReactor} and its futures. docs/DESIGN.md §2 has the threads,
  * §5 the handshakes.
