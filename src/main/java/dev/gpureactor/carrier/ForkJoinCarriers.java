@@ -282,19 +282,11 @@ final class ForkJoinCarriers implements Carriers {
                 forkJoin.execute(run); // from a virtual thread on a carrier: its own queue; from elsewhere: a submission queue
             }
         } catch (RejectedExecutionException full) {
-            throw queueFull(full);
+            // Refused while running: a queue the full heap could not grow ("Queue capacity exceeded"). As an
+            // OutOfMemoryError the JDK submits the thread again after its pause; as a refusal it stays unparked.
+            if (forkJoin.isShutdown()) throw full;
+            throw new OutOfMemoryError("carrier queue full: " + full.getMessage());
         }
-    }
-
-    /**
-     * A push the pool refused while running: a queue that filled when the heap had no room to grow it
-     * ({@code ForkJoinPool}'s "Queue capacity exceeded"). Thrown on as an {@code OutOfMemoryError}, which the JDK
-     * submits again after its pause, as the pool's own retries do: as a rejection it would leave the woken thread
-     * unparked and never run. Refused after the retirement, it stays the rejection it is.
-     */
-    private RuntimeException queueFull(RejectedExecutionException e) {
-        if (forkJoin.isShutdown()) return e;
-        throw new OutOfMemoryError("carrier queue full and the heap too: " + e.getMessage());
     }
 
     /**
