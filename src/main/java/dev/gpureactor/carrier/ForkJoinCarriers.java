@@ -358,8 +358,8 @@ final class ForkJoinCarriers implements Carriers {
                     end = mid;
                 }
             } catch (OutOfMemoryError | RejectedExecutionException e) {
-                // No memory to fork the rest (a queue that could not grow refuses): this carrier runs them, one after another. Each was admitted and its
-                // unpark returned: dropped here, it would never run.
+                // No memory to fork the rest (or a queue that could not grow refused): this carrier runs them, one
+                // after another. Each was admitted and its unpark returned: dropped here, it would never run.
                 for (int i = lo + 1; i < end; i++) runOne(tasks[i]);
             }
             runOne(tasks[lo]);

@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * user's thread reports is not posted here: the caller delivers it in place, as the JDK's own code logs.
  *
  * <p>Implementation overview. Reports wait in a lock-free queue, at most {@link #MAX_PENDING} of them (a
- * report past that is dropped and counted: a sink that blocks for good must not grow the heap), and one
+ * report past that is dropped, and its poster told: a sink that blocks for good must not grow the heap), and one
  * platform thread delivers them in order. It is started by the post that finds none running and leaves
  * after {@link #LINGER} without reports, at once once closed. The hand-over at its leaving is Dekker's: a
  * post offers its report, then reads {@link #running}; the leaving thread writes {@code running = false},
@@ -26,20 +26,20 @@ import java.util.concurrent.locks.LockSupport;
  * its control, a thread that leaves without looking again, shows one).
  */
 public final class Reporter implements AutoCloseable {
-    /** Reports held while the delivering thread is busy; past this a report is dropped and counted. */
+    /** Reports held while the delivering thread is busy; past this a report is dropped (its post returns false). */
     public static final int MAX_PENDING = 1024;
     /** How long the delivering thread stays without reports before it leaves. */
     static final Duration LINGER = Duration.ofSeconds(1);
 
     private final String threadName;
     private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
-    /** Reports posted and not yet delivered (the bound's count); updated by atomic adds. */
-    private final AtomicLong pending = new AtomicLong();
     /** Whether a delivering thread runs: set by the CAS that starts one (or takes the work up again), cleared by it as it leaves. */
     private final AtomicBoolean running = new AtomicBoolean();
-    /** Reports posted, and reports delivered or dropped: a flush waits for the second to reach the first. */
+    /**
+     * Reports posted, and reports delivered or dropped: the difference is what waits (the bound's count), and a
+     * flush waits for the second to reach the first. Atomic adds.
+     */
     private final AtomicLong posted = new AtomicLong(), settled = new AtomicLong();
-    private final AtomicLong dropped = new AtomicLong();
     /** The delivering thread, or null; written before it starts (the start orders it), read to unpark it. */
     private volatile Thread thread;
     /** The delivering threads started, for the reactor's close to join. */
@@ -67,7 +67,7 @@ public final class Reporter implements AutoCloseable {
     /**
      * Queues {@code report} for the delivering thread, starting one if none runs. Never blocks, never throws.
      *
-     * @return false when {@link #MAX_PENDING} reports already wait: this one is dropped and counted
+     * @return false when {@link #MAX_PENDING} reports already wait: this one is dropped (the caller counts it)
      */
     public boolean post(Runnable report) {
         if (!offer(report)) return false;
@@ -78,10 +78,7 @@ public final class Reporter implements AutoCloseable {
 
     /** Queues {@code report} unless {@link #MAX_PENDING} wait (then drops and counts it). */
     boolean offer(Runnable report) {
-        posted.incrementAndGet();
-        if (pending.incrementAndGet() > MAX_PENDING) {
-            pending.decrementAndGet();
-            dropped.incrementAndGet();
+        if (posted.incrementAndGet() - settled.get() > MAX_PENDING) { // posts racing here may pass the bound by their number
             settled.incrementAndGet();
             return false;
         }
@@ -136,7 +133,6 @@ public final class Reporter implements AutoCloseable {
         } catch (Throwable e) {
             // A report's own guard counts what it throws (the warnings sink's); an event not committed is all it costs.
         } finally {
-            pending.decrementAndGet();
             settled.incrementAndGet();
         }
     }
@@ -158,9 +154,6 @@ public final class Reporter implements AutoCloseable {
 
     /** After {@link #close}: waits until the delivering thread has left (not the caller's own), until {@code deadlineNanos}. */
     public boolean awaitLeft(long deadlineNanos) { return threads.awaitEnded(deadlineNanos); }
-
-    /** How many reports were dropped because {@link #MAX_PENDING} waited. */
-    public long dropped() { return dropped.get(); }
 
     /** Whether a delivering thread runs (tests). */
     boolean running() { return running.get(); }
