@@ -27,7 +27,8 @@ final class PoolResumeCloseCase {
     /** A negative control's case: {@code tellsResumes} changes its one line. */
     PoolResumeCloseCase(boolean tellsResumes) {
         pool = CarrierPool.withoutCarriers(tellsResumes, true);
-        pool.execute(() -> thread = pool.began()); // the thread starts, counts itself live, and parks
+        LiveThreads.Entry me = new LiveThreads.Entry();
+        pool.execute(() -> { pool.began(me); thread = me; }); // the thread starts, counts itself live, and parks
         if (!pool.runWaiting() || pool.liveThreads() != 1) throw new AssertionError("setup");
     }
 

@@ -1,6 +1,7 @@
 package dev.gpureactor.loom;
 
 import dev.gpureactor.carrier.CarrierPool;
+import dev.gpureactor.carrier.LiveThreads;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -37,7 +38,8 @@ public class PoolStartCloseStress {
     @Actor
     public void starter() {
         try {
-            pool.execute(() -> pool.ended(pool.began()));
+            LiveThreads.Entry me = new LiveThreads.Entry();
+            pool.execute(() -> { pool.began(me); pool.ended(me); });
             admitted = 1;
         } catch (RejectedExecutionException e) {
             admitted = 0;

@@ -3,6 +3,7 @@ package dev.gpureactor.carrier;
 import jdk.internal.misc.CarrierThreadLocal;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -10,13 +11,13 @@ import java.util.function.Consumer;
  * factory. The JDK gives a virtual thread built without a scheduler the scheduler of the virtual
  * thread that builds it, so a plain {@code Thread.ofVirtual()}, {@code
  * Executors.newVirtualThreadPerTaskExecutor()} or a structured task scope's fork inside one of the
- * pool's threads runs here. Such a thread never counts itself live ({@link CarrierPool#began} is the
+ * pool's threads runs here. Such a thread never counts itself live ({@link CarrierPool#liveBody} is the
  * factory's), so without this the pool could retire while it was parked, and its next resume would be
  * refused: a thread stranded for good, unnamed at close.
  *
  * <p><b>How one is found.</b> Each start (the route tells it, {@link VirtualThreads#isStarting}) runs
  * as a {@link Start}: before the thread's first run, the platform thread that runs it records the
- * start in a carrier-thread local, where a factory thread's {@code began} (run on that platform thread,
+ * start in a carrier-thread local, where a factory thread's first act (run on that platform thread,
  * mounted) claims it. A start unclaimed after its first run, whose thread is still alive, is adopted:
  * counted live and named, as a factory thread is. This happens inside the start's admitted task, so
  * the pool cannot retire before the count is up.
@@ -54,12 +55,47 @@ final class AdoptedThreads {
 
         @Override
         public void run() {
-            RUNNING.set(this);
+            // The thread's first run goes ahead whatever this record costs: a carrier's first record makes
+            // its local's entry, and an OutOfMemoryError there dropped the run, the thread never started.
+            // Unrecorded, a factory thread is adopted too, counted twice until the watch's sweep.
+            boolean recorded = record(this);
             try {
                 task.run();
             } finally {
-                RUNNING.set(null); // not remove(): the entry stays for the next start, no allocation per start
-                if (!claimed && thread.isAlive()) threads.put(thread, pool.counted(thread)); // inside the admitted task: no retirement yet
+                if (recorded) RUNNING.set(null); // not remove(): the entry stays for the next start, no allocation per start
+                if (!claimed && thread.isAlive()) adopt(thread); // inside the admitted task: no retirement yet
+            }
+        }
+    }
+
+    private static boolean record(Start s) {
+        try {
+            RUNNING.set(s);
+            return true;
+        } catch (OutOfMemoryError e) {
+            return false;
+        }
+    }
+
+    /**
+     * Counts {@code t} live and keeps it for the sweep, trying again after each {@code OutOfMemoryError} as the JDK
+     * does: uncounted, it would be stranded at its first resume after the pool retired; counted and not kept, the
+     * carriers would never retire. The count goes up first (the entry's link allocates nothing), so the sweep
+     * never finds an entry that is not counted.
+     */
+    private void adopt(Thread t) {
+        LiveThreads.Entry e = null;
+        while (true) {
+            try {
+                if (e == null) {
+                    LiveThreads.Entry made = new LiveThreads.Entry();
+                    pool.counted(t, made);
+                    e = made;
+                }
+                threads.put(t, e);
+                return;
+            } catch (OutOfMemoryError oom) {
+                LockSupport.parkNanos(CarrierPool.OOM_RETRY_NANOS);
             }
         }
     }
@@ -67,10 +103,18 @@ final class AdoptedThreads {
     /** {@code task}, the first run of {@code thread}, as a start that adopts the thread unless its factory claims it. */
     Runnable start(Runnable task, Thread thread) { return new Start(task, thread); }
 
-    /** Called by a factory thread as it begins: claims its start, so it is not adopted. */
+    /**
+     * Called by a factory thread as it begins: claims its start, so it is not adopted. Never throws: on a carrier that
+     * never ran a start the local's read makes its entry, and a thread whose claim fails for want of memory is adopted
+     * as well (counted twice until the sweep), where a throw here would end it before its task.
+     */
     static void claim() {
-        Start s = RUNNING.get();
-        if (s != null && s.thread == Thread.currentThread()) s.claimed = true;
+        try {
+            Start s = RUNNING.get();
+            if (s != null && s.thread == Thread.currentThread()) s.claimed = true;
+        } catch (OutOfMemoryError e) {
+            // unclaimed: adopted too, see above
+        }
     }
 
     /** {@return whether any adopted thread may still live} */

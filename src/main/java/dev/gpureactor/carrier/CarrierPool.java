@@ -77,11 +77,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     private final AtomicLong ctl = new AtomicLong();
     private final Carriers carriers;
-    /**
-     * The live threads themselves, to name them at close and to know a close from inside; each
-     * thread adds itself once and removes itself once (striped, no shared counter: see
-     * {@link LiveThreads}). The count that decides anything is ctl's.
-     */
+    /** The live threads themselves, to name them at close and tell a close from inside (striped: {@link LiveThreads}); ctl's count decides. */
     private final LiveThreads live;
     private final Consumer<Warning> warnings;
     /**
@@ -320,43 +316,46 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     // ---- threads -------------------------------------------------------------------------------
 
-    /**
-     * Virtual threads on this pool from {@code builder} (whose scheduler is this pool): each counts
-     * itself live while its task runs; once closed, {@code newThread} is refused with a coded
-     * {@link RejectedExecutionException}.
-     */
+    /** Virtual threads on this pool from {@code builder} (its scheduler this pool), each live while its task runs; refused once closed (coded). */
     public ThreadFactory threadFactory(Thread.Builder.OfVirtual builder) {
         ThreadFactory inner = builder.factory();
         return task -> {
             Objects.requireNonNull(task, "task");
             if (isClosed()) throw rejected();
-            return inner.newThread(() -> {
-                LiveThreads.Entry me = began();
-                try {
-                    task.run();
-                } finally {
-                    ended(me);
-                }
-            });
+            return inner.newThread(liveBody(task));
         };
     }
 
     /**
-     * The calling virtual thread's first act: it is live (its start task is running, so the pool is
-     * not retired). Returns its entry in the live set, for {@link #ended}.
+     * {@code task} as a pool thread's whole body, live from its first act to its last. The live entry is made here, by
+     * whoever makes the thread, so nothing before {@code task} allocates: an OutOfMemoryError there ended the thread
+     * unrun (a submitted future never done) with its live count taken (the carriers never retired).
      */
-    public LiveThreads.Entry began() {
+    Runnable liveBody(Runnable task) {
+        LiveThreads.Entry me = new LiveThreads.Entry();
+        return () -> {
+            began(me);
+            try {
+                task.run();
+            } finally {
+                ended(me);
+            }
+        };
+    }
+
+    /** The calling virtual thread's first act, under the entry made before it began: it is live (its start task runs, so the pool is not retired). */
+    public void began(LiveThreads.Entry me) {
         if (adopted != null) AdoptedThreads.claim(); // the factory's thread: not adopted
-        return counted(Thread.currentThread());
+        counted(Thread.currentThread(), me);
     }
 
-    /** {@code t} is live: its own first act, or its adoption inside its start's admitted task (never on a retired word). */
-    LiveThreads.Entry counted(Thread t) {
+    /** {@code t} is live under {@code me}: its own first act, or its adoption inside its start's admitted task (never on a retired word). */
+    void counted(Thread t, LiveThreads.Entry me) {
         ctl.addAndGet(ONE_LIVE); // counted before it can be found in the live set
-        return live.add(t);
+        live.link(me, t); // allocates nothing: the count cannot be left up by a failed entry
     }
 
-    /** The calling virtual thread's last act, with the entry its {@link #began} returned (or the watch's, for an adopted one). */
+    /** The calling virtual thread's last act, with its entry ({@link #liveBody}'s, or the watch's for an adopted one). */
     public void ended(LiveThreads.Entry me) {
         live.remove(me); // gone from the live set before the count drops
         if (ctl.addAndGet(-ONE_LIVE) == CLOSED) tryRetire(); // a hosted thread ends on its parker, outside any task

@@ -213,11 +213,18 @@ public final class CarrierWatch implements Runnable {
     private void act(CarrierTally tally, Action action) {
         switch (action) {
             case BEGIN -> {
-                long post = carriers.beginBlock();
-                if (post != 0) { // 0: the pool is at its maximum size; the next look tries again
+                // Counted before the begin (volatile, single writer): whoever sees the spare's work sees the
+                // compensation counted. Counted after it, a reader could see the queued thread run and 0.
+                compensations++;
+                long post = 0;
+                try {
+                    post = carriers.beginBlock();
+                } finally {
+                    if (post == 0) compensations--; // at the pool's maximum size (the next look tries again), or it threw
+                }
+                if (post != 0) {
                     tally.watchHolds = true;
                     tally.watchPost = post;
-                    compensations++; // volatile, single writer: the statistics' readers
                 }
             }
             case END -> {

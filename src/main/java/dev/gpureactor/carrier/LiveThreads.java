@@ -8,12 +8,13 @@ import java.util.List;
  * name what still runs ({@code LiveAtClose}) and tell a close from inside one of them. Their count,
  * which decides retirement, is the pool's ctl word, not this.
  *
- * <p><b>Shape.</b> Each thread adds itself once, as it begins, and removes itself once, as it ends
- * (never per resume). It was a {@code ConcurrentHashMap} key set: per thread a hash node, an identity
+ * <p><b>Shape.</b> Each thread links itself once, as it begins, and unlinks itself once, as it ends
+ * (never per resume), under an entry made before it began, so its beginning cannot fail for want of
+ * memory ({@link CarrierPool#liveBody}). It was a {@code ConcurrentHashMap} key set: per thread a hash node, an identity
  * hash, and two updates of the map's one shared size count, which under a fan-out of thousands of
  * woken threads was a quarter of their samples. Here a thread's {@link Entry} goes into one of a
  * power-of-two number of stripes (at least four per carrier) chosen by its thread id, a doubly
- * linked list under that stripe's own monitor: an add or a remove is an uncontended lock and four
+ * linked list under that stripe's own monitor: a link or an unlink is an uncontended lock and four
  * plain writes, with no shared counter and no hashing; two carriers meet on a stripe only when two
  * threads of the same stripe begin or end at the same moment. Stripes are padded apart so that two
  * stripes' locks do not share a cache line.
@@ -23,16 +24,19 @@ import java.util.List;
  * calls (add after the count goes up, remove before it goes down), so a thread found here is counted.
  */
 public final class LiveThreads {
-    /** One live thread; its links are guarded by the monitor of {@link #stripe}. */
+    /**
+     * One live thread. Made before the thread begins, by the code that makes the thread (so that what
+     * runs at its start allocates nothing: {@link CarrierPool#liveBody}); its fields are written by
+     * {@link #link} and read under the monitor of {@link #stripe}, except {@code stripe} itself, which
+     * {@link #remove} reads after the link in the same thread or behind the handover that gave it the entry.
+     */
     public static final class Entry {
-        final Thread thread;
-        final Stripe stripe;
+        Thread thread;
+        Stripe stripe;
         Entry prev, next;
 
-        Entry(Thread thread, Stripe stripe) {
-            this.thread = thread;
-            this.stripe = stripe;
-        }
+        /** An entry for a thread not yet begun (public for the concurrency tests' stand-ins of a thread). */
+        public Entry() { }
     }
 
     /** One stripe's list, guarded by this object's monitor. */
@@ -54,17 +58,17 @@ public final class LiveThreads {
 
     private Stripe stripeOf(Thread t) { return stripes[(int) t.threadId() & (stripes.length - 1)]; }
 
-    /** The calling thread is live: returns its entry, to be {@link #remove removed} by the same thread's end. */
-    Entry add(Thread t) {
+    /** {@code t} is live, under the entry {@code e} made for it: no allocation, so nothing here fails for want of memory. */
+    void link(Entry e, Thread t) {
         Stripe s = stripeOf(t);
-        Entry e = new Entry(t, s);
         synchronized (s) {
+            e.thread = t;
+            e.stripe = s;
             Entry h = s.head;
             e.next = h;
             if (h != null) h.prev = e;
             s.head = e;
         }
-        return e;
     }
 
     void remove(Entry e) {

@@ -41,13 +41,7 @@ final class PoolCallbacks implements Executor {
         Objects.requireNonNull(task, "task");
         ThreadFactory f = threads; // volatile: a factory made by another caller is whole
         if (f == null) threads = f = VirtualThreads.builder(scheduler).name("gar-callback").factory();
-        f.newThread(() -> {
-            LiveThreads.Entry me = pool.began(); // live while it runs or parks: the carriers stay for its resumes
-            try {
-                task.run();
-            } finally {
-                pool.ended(me);
-            }
-        }).start(); // the start is admitted by the scheduler, or refused once retired
+        // live while it runs or parks: the carriers stay for its resumes
+        f.newThread(pool.liveBody(task)).start(); // the start is admitted by the scheduler, or refused once retired
     }
 }

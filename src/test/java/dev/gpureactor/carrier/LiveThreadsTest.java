@@ -15,14 +15,16 @@ import static org.junit.jupiter.api.Assertions.*;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LiveThreadsTest {
     @Test
-    void a_thread_is_found_between_its_add_and_its_remove_and_named_up_to_the_limit() {
+    void a_thread_is_found_between_its_link_and_its_remove_and_named_up_to_the_limit() {
         LiveThreads live = new LiveThreads(1); // 4 stripes: 40 threads share them
         List<Thread> threads = new ArrayList<>();
         List<LiveThreads.Entry> entries = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             Thread t = Thread.ofVirtual().unstarted(() -> { });
             threads.add(t);
-            entries.add(live.add(t));
+            LiveThreads.Entry e = new LiveThreads.Entry();
+            live.link(e, t);
+            entries.add(e);
         }
         for (Thread t : threads) assertTrue(live.contains(t));
         assertFalse(live.contains(Thread.ofVirtual().unstarted(() -> { })));
@@ -36,14 +38,15 @@ class LiveThreadsTest {
     }
 
     @Test
-    void threads_adding_and_removing_at_once_leave_it_empty() throws Exception {
+    void threads_linking_and_removing_at_once_leave_it_empty() throws Exception {
         LiveThreads live = new LiveThreads(2);
         int n = 20_000;
         CountDownLatch done = new CountDownLatch(n);
         try (var exec = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < n; i++) {
                 exec.execute(() -> {
-                    LiveThreads.Entry e = live.add(Thread.currentThread());
+                    LiveThreads.Entry e = new LiveThreads.Entry();
+                    live.link(e, Thread.currentThread());
                     if (!live.contains(Thread.currentThread())) throw new AssertionError("not found while live");
                     Thread.yield();
                     live.remove(e);
