@@ -1,7 +1,6 @@
 package dev.gpureactor.loom;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -14,9 +13,10 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * JDK itself strands, see the test) once the two agree or 10 s passed.
  */
 public final class StartOutOfMemoryMain {
-    private static final int TASKS = 300;
+    private static final int TASKS = 300, PIECES = 40;
     private static volatile boolean storming = true;
-    private static volatile Object sink;
+    /** Each task's pieces, by task: a thread the JDK strands parked would otherwise keep its pieces for good. */
+    private static final byte[][][] pieces = new byte[TASKS][PIECES][];
 
     private StartOutOfMemoryMain() { }
 
@@ -24,27 +24,33 @@ public final class StartOutOfMemoryMain {
         AtomicIntegerArray begun = new AtomicIntegerArray(TASKS); // made before the storm: marking allocates nothing
         Thread[] threads = new Thread[TASKS];
         Future<?>[] futures = new Future<?>[TASKS];
+        Runnable[] tasks = new Runnable[TASKS];
         try (GpuReactor reactor = GpuReactor.open()) {
             ExecutorService executor = reactor.newExecutor();
+            executor.submit(() -> { }).get(); // the submit's and the future's classes loaded before the heap fills
+            // Everything this thread needs during the storm is made before it: an OutOfMemoryError of its own
+            // would end the child, not test the reactor.
             for (int i = 0; i < TASKS; i++) {
                 int k = i;
-                Runnable task = () -> {
+                tasks[k] = () -> {
                     threads[k] = Thread.currentThread();
                     begun.set(k, 1);
-                    List<byte[]> held = new ArrayList<>();
-                    for (int j = 0; j < 40 && storming; j++) {
-                        held.add(new byte[1 << 19]);
-                        try {
+                    try {
+                        for (int j = 0; j < PIECES && storming; j++) {
+                            pieces[k][j] = new byte[1 << 19]; // held in the table only, so the storm's end frees it
                             Thread.sleep(1);
-                        } catch (InterruptedException e) {
-                            return;
                         }
+                    } catch (InterruptedException e) {
+                        // nothing interrupts these
+                    } finally {
+                        Arrays.fill(pieces[k], null);
                     }
-                    sink = held;
                 };
+            }
+            for (int k = 0; k < TASKS; k++) {
                 while (futures[k] == null) {
                     try {
-                        futures[k] = executor.submit(task);
+                        futures[k] = executor.submit(tasks[k]);
                     } catch (OutOfMemoryError e) {
                         Thread.sleep(2); // a submit that failed for want of memory started nothing: submit again
                     }
@@ -54,16 +60,20 @@ public final class StartOutOfMemoryMain {
             long end = System.nanoTime() + 8_000_000_000L, quietSince = System.nanoTime();
             int lastDone = -1;
             while (System.nanoTime() < end && System.nanoTime() - quietSince < 1_000_000_000L) {
-                int done = 0;
-                for (Future<?> f : futures) if (f.isDone()) done++;
-                if (done != lastDone) {
-                    lastDone = done;
-                    quietSince = System.nanoTime();
+                try {
+                    int done = 0;
+                    for (int k = 0; k < TASKS; k++) if (futures[k].isDone()) done++;
+                    if (done != lastDone) {
+                        lastDone = done;
+                        quietSince = System.nanoTime();
+                    }
+                    Thread.sleep(100);
+                } catch (OutOfMemoryError e) {
+                    // this thread's own, while the storm fills the heap: look again
                 }
-                Thread.sleep(100);
             }
             storming = false;
-            sink = null;
+            for (byte[][] row : pieces) Arrays.fill(row, null); // the pieces of the threads the JDK stranded too
             System.gc();
             // Every task that was not stranded runs to its end now; wait until the pool's count of live threads and
             // the tasks' threads still alive agree (the watch sweeps a thread counted twice within a look), at most 10 s.
