@@ -10,9 +10,9 @@ import java.util.List;
  *
  * <p><b>Shape.</b> Each thread links itself once, as it begins, and unlinks itself once, as it ends
  * (never per resume), under an entry made before it began, so its beginning cannot fail for want of
- * memory ({@link CarrierPool#liveBody}). It was a {@code ConcurrentHashMap} key set: per thread a hash node, an identity
- * hash, and two updates of the map's one shared size count, which under a fan-out of thousands of
- * woken threads was a quarter of their samples. Here a thread's {@link Entry} goes into one of a
+ * memory ({@link CarrierPool#liveBody}). It was a {@code ConcurrentHashMap} key set: per thread a hash
+ * node, an identity hash, and two updates of the map's one shared size count, which under a fan-out of
+ * thousands of woken threads was a quarter of their samples. Here a thread's {@link Entry} goes into one of a
  * power-of-two number of stripes (at least four per carrier) chosen by its thread id, a doubly
  * linked list under that stripe's own monitor: a link or an unlink is an uncontended lock and four
  * plain writes, with no shared counter and no hashing; two carriers meet on a stripe only when two
@@ -21,7 +21,7 @@ import java.util.List;
  *
  * <p><b>Ordering.</b> An entry's links are guarded by its stripe's monitor, which every reader takes
  * too. Nothing else is published here; {@link CarrierPool} orders the count on ctl around these
- * calls (add after the count goes up, remove before it goes down), so a thread found here is counted.
+ * calls (link after the count goes up, remove before it goes down), so a thread found here is counted.
  */
 public final class LiveThreads {
     /**
