@@ -20,7 +20,8 @@ public interface CompletionPort {
      * of its lines, so a query that blocks for a second delays all of them by as much, and their end
      * at the reactor's close too (the close itself returns after its grace, warning
      * {@link ErrorCode#LiveAtClose} of their joiners; the parker ends those waits once the query
-     * returns). What it throws fails only this port's waits.
+     * returns). A port whose queries take a millisecond or more three times in a row is warned
+     * {@link ErrorCode#SlowPort}, once per parker or watcher. What it throws fails only this port's waits.
      *
      * @return {@code true} when the work is done; a failed stream throws
      */

@@ -62,7 +62,14 @@ public enum ErrorCode {
     /** New work refused by something closed or shut down (no wait was involved): (what refused, what it refused). */
     Rejected(25, Kind.ERROR, "{} is shut down: it accepts no new {}"),
     /** The platform MBean server refused the reactor's bean (a security policy, a custom server): (object name, why). */
-    BeanUnavailable(26, Kind.WARNING, "the JMX bean {} cannot be registered ({}); the reactor runs without it");
+    BeanUnavailable(26, Kind.WARNING, "the JMX bean {} cannot be registered ({}); the reactor runs without it"),
+    /**
+     * A port whose {@code query()} blocks: (the port's class, how long its last query took, the line, the slow queries in
+     * a row, who asked). Every wait the asking thread watches waited as long.
+     */
+    SlowPort(27, Kind.WARNING, "the port {} answered query() after {} on line {}, {} times in a row; a query must answer "
+            + "at once, since every wait its {} watches waits behind it: return the stream's status without waiting for "
+            + "the work (cuStreamQuery, not cuStreamSynchronize), and leave blocking waits to the block plan");
 
     /** Whether a code is raised as an error or handed back as a {@link Warning}. */
     public enum Kind {

@@ -6,6 +6,7 @@ import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.SlowQueries;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +48,8 @@ import java.util.function.Consumer;
  * {@link ErrorCode#Backend} carrying it; the watcher goes on. A port that says done is
  * confirmed against the word (read again after the query), so a store that lands between the
  * watcher's word read and its query does not raise a false {@link ErrorCode#WordNeverWritten}.
+ * A port whose query blocks holds every registration while it blocks: one that is the round's slowest
+ * at 1 ms or more three backstop rounds in a row is warned {@link ErrorCode#SlowPort}, once.
  */
 public final class Watcher implements AutoCloseable {
     private record Registration(MemoryDescriptor descriptor, CompletionPort port, CompletableFuture<Void> future) {}
@@ -55,6 +58,8 @@ public final class Watcher implements AutoCloseable {
     private final long intervalNanos;
     private final long backstopNanos;
     private final Consumer<Warning> warnings;
+    /** The backstop rounds' slowest queries, watcher thread only: a port whose query blocks holds every registration. */
+    private final SlowQueries slowQueries = new SlowQueries(1);
     private final Thread thread;
     /** Guards {@code closed} against a concurrent {@link #watch}'s check-then-add (see the class comment). */
     private final Object lock = new Object();
@@ -144,6 +149,8 @@ public final class Watcher implements AutoCloseable {
             long now = System.nanoTime();
             boolean query = now - lastQuery >= backstopNanos;
             if (query) lastQuery = now;
+            Registration slowest = null; // the round's slowest query, booked once per round (a port that blocks is slow in every one)
+            long slowestNanos = -1;
             for (Registration r : registrations) {
                 if (r.future.isDone()) continue; // dropped; its whenComplete removes it
                 try {
@@ -151,10 +158,19 @@ public final class Watcher implements AutoCloseable {
                         toRun.add(() -> r.future.completeExceptionally(new ReactorException(ErrorCode.LineClosed, r.descriptor.line().name(), "watch")));
                     } else if (r.descriptor.isComplete()) {
                         toRun.add(() -> r.future.complete(null));
-                    } else if (query && r.port.query()) {
-                        // Read the word again: a store that landed after the first read is no lost word.
-                        if (r.port.storesIntoLine() && !r.descriptor.isComplete()) warn(Warning.of(ErrorCode.WordNeverWritten, r.descriptor));
-                        toRun.add(() -> r.future.complete(null));
+                    } else if (query) {
+                        long asked = System.nanoTime();
+                        boolean done = r.port.query();
+                        long took = System.nanoTime() - asked;
+                        if (took > slowestNanos) {
+                            slowest = r;
+                            slowestNanos = took;
+                        }
+                        if (done) {
+                            // Read the word again: a store that landed after the first read is no lost word.
+                            if (r.port.storesIntoLine() && !r.descriptor.isComplete()) warn(Warning.of(ErrorCode.WordNeverWritten, r.descriptor));
+                            toRun.add(() -> r.future.complete(null));
+                        }
                     }
                 } catch (ReactorException e) {
                     toRun.add(() -> r.future.completeExceptionally(e));
@@ -162,6 +178,10 @@ public final class Watcher implements AutoCloseable {
                     toRun.add(() -> r.future.completeExceptionally(new ReactorException(ErrorCode.Backend, e, "port", "query", -1,
                             e.getClass().getSimpleName(), String.valueOf(e.getMessage()))));
                 }
+            }
+            if (slowest != null) {
+                Warning blocks = slowQueries.booked(0, slowestNanos, slowest.port, slowest.descriptor.line().name(), "watcher");
+                if (blocks != null) warn(blocks);
             }
             for (Runnable c : toRun) {
                 try {

@@ -10,6 +10,7 @@ import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.SlowQueries;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +28,7 @@ import java.util.TreeSet;
  * so a wake costs O(woken · log n); then queries the head of each slot whose backstop is due (the
  * port is the error authority: a failed stream fails the slot with the port's coded error, a port
  * that says done for a word never written completes with a {@link ErrorCode#WordNeverWritten}
- * warning); then answers with a {@link Turn} built by the pure {@link #decide}. Completions feed the
+ * warning; a port whose query blocks is warned {@link ErrorCode#SlowPort}: {@link SlowQueries}); then answers with a {@link Turn} built by the pure {@link #decide}. Completions feed the
  * estimator ({@link #observe}): after a deadline sleep as {@code Late} (censored) unless the OS
  * overslept past its {@link Oversleep allowance}, otherwise as {@code Exact}.
  *
@@ -69,6 +70,8 @@ public final class LineWatch {
     /** The point of {@link #observed}; null when nothing is queued. */
     private Object observedKey;
     private final Oversleep oversleep = new Oversleep();
+    /** Each slot's backstop queries, timed: a port whose query blocks holds every line of this parker, and is warned. */
+    private final SlowQueries slowQueries = new SlowQueries(CompletionLine.WORDS);
     /** Whether the last timed sleep ended later than its allowance. */
     private boolean osLate;
     /** Whether the last {@link Turn.Sleep} decided ends at a backstop, before the earliest wake. */
@@ -305,6 +308,7 @@ public final class LineWatch {
             while ((head = set.isEmpty() ? null : set.first()) != null) {
                 counters.queried();
                 boolean done;
+                long asked = clock.nanos();
                 try {
                     done = head.port().query();
                 } catch (RuntimeException | Error e) {
@@ -317,6 +321,8 @@ public final class LineWatch {
                     portFailed(s, PortFault.coded("query", e));
                     break;
                 }
+                Warning blocks = slowQueries.booked(s, clock.nanos() - asked, head.port(), line.name(), "parker");
+                if (blocks != null) warnings.accept(blocks); // outside the try: the sink's fault is not the port's
                 if (!done) break;
                 // The word is read while the wait is still held: a line closed under the backstop throws
                 // LineClosed here, and the wait must stay where the drop of the closed line's watch fails

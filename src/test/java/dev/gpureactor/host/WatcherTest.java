@@ -2,7 +2,9 @@ package dev.gpureactor.host;
 
 import dev.gpureactor.backend.sim.SimDevice;
 import dev.gpureactor.backend.sim.SimStream;
+import dev.gpureactor.core.CompletionPort;
 import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Warning;
 import org.junit.jupiter.api.Test;
@@ -11,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -98,6 +102,38 @@ class WatcherTest {
             w.watch(sig.descriptor(), sig.port()).get(60, TimeUnit.SECONDS);
             assertFalse(sig.descriptor().isComplete());
             assertEquals(ErrorCode.WordNeverWritten, warnings.getFirst().code());
+        }
+    }
+
+    /** A port whose query sleeps 3 ms before it says pending: a synchronize where a status query belongs. */
+    record BlockingPort(MemoryDescriptor d) implements CompletionPort {
+        @Override public boolean query() {
+            long end = System.nanoTime() + 3_000_000;
+            for (long left; (left = end - System.nanoTime()) > 0; ) LockSupport.parkNanos(left); // a park may end early
+            return false;
+        }
+        @Override public void block() { throw new UnsupportedOperationException(); }
+        @Override public void arm() { }
+        @Override public boolean park(long boundNanos) { return false; }
+    }
+
+    @Test
+    void a_port_whose_query_blocks_is_warned_SlowPort_once_and_its_watch_stays_pending() throws Exception {
+        List<Warning> warnings = new CopyOnWriteArrayList<>();
+        try (Watcher w = new Watcher(Duration.ofMillis(1).dividedBy(10), Duration.ofMillis(1), warnings::add);
+             SimDevice dev = SimDevice.open()) {
+            SimStream s = dev.stream();
+            s.hold(new CountDownLatch(1)); // the store never comes: only the port is asked
+            MemoryDescriptor d = s.signal().descriptor();
+            CompletableFuture<Void> f = w.watch(d, new BlockingPort(d));
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (warnings.stream().noneMatch(x -> x.code() == ErrorCode.SlowPort) && System.nanoTime() < end) Thread.sleep(1);
+            Thread.sleep(50); // more slow rounds: still one warning
+            List<Warning> slow = warnings.stream().filter(x -> x.code() == ErrorCode.SlowPort).toList();
+            assertEquals(1, slow.size(), warnings.toString());
+            assertEquals(BlockingPort.class.getName(), slow.getFirst().args().get(0));
+            assertEquals("watcher", slow.getFirst().args().get(4));
+            assertFalse(f.isDone());
         }
     }
 

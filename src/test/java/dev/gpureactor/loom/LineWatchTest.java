@@ -1,5 +1,6 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.park.SlowQueries;
 import dev.gpureactor.parker.Reports;
 import dev.gpureactor.parker.ReactorCounters;
 import dev.gpureactor.parker.Turn;
@@ -214,6 +215,81 @@ class LineWatchTest {
         assertEquals(1, port.queries);
         turn(false);
         assertEquals(1, port.queries, "once per backstop");
+    }
+
+    /** A port whose every query takes {@code queryNanos} of the manual clock: one that blocks, or a quick one. */
+    final class TimedPort implements CompletionPort {
+        long queryNanos;
+        int queries;
+
+        TimedPort(long queryNanos) { this.queryNanos = queryNanos; }
+
+        @Override public boolean query() {
+            queries++;
+            clock.advance(queryNanos);
+            return false;
+        }
+        @Override public void block() { throw new UnsupportedOperationException(); }
+        @Override public void arm() { }
+        @Override public boolean park(long boundNanos) { return false; }
+    }
+
+    /** Runs {@code n} backstop rounds: each advances the clock past the backstop and takes one turn. */
+    void backstops(int n) {
+        for (int i = 0; i < n; i++) {
+            clock.advance(PLAN.backstopNanos());
+            turn(true);
+        }
+    }
+
+    List<Warning> slowPorts() {
+        return warned.stream().filter(w -> w.code() == ErrorCode.SlowPort).toList();
+    }
+
+    @Test
+    void a_port_whose_query_blocks_three_times_in_a_row_is_warned_SlowPort_once_naming_it_and_the_line() {
+        TimedPort blocking = new TimedPort(5_000_000); // 5 ms a query: a synchronize where a status query belongs
+        waitOn(2, 1, blocking, 0, null);
+        backstops(2);
+        assertEquals(2, blocking.queries);
+        assertEquals(List.of(), slowPorts(), "two slow queries may be a preempted parker");
+        backstops(1);
+        assertEquals(1, slowPorts().size(), "the third in a row is a port that blocks");
+        Warning w = slowPorts().getFirst();
+        assertEquals(TimedPort.class.getName(), w.args().get(0));
+        assertEquals("5 ms", w.args().get(1));
+        assertEquals(line.name(), w.args().get(2));
+        assertEquals("parker", w.args().get(4));
+        backstops(5);
+        assertEquals(8, blocking.queries);
+        assertEquals(1, slowPorts().size(), "once: a log line per backstop would bury the log");
+    }
+
+    @Test
+    void quick_queries_and_slow_ones_not_in_a_row_warn_nothing() {
+        TimedPort port = new TimedPort(SlowQueries.SLOW_NANOS - 1);
+        waitOn(0, 1, port, 0, null);
+        backstops(5);
+        assertEquals(List.of(), slowPorts(), "under a millisecond is an answer at once");
+        for (int i = 0; i < 4; i++) { // slow, slow, quick: never three in a row
+            port.queryNanos = 2_000_000;
+            backstops(2);
+            port.queryNanos = 1_000;
+            backstops(1);
+        }
+        assertEquals(5 + 4 * 3, port.queries);
+        assertEquals(List.of(), slowPorts());
+    }
+
+    @Test
+    void slow_queries_count_per_slot_so_a_quick_port_beside_a_blocking_one_does_not_hide_it() {
+        TimedPort quick = new TimedPort(1_000);
+        TimedPort blocking = new TimedPort(3_000_000);
+        waitOn(0, 1, quick, 0, null);
+        waitOn(5, 1, blocking, 0, null);
+        backstops(3);
+        assertEquals(1, slowPorts().size());
+        assertEquals(TimedPort.class.getName(), slowPorts().getFirst().args().get(0));
     }
 
     @Test
