@@ -15,6 +15,7 @@ import dev.gpureactor.parker.LineWait;
 import dev.gpureactor.parker.LineWatch;
 import dev.gpureactor.parker.LineGroup;
 import dev.gpureactor.parker.LineParker;
+import dev.gpureactor.park.SlowQueries;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.DeadlinePlan;
 import dev.gpureactor.core.Durations;
@@ -56,7 +57,7 @@ final class FirstUse {
 
     /** The classes an await and a join reach that a reactor's construction does not already initialise. */
     static final List<Class<?>> AWAIT_PATH = List.of(GpuFuture.class, JoinerStack.class, FutureNode.class, FutureReports.class, FutureControls.class, FutureStage.class, NaiveWait.class,
-            NaiveRunner.class, LineParker.class, ParkerInbox.class, ParkerHosting.class, ParkerThread.class, LineWait.class, Inline.class, LineGroup.class, LineWatch.class, Oversleep.class, WaitEvent.class, ParkerLateEvent.class,
+            NaiveRunner.class, LineParker.class, ParkerInbox.class, ParkerHosting.class, ParkerThread.class, LineWait.class, Inline.class, LineGroup.class, LineWatch.class, Oversleep.class, SlowQueries.class, WaitEvent.class, ParkerLateEvent.class,
             PortFailureEvent.class, ReliefEvent.class, BacklogEvent.class, CompletionLine.class, PointEstimate.class,
             PointTable.class, LiveThreads.class, java.util.OptionalLong.class);
 
