@@ -8,10 +8,12 @@ set -uo pipefail
 jar=${1:?jcstress.jar}; mode=${2:-quick}; filter=${3:-.*}; extra=${4:-}
 dir=$(dirname "$jar"); log="$dir/jcstress-$mode.log"
 cd "$dir"
-# -v: the log keeps every test's outcome table (counts), not only the failed ones.
+# -v: the log keeps every test's outcome table (counts), not only the failed ones. The forks take this JVM's
+# flags: --add-opens java.base/java.lang is the carrier pool's own flag (the carrier package's tests reach
+# the JDK's ForkJoinPool through it, as the pool does).
 echo "jcstress-gate: java -jar $(basename "$jar") -v -m $mode -t '$filter' $extra"
 # shellcheck disable=SC2086 # $extra is a list of options
-java --enable-native-access=ALL-UNNAMED -jar "$jar" -v -m "$mode" -t "$filter" $extra -r "$dir/jcstress-results" 2>&1 | tee "$log"
+java --enable-native-access=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED -jar "$jar" -v -m "$mode" -t "$filter" $extra -r "$dir/jcstress-results" 2>&1 | tee "$log"
 fail=0
 grep -q 'RUN RESULTS' "$log"                  || { echo "jcstress-gate: no RUN RESULTS block"; fail=1; }
 grep -qE 'FATAL|No matching tests' "$log"     && { echo "jcstress-gate: jcstress found no tests or died (is <proc>full</proc> set?)"; fail=1; }

@@ -98,6 +98,30 @@ final class CarrierThreads {
     }
 
     /**
+     * The watch's end of a compensated block: {@link #endBlock}, then a look at the pool's termination again
+     * when it comes after the retirement's {@code shutdown} ({@code rechecks}: false only in jcstress's
+     * negative control, {@code CompensationRetireNegativeControl}). While a compensation is held, the pool's
+     * active count is one under its busy carriers. JDK 25's {@code ForkJoinPool}: {@code shutdown}'s
+     * termination check sees the carrier still running the task that retired the pool; that carrier, going
+     * idle, checks again only where the active count it leaves is 0 ({@code deactivate}), which the held
+     * compensation makes -1, so it parks for its keep-alive; and once the carriers have left, termination
+     * completes only on a ctl word of 0, which the held compensation also keeps from it. The block's end
+     * restores the count, but nothing in the JDK looks again: so {@code shutdown} again does
+     * ({@code tryTerminate}). Both sides are an atomic update of the ctl word followed by a read of the
+     * other's: here {@code endCompensatedBlock}'s add, then the volatile read of the run state; there the
+     * retirement's set of {@code SHUTDOWN} and, after it in program order, the idle carrier's
+     * {@code deactivate} CAS and its read of the count. The two ctl updates are ordered: if the add comes
+     * after the CAS it reads from it and sees {@code SHUTDOWN}, and if before, the CAS leaves 0 and the
+     * carrier terminates the pool. So one of them at least ends the pool (jcstress
+     * {@code CompensationRetireStress}). The JDK's own blocks cannot end after the retirement: they end on
+     * their carrier, inside a live thread's task.
+     */
+    static void giveBack(ForkJoinPool pool, long post, boolean rechecks) {
+        endBlock(pool, post);
+        if (rechecks && pool.isShutdown()) pool.shutdown();
+    }
+
+    /**
      * Whether the JDK is compensating {@code carrier} now ({@code CarrierThread.compensating} is not
      * {@code NOT_COMPENSATING}): a blocking call it wraps is under way there. An opaque read of a
      * field its carrier writes plainly: at worst a tick stale, as every read of the watch.

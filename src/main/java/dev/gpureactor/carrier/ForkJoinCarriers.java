@@ -411,26 +411,12 @@ final class ForkJoinCarriers implements Carriers {
         return post;
     }
 
-    /**
-     * Gives a watch's compensation back, and looks at the pool's termination again when that comes after
-     * the retirement's {@code shutdown}. While a compensation is held, the pool's active count is one
-     * under its busy carriers. JDK 25's {@code ForkJoinPool}: {@code shutdown}'s termination check sees
-     * the carrier still running the task that retired the pool; that carrier, going idle, checks again
-     * only where the active count it leaves is 0 ({@code deactivate}), which the held compensation makes
-     * -1, so it parks for its keep-alive; and once the carriers have left, termination completes only on
-     * a ctl word of 0, which the held compensation also keeps from it. The block's end restores the
-     * count, but nothing in the JDK looks again: so {@code shutdown} again does ({@code tryTerminate}).
-     * Both sides are an atomic update followed by a read of the other's ({@code endCompensatedBlock}'s
-     * add, then the volatile read of the run state here; the retirement's set of SHUTDOWN, then its reads
-     * of the ctl word), so one of them at least sees the restored count and ends the pool. The JDK's own
-     * blocks cannot end after the retirement: they end on their carrier, inside a live thread's task.
-     */
+    /** Gives a watch's compensation back; the pool's termination is looked at again ({@link CarrierThreads#giveBack} says why). */
     @Override
     public void endBlock(long post) {
         if (post == 0) return; // saturated at its begin: nothing was taken, nothing counted
         compensated.getAndDecrement();
-        CarrierThreads.endBlock(forkJoin, post);
-        if (forkJoin.isShutdown()) forkJoin.shutdown();
+        CarrierThreads.giveBack(forkJoin, post, true);
     }
 
     /** The parallelism plus the blocks compensated now (an opaque read: see {@link #compensated}). */
