@@ -84,12 +84,19 @@ class WordWaitProbeTest {
         assertSame(FallbackPark.DEFAULT, p.orElse(FallbackPark.DEFAULT));
     }
 
+    /** {@code note} with the calibrated TSC frequency ("TSC 2.445 GHz") blanked. */
+    static String withoutTscFrequency(String note) {
+        return note.replaceAll("TSC [0-9.]+ GHz", "TSC ? GHz");
+    }
+
     @Test
     void aFreshProbeThroughAPrivateDirectoryAgreesWithTheKeptOne(@TempDir Path tmp) {
         WordWait.Probe fresh = WordWait.probe(new NativeLoader(tmp.resolve("cache")));
         WordWait.Probe kept = WordWait.probe();
         assertEquals(kept.available(), fresh.available());
-        assertEquals(kept.note(), fresh.note());
+        // The note names the TSC's frequency as each probe calibrated it: a measurement, which a loaded machine moves
+        // by a megahertz between two probes (2.445 against 2.446 GHz in a CI run). Everything else must agree.
+        assertEquals(withoutTscFrequency(kept.note()), withoutTscFrequency(fresh.note()));
         assertTrue(fresh.warnings().isEmpty(), () -> fresh.warnings().toString());
     }
 }
