@@ -80,24 +80,29 @@ final class CompensationRetireCase {
     }
 
     /**
-     * r1: 1 when the carriers left (the pool terminated), 0 when they all stayed idle {@link #SETTLE_NANOS},
-     * parked for their keep-alive. Read from the threads alone: {@code isTerminating}, {@code isTerminated} and
-     * {@code awaitTermination} each run the pool's own termination check, which would end a pool left behind
-     * and hide the bug.
+     * r1: 1 when the pool's termination began (its carriers leave), 0 when every carrier stayed idle
+     * {@link #SETTLE_NANOS}, parked for its keep-alive, and it did not begin. Read passively: the run state as
+     * {@code toString} prints it, and the carriers' thread states. {@code isTerminating}, {@code isTerminated}
+     * and {@code awaitTermination} each run the pool's own termination check, which would end a pool left
+     * behind and hide the bug.
      */
     void arbiter(I_Result r) {
         long end = System.nanoTime() + BOUND_NANOS;
         long idleSince = 0;
-        for (long now; !allLeft() && (now = System.nanoTime()) - end < 0; Thread.yield()) {
+        for (long now; !ending() && (now = System.nanoTime()) - end < 0; Thread.yield()) {
             if (!carriers.stream().allMatch(CompensationRetireCase::idle)) idleSince = 0;
             else if (idleSince == 0) idleSince = now;
             else if (now - idleSince > SETTLE_NANOS) break;
         }
-        r.r1 = allLeft() ? 1 : 0;
+        r.r1 = ending() ? 1 : 0;
         pool.shutdownNow();
     }
 
-    private boolean allLeft() { return carriers.stream().allMatch(t -> t.getState() == Thread.State.TERMINATED); }
+    /** Whether termination began: {@code ForkJoinPool.toString} reads the run state without acting on it. */
+    private boolean ending() {
+        String s = pool.toString();
+        return s.contains("[Terminating,") || s.contains("[Terminated,");
+    }
 
     /** Parked in the pool's idle wait (nothing else parks a carrier once the task has returned). */
     private static boolean idle(Thread t) {
