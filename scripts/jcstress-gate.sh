@@ -4,7 +4,8 @@
 # "Error tests: No matches." and at least one test ran.
 set -uo pipefail
 # Usage: jcstress-gate.sh JAR [MODE [FILTER [EXTRA]]]; EXTRA is split on spaces into more jcstress
-# options (CI passes "-sc false": one unified compile mode per fork, 4 forks per test instead of 14).
+# options (CI passes "-sc false -hs 64": one unified compile mode per fork, 4 forks per test instead of 14, and
+# a 64 MB heap per fork).
 jar=${1:?jcstress.jar}; mode=${2:-quick}; filter=${3:-.*}; extra=${4:-}
 dir=$(dirname "$jar"); log="$dir/jcstress-$mode.log"
 cd "$dir"
