@@ -28,9 +28,10 @@ import java.util.TreeSet;
  * so a wake costs O(woken · log n); then queries the head of each slot whose backstop is due (the
  * port is the error authority: a failed stream fails the slot with the port's coded error, a port
  * that says done for a word never written completes with a {@link ErrorCode#WordNeverWritten}
- * warning; a port whose query blocks is warned {@link ErrorCode#SlowPort}: {@link SlowQueries}); then answers with a {@link Turn} built by the pure {@link #decide}. Completions feed the
- * estimator ({@link #observe}): after a deadline sleep as {@code Late} (censored) unless the OS
- * overslept past its {@link Oversleep allowance}, otherwise as {@code Exact}.
+ * warning; a port whose query blocks is warned {@link ErrorCode#SlowPort}: {@link SlowQueries}); then
+ * answers with a {@link Turn} built by the pure {@link #decide}. Completions feed the estimator
+ * ({@link #observe}): after a deadline sleep as {@code Late} (censored) unless the OS overslept past its
+ * {@link Oversleep allowance}, otherwise as {@code Exact}.
  *
  * <p>No field here is shared: one thread at a time owns a watch (the runner's loop; hosting hands
  * the loop, and this object with it, across a volatile write in {@link ParkerHosting}). The only
