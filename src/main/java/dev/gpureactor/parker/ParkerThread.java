@@ -19,10 +19,10 @@ import java.util.List;
  * of its own to {@link #capture} instead of queueing it and waking a carrier. The first, when the
  * turn may host, is kept: the parker runs it right here, where the store was seen, saving the
  * handoff to a carrier asleep in the OS. The others are batched and go to the carriers as one push
- * ({@link CarrierPool#resumeAll}) when the capture closes, after the scan; a long scan hands its first
- * {@link #FIRST_BATCH} over as soon as it has them, and then every {@link #BATCH_MAX}. Pushed one by
- * one between the scan's settles, a fan-out's wakes met carriers that had already drained the queue
- * and gone idle, and each push paid for waking one again (docs/SCALE.md, "The hand-off in batches").
+ * ({@link CarrierPool#resumeAll}) when the capture closes, after the scan (or when a long scan fills
+ * {@link #BATCH_MAX}). Pushed one by one between the scan's settles, a fan-out's wakes met carriers
+ * that had already drained the queue and gone idle, and each push paid for waking one again
+ * (docs/SCALE.md, "The hand-off in batches").
  *
  * <p><b>Threads.</b> The capture fields are touched only by this thread ({@code execute} runs on
  * the unparking thread, which is this one). {@link #handed} is how a relieved thread standing by is
@@ -37,14 +37,6 @@ public final class ParkerThread extends Thread implements WakeCapture {
      * as one push; a longer scan's first wakes start while it goes on.
      */
     static final int BATCH_MAX = 4096;
-    /**
-     * The wakes a capture hands over as soon as it has them, once: the carriers stay idle until a
-     * capture's first push, so a long scan (10,000 waits settle in about 5 ms here) starts them after
-     * its first few hundred wakes, not after 4,096. One push more per long scan; a shorter scan (every
-     * turn of a service) goes over whole when the capture closes, as before (docs/SCALE.md, "Scans
-     * of thousands of waits").
-     */
-    static final int FIRST_BATCH = 256;
 
     /** The pool whose tasks this turn captures; null when not capturing. This thread only. */
     private CarrierPool capturing;
@@ -55,8 +47,6 @@ public final class ParkerThread extends Thread implements WakeCapture {
     /** The captured tasks not yet pushed, {@link #batched} of them (the rest of the array is null). This thread only. */
     private Runnable[] batch = new Runnable[16];
     private int batched;
-    /** Whether this capture pushed a batch already (only its first goes at {@link #FIRST_BATCH}). This thread only. */
-    private boolean pushedBatch;
     /** This thread's deadline sleeper (an io_uring ring belongs to one thread), or null for parkNanos. */
     Sleeper deadlineSleeper;
     /** Set by the thread that hands this standing-by thread its parker's loop. */
@@ -86,13 +76,11 @@ public final class ParkerThread extends Thread implements WakeCapture {
     void openCapture(CarrierPool pool, boolean keepGuest) {
         capturing = pool;
         keepsGuest = keepGuest;
-        pushedBatch = false;
     }
 
     /**
      * Captures {@code task} if this thread is capturing for {@code pool}: kept as the guest, or
-     * batched (a full batch is pushed first, and the capture's first {@link #FIRST_BATCH} as soon as
-     * they are in). Throws only what a push throws (a retired pool, which
+     * batched (a full batch is pushed first). Throws only what a push throws (a retired pool, which
      * a live thread's wake never meets): the scan's own unpark would have thrown it.
      */
     @Override
@@ -107,7 +95,6 @@ public final class ParkerThread extends Thread implements WakeCapture {
             else batch = Arrays.copyOf(batch, batched * 2); // grows to the largest scan seen, up to BATCH_MAX
         }
         batch[batched++] = task;
-        if (batched == FIRST_BATCH && !pushedBatch) pushBatch(pool);
         return true;
     }
 
@@ -116,7 +103,6 @@ public final class ParkerThread extends Thread implements WakeCapture {
      * each admitted as a resume (never captured again). Throws only what the push throws.
      */
     private void pushBatch(CarrierPool pool) {
-        pushedBatch = true;
         Runnable[] tasks;
         try {
             tasks = Arrays.copyOf(batch, batched);

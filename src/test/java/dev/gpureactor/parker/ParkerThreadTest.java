@@ -10,10 +10,9 @@ import java.util.concurrent.RejectedExecutionException;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * A parker thread's capture of the wakes of one turn: a long scan's first wakes reach the carriers
- * while it goes on, a short one's when it ends; closed after a turn that threw, the woken threads
- * still go to the carriers, and the turn's own failure is the one the loop handles, with whatever the
- * close threw added to it.
+ * A parker thread's capture of the wakes of one turn, closed after a turn that threw: the woken
+ * threads still go to the carriers, and the turn's own failure is the one the loop handles, with
+ * whatever the close threw added to it.
  */
 class ParkerThreadTest {
     private static ParkerThread capturing(CarrierPool pool, Runnable kept, Runnable batched) {
@@ -22,34 +21,6 @@ class ParkerThreadTest {
         assertTrue(me.capture(pool, kept), "the first wake is kept to host");
         assertTrue(me.capture(pool, batched), "the second is batched");
         return me;
-    }
-
-    /** Runs every task queued for the carriers on this thread; how many ran. */
-    private static int runQueued(CarrierPool pool) {
-        int n = 0;
-        while (pool.runWaiting()) n++;
-        return n;
-    }
-
-    @Test
-    void a_long_scans_first_wakes_reach_the_carriers_before_the_capture_closes() {
-        CarrierPool pool = CarrierPool.withoutCarriers();
-        ParkerThread me = new ParkerThread(null, "gar-parker-test");
-        me.openCapture(pool, true);
-        assertTrue(me.capture(pool, () -> { }), "the first wake is kept to host");
-        for (int i = 1; i < ParkerThread.FIRST_BATCH; i++) assertTrue(me.capture(pool, () -> { }));
-        assertEquals(0, runQueued(pool), "fewer than the first batch wait for the capture's close");
-        assertTrue(me.capture(pool, () -> { }));
-        assertEquals(ParkerThread.FIRST_BATCH, runQueued(pool), "the first batch went as soon as it was in");
-        for (int i = 0; i < ParkerThread.FIRST_BATCH; i++) assertTrue(me.capture(pool, () -> { }));
-        assertEquals(0, runQueued(pool), "only the capture's first batch goes early; the rest waits for the close");
-        assertNotNull(me.closeCapture(), "the kept wake is the parker's to run");
-        assertEquals(ParkerThread.FIRST_BATCH, runQueued(pool), "the close pushed the rest");
-
-        me.openCapture(pool, false); // the next turn's capture starts afresh
-        for (int i = 0; i < ParkerThread.FIRST_BATCH; i++) assertTrue(me.capture(pool, () -> { }));
-        assertEquals(ParkerThread.FIRST_BATCH, runQueued(pool), "each capture's first batch goes early");
-        assertNull(me.closeCapture());
     }
 
     @Test
