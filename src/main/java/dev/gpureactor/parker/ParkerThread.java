@@ -103,20 +103,9 @@ public final class ParkerThread extends Thread implements WakeCapture {
      * each admitted as a resume (never captured again). Throws only what the push throws.
      */
     private void pushBatch(CarrierPool pool) {
-        Runnable[] tasks;
-        try {
-            tasks = Arrays.copyOf(batch, batched);
-        } catch (OutOfMemoryError e) { // no memory for the lot's array: one by one, each surely
-            for (int i = 0; i < batched; i++) {
-                pool.resumeSurely(batch[i]);
-                batch[i] = null;
-            }
-            batched = 0;
-            return;
-        }
-        Arrays.fill(batch, 0, batched, null);
+        int n = batched;
         batched = 0;
-        pool.resumeAll(tasks);
+        pool.resumeBatch(batch, n);
     }
 
     /**
@@ -189,6 +178,6 @@ public final class ParkerThread extends Thread implements WakeCapture {
      * @return those classes
      */
     public static List<Class<?>> loopClasses() {
-        return List.of(TurnLoan.class, ParkerDeath.class, ParkerEvents.class, EventSampler.class);
+        return List.of(TurnLoan.class, ParkerDeath.class, ParkerEvents.class, EventSampler.class, SettlePart.class);
     }
 }
