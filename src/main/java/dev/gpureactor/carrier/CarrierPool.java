@@ -5,7 +5,6 @@ import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Warning;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -235,39 +234,6 @@ public final class CarrierPool implements Executor, AutoCloseable {
         if (tasks.length == 0) return;
         admit(tasks.length);
         for (int i = carriers.pushAll(tasks); i < tasks.length; i++) pushAdmitted(tasks[i]);
-    }
-
-    /**
-     * Resumes the first {@code n} tasks of a capture's {@code batch} together ({@link #resumeAll}) and clears them
-     * from it (the array stays the caller's). With no memory for the copy, each goes alone ({@link #resumeSurely}).
-     * Throws only what {@link #resumeAll} throws (a retired pool, which a live thread's wake never meets).
-     */
-    public void resumeBatch(Runnable[] batch, int n) {
-        Runnable[] tasks;
-        try {
-            tasks = Arrays.copyOf(batch, n);
-        } catch (OutOfMemoryError e) { // no memory for the lot's array: one by one, each surely
-            for (int i = 0; i < n; i++) {
-                resumeSurely(batch[i]);
-                batch[i] = null;
-            }
-            return;
-        }
-        Arrays.fill(batch, 0, n, null);
-        resumeAll(tasks);
-    }
-
-    /**
-     * Runs each of {@code parts} once on a carrier: a parker's large scan, split so that the carriers settle its
-     * waits beside each other. The virtual threads a part wakes are captured on its carrier and resumed together
-     * from that carrier's own queue, where the others steal them ({@link CarrierCapture#runBatched}); so a woken
-     * thread runs on the core that settled its future. Admitted as tasks (a close waits for them); refused, with
-     * a coded {@link RejectedExecutionException}, only once retired, and then none was admitted.
-     */
-    public void runParts(Runnable[] parts) {
-        Runnable[] tasks = new Runnable[parts.length];
-        for (int i = 0; i < parts.length; i++) tasks[i] = CarrierCapture.batched(this, parts[i]);
-        resumeAll(tasks);
     }
 
     /**

@@ -148,7 +148,7 @@ final class ForkJoinCarriers implements Carriers {
      * system class loader, no inherited thread locals, in the JDK's carrier thread group (all set by
      * {@code CarrierThread}).
      */
-    static final class Carrier extends CarrierThread implements WakeCapture {
+    private static final class Carrier extends CarrierThread implements WakeCapture {
         /** Written by this carrier only, from its start (Thread.start orders the handing over) to its end. */
         final CarrierTally tally;
         /** The carriers this one is of: what it runs between tasks. */

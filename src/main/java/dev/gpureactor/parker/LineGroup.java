@@ -11,7 +11,6 @@ import dev.gpureactor.core.Warning;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The lines one parker watches and the turn over them: one {@link LineWatch} per line, routed to,
@@ -55,8 +54,6 @@ public final class LineGroup {
     private final Reports warnings;
     private final ReactorCounters counters;
     private final long spinWindowNanos;
-    /** Where each watch settles a large scan's waits, in parts (see {@link LineWatch}); null: in the scan. */
-    private final Consumer<Runnable[]> parts;
     /** Whether the park arms one line only when given one (a hardware monitor: {@link SnapshotPark#oneLine}). */
     private final boolean parkArmsOneLine;
 
@@ -81,9 +78,8 @@ public final class LineGroup {
 
     public LineGroup(CompletionLine first, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
               Reports warnings, ReactorCounters counters, long spinWindowNanos, boolean parkArmsOneLine,
-              boolean closedLineFailsWaits, Consumer<Runnable[]> parts) {
+              boolean closedLineFailsWaits) {
         this.closedLineFailsWaits = closedLineFailsWaits;
-        this.parts = parts;
         this.plan = plan;
         this.points = points;
         this.clock = clock;
@@ -289,7 +285,7 @@ public final class LineGroup {
     private LineWatch watch(CompletionLine line) {
         LineWatch w = watchOf(line);
         if (w != null) return w;
-        w = new LineWatch(line, plan, points, clock, warnings, counters, spinWindowNanos, parts);
+        w = new LineWatch(line, plan, points, clock, warnings, counters, spinWindowNanos);
         watches.add(w);
         all = List.copyOf(watches);
         return w;

@@ -113,7 +113,7 @@ public final class LineParker implements Runnable {
         this.counters = counters;
         this.hooks = hooks;
         this.group = new LineGroup(line, plan, points, clock, warnings, counters, spinWindowNanos, park.oneLine(),
-                hooks.closedLineFailsWaits(), carriers == null ? null : carriers::runParts);
+                hooks.closedLineFailsWaits());
         this.hosting = new ParkerHosting(this, hostPool, counters, hooks);
         this.inbox = new ParkerInbox(group, this.hosting, counters, hooks);
         // Lent only where the park polls: a hardware monitor wakes on the store itself.

@@ -17,7 +17,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.function.Consumer;
 
 /**
  * The single-threaded half of a parker: the waits it holds on one line and the turn that decides,
@@ -49,12 +48,6 @@ public final class LineWatch {
     private final Clock clock;
     private final Reports warnings;
     private final ReactorCounters counters;
-    /**
-     * Where a large scan's waits are settled, in parts ({@link #settleOnCarriers}): the carriers'
-     * {@code CarrierPool.runParts}; null where there are none (the JDK's scheduler, tests), and every
-     * scan settles its waits itself.
-     */
-    private final Consumer<Runnable[]> parts;
     /** How long after a predicted wake the parker spins (no hardware park) before sleeping in slices. */
     private final long spinWindowNanos;
 
@@ -89,9 +82,8 @@ public final class LineWatch {
     private int completed;
 
     public LineWatch(CompletionLine line, WaitPlan.FlagWait plan, PointTable<Object> points, Clock clock,
-              Reports warnings, ReactorCounters counters, long spinWindowNanos, Consumer<Runnable[]> parts) {
+              Reports warnings, ReactorCounters counters, long spinWindowNanos) {
         this.line = line;
-        this.parts = parts;
         this.plan = plan;
         this.deadline = plan.predict();
         this.marginNanos = deadline.map(DeadlinePlan::marginNanos).orElse(0L);
@@ -254,7 +246,6 @@ public final class LineWatch {
         if (reached.isEmpty()) return;
         waiting -= reached.size();
         counters.deregistered(reached.size()); // one update for the scan: registrars count on the same word
-        if (reached.size() >= SettlePart.FROM && parts != null && settleOnCarriers(now, afterSleep)) return;
         // An exception here (an unpark's) leaves the rest in reached, which failAll then fails.
         int woke = 0;
         try {
@@ -272,46 +263,6 @@ public final class LineWatch {
             flushObserved();
         }
         reached.clear();
-    }
-
-    /**
-     * A large scan's waits go to the carriers in parts ({@link SettlePart}) instead of being settled
-     * here, so that both cores settle them and each woken thread runs on the core that settled its
-     * future; the parker keeps the take-out and the estimator. The estimator hears of every wait whose
-     * word the snapshot shows reached, after the hand-over (so the carriers start at once), from the
-     * waits' final fields, whoever settles them: a cancel racing the carriers is observed too, since
-     * the work it waited for was done all the same, and a wait taken out because it settled another
-     * way before its word was reached is not; {@code woke} counts every wait handed over. Parts the
-     * pool refuses (retired under the scan) are run here. False, with nothing handed over, only when
-     * there was no memory for the parts: the scan then settles the waits itself, as a small one.
-     */
-    private boolean settleOnCarriers(long now, boolean afterSleep) {
-        Runnable[] lot;
-        try {
-            lot = SettlePart.split(reached);
-        } catch (OutOfMemoryError e) {
-            return false; // no memory for the parts: settled here, as a small scan
-        }
-        int n = reached.size();
-        completed += n;
-        counters.woke(n); // before any part runs: a joiner that runs sees its wake counted
-        try {
-            parts.accept(lot);
-        } catch (RuntimeException | OutOfMemoryError refused) {
-            // Retired under the scan, or no memory to wrap the parts: none was admitted, so they run here.
-            for (Runnable part : lot) part.run();
-        }
-        try {
-            for (int i = 0; i < n; i++) {
-                LineWait w = reached.get(i);
-                MemoryDescriptor d = w.descriptor();
-                if (MemoryDescriptor.reached(snapshot[d.slot().index()], d.target())) observe(w, now, afterSleep);
-            }
-        } finally {
-            reached.clear();
-            flushObserved();
-        }
-        return true;
     }
 
     /**

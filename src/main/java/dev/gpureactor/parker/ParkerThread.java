@@ -103,9 +103,20 @@ public final class ParkerThread extends Thread implements WakeCapture {
      * each admitted as a resume (never captured again). Throws only what the push throws.
      */
     private void pushBatch(CarrierPool pool) {
-        int n = batched;
+        Runnable[] tasks;
+        try {
+            tasks = Arrays.copyOf(batch, batched);
+        } catch (OutOfMemoryError e) { // no memory for the lot's array: one by one, each surely
+            for (int i = 0; i < batched; i++) {
+                pool.resumeSurely(batch[i]);
+                batch[i] = null;
+            }
+            batched = 0;
+            return;
+        }
+        Arrays.fill(batch, 0, batched, null);
         batched = 0;
-        pool.resumeBatch(batch, n);
+        pool.resumeAll(tasks);
     }
 
     /**
@@ -178,6 +189,6 @@ public final class ParkerThread extends Thread implements WakeCapture {
      * @return those classes
      */
     public static List<Class<?>> loopClasses() {
-        return List.of(TurnLoan.class, ParkerDeath.class, ParkerEvents.class, EventSampler.class, SettlePart.class);
+        return List.of(TurnLoan.class, ParkerDeath.class, ParkerEvents.class, EventSampler.class);
     }
 }

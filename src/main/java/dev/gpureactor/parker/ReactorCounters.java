@@ -81,8 +81,7 @@ public final class ReactorCounters {
     /**
      * The counters' values, as the reactor's {@code RunStats} names them.
      *
-     * @param woke           waits the parkers' scans woke (each completed wait once), or handed to the carriers to
-     *                       settle (a large scan's: a cancel racing the carriers may still win one of those)
+     * @param woke           waits the parkers' scans woke (each completed wait once)
      * @param slept          OS sleeps of the parkers: to a deadline, or idle until a registration
      * @param parked         line parks of the parkers
      * @param queried        backstop queries of a port

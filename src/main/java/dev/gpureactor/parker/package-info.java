@@ -9,12 +9,10 @@
  * dev.gpureactor.parker.LineGroup} over one {@link dev.gpureactor.parker.LineWatch} per line, answering a
  * {@link dev.gpureactor.parker.Turn}). While a parker sleeps out a polling park, a carrier between two tasks
  * may borrow its loop for one turn ({@link dev.gpureactor.parker.TurnLoan}, {@link
- * dev.gpureactor.parker.LineParker#lendTurn}). A scan that reached many waits hands them to the carriers in
- * parts ({@link dev.gpureactor.parker.SettlePart}) instead of settling them itself. A parker thread's death
- * finishes even when the heap has run out ({@link dev.gpureactor.parker.ParkerDeath}). Also here: the counters
- * behind {@code RunStats} ({@link dev.gpureactor.parker.ReactorCounters}), the parkers' JFR events, and the
- * {@link dev.gpureactor.parker.Reporter} that delivers what the reactor's own threads report (warnings, those
- * events) on a thread of its own.
+ * dev.gpureactor.parker.LineParker#lendTurn}). A parker thread's death finishes even when the heap has run out
+ * ({@link dev.gpureactor.parker.ParkerDeath}). Also here: the counters behind {@code RunStats} ({@link
+ * dev.gpureactor.parker.ReactorCounters}), the parkers' JFR events, and the {@link dev.gpureactor.parker.Reporter}
+ * that delivers what the reactor's own threads report (warnings, those events) on a thread of its own.
  *
  * <p>Not exported: a user holds a {@code GpuReactor} and its futures. docs/DESIGN.md §2 has the threads,
  * §5 the handshakes.

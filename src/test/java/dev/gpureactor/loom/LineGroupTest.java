@@ -35,7 +35,7 @@ class LineGroupTest {
     }
 
     LineGroup group(boolean parkArmsOneLine) {
-        return new LineGroup(a, LineWatchTest.PLAN, new PointTable<>(), clock, w -> { }, counters, 0, parkArmsOneLine, true, null);
+        return new LineGroup(a, LineWatchTest.PLAN, new PointTable<>(), clock, w -> { }, counters, 0, parkArmsOneLine, true);
     }
 
     GpuFuture<Void> waitOn(CompletionLine line, int slot, long target, long wakeAt) {

@@ -38,7 +38,7 @@ class LineWatchTest {
     final PointTable<Object> points = new PointTable<>();
     final List<Warning> warned = new ArrayList<>();
     final ReactorCounters counters = new ReactorCounters();
-    final LineWatch watch = new LineWatch(line, PLAN, points, clock, warned::add, counters, 0, null);
+    final LineWatch watch = new LineWatch(line, PLAN, points, clock, warned::add, counters, 0);
     long ids;
 
     /** A port that counts its queries and answers {@code done} (or throws {@code failure}). */
@@ -432,7 +432,7 @@ class LineWatchTest {
 
     @Test
     void a_turn_on_a_diffuse_head_parks_without_spinning_and_on_a_sharp_head_spins() {
-        LineWatch w = new LineWatch(line, PLAN, points, clock, warned::add, counters, 200_000, null);
+        LineWatch w = new LineWatch(line, PLAN, points, clock, warned::add, counters, 200_000);
         counters.registered();
         GpuFuture<Void> diffuse = new GpuFuture<>(++ids, new MemoryDescriptor(line, Slot.of(0), 1), neverDone(), null,
                 Runnable::run, clock.nanos(), clock.nanos(), 4_500_000, "diffuse");
