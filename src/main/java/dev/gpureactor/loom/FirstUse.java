@@ -47,8 +47,7 @@ import java.util.stream.Stream;
  * one-time cost the first await would pay). Initialisation order gives the happens-before: a
  * class initialised here is seen initialised by every thread (JLS 12.4.2), and a linked call site
  * stays linked. The same goes for a join's coded failures (a caller's limit or interrupt): the first
- * one in a JVM links the JDK's string concatenation, 15-25 ms on the caller that first times out. And
- * one profile: a join's return, seen by the JIT before a burst of joiners parks (joinProfiled).
+ * one in a JVM links the JDK's string concatenation, 15-25 ms on the caller that first times out.
  * What remains on a first await is the library's lambdas, linked on first execution
  * (they pin only if two virtual threads link the same one at once) and the JDK's own first use of
  * virtual threads.
@@ -101,35 +100,6 @@ final class FirstUse {
                 + Durations.text(Duration.ofMinutes(-2)) + Durations.text(Duration.ofHours(1));
         boolean coded = new ReactorException(ErrorCode.Timeout, "wait on " + a, limits).getMessage().startsWith("GAR-")
                 && new ReactorException(ErrorCode.Interrupted, "wait on " + b).getMessage().startsWith("GAR-");
-        joinProfiled();
         return distinct && coded && e.sleepNanos(plan).orElse(0) >= 0 && e.spreadNanos() >= 0 && table.sleepNanos(b, plan).isEmpty();
     }
-
-    /**
-     * Joins a completed future {@link #PROFILED_JOINS} times, so that the JIT's profile of {@code awaitDone}
-     * has seen its return before a burst of joiners parks in it. Without that, when the first burst of a JVM
-     * parks thousands of joiners before any returns, C2 may compile {@code awaitDone} with the return as a
-     * never-taken branch; every joiner frozen in that code then deoptimises as it resumes (10,000-20,000 traps
-     * in the first bursts of 10,000 joiners, in 4 of 8 fresh JVMs: docs/SCALE.md, "A first burst's
-     * deoptimisation"). Fewer joins than the JIT's threshold for C2, so the profile it compiles from has the
-     * parking joins of real use too.
-     *
-     * <p>The future belongs to no line. A recording that keeps every wait event (threshold 0) would have its
-     * settle commit one: the commit then fails on the missing line before anything is recorded, and the
-     * future is completed already (the commit is the settle's last step), so the failure is dropped here.
-     * With the usual threshold nothing is committed at all.
-     */
-    private static void joinProfiled() {
-        GpuFuture<Object> done = new GpuFuture<>(-1, null, null, null, Runnable::run, 0, 0, 0, null);
-        try {
-            done.signal();
-        } catch (RuntimeException everyWaitRecorded) {
-            // the event of a wait with no line, not recorded (above); the future is completed
-        }
-        if (!done.isDone()) return; // a settle that failed before completing it (none can): a join would wait for ever
-        for (int i = 0; i < PROFILED_JOINS; i++) done.join();
-    }
-
-    /** Joins of a completed future at first use: past the interpreter's profiling start, short of C2's threshold. */
-    static final int PROFILED_JOINS = 2_000;
 }

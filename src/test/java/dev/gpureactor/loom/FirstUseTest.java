@@ -60,59 +60,6 @@ class FirstUseTest {
         assertTrue(culprits.isEmpty(), "initialised on a carrier by a first await: " + culprits);
     }
 
-    /**
-     * The first reactor of a JVM joins a completed future of its own to profile a join's return
-     * ({@link FirstUse#PROFILED_JOINS}): that leaves no trace a user sees (no count, no wait event), and
-     * builds, with or without a recording that keeps every wait event from the start (the future has no
-     * line to name in one).
-     */
-    @Test
-    void first_use_leaves_no_wait_event_and_no_count_even_under_a_recording_of_every_wait() throws Exception {
-        for (String recording : List.of("none", "every-wait")) {
-            ChildJvm child = ChildJvm.run(FirstBuild.class, 60, recording);
-            assertTrue(child.exited() && child.exitValue() == 0, recording + ": " + child.output());
-            assertEquals("0", child.facts().get("woke"), recording + ": " + child.output());
-            assertEquals("0", child.facts().get("registrations"), recording + ": " + child.output());
-            assertEquals("0", child.facts().get("waitEvents"), recording + ": " + child.output());
-            // A real wait afterwards: its event is recorded exactly when the recording keeps every wait.
-            assertEquals(recording.equals("every-wait") ? "1" : "0", child.facts().get("laterWaitEvents"), recording + ": " + child.output());
-        }
-    }
-
-    /** The child: (a recording of every wait event, from the start,) the JVM's first reactor, its stats and events. */
-    public static final class FirstBuild {
-        public static void main(String[] args) throws Exception {
-            jdk.jfr.Recording rec = new jdk.jfr.Recording();
-            if (args[0].equals("every-wait")) rec.enable("dev.gpureactor.Wait").withThreshold(Duration.ZERO);
-            rec.start();
-            try (GpuReactor r = GpuReactor.builder().jmx(false).build()) {
-                RunStats stats = r.stats();
-                System.out.println("woke=" + stats.woke());
-                System.out.println("registrations=" + stats.registrations());
-                long before = waitEvents(rec);
-                System.out.println("waitEvents=" + before);
-                // One real wait, to show that the recording would have caught the first use's wait.
-                try (SimDevice dev = SimDevice.open()) {
-                    SimStream.Signal s = dev.stream().compute(Duration.ofMillis(1)).signal();
-                    r.await(s.descriptor(), s.port()).join();
-                }
-                long after = waitEvents(rec) - before;
-                System.out.println("laterWaitEvents=" + after);
-            }
-        }
-
-        static long waitEvents(jdk.jfr.Recording rec) throws Exception {
-            Path file = Files.createTempFile("first-use", ".jfr");
-            try {
-                rec.dump(file);
-                return jdk.jfr.consumer.RecordingFile.readAllEvents(file).stream()
-                        .filter(e -> e.getEventType().getName().equals("dev.gpureactor.Wait")).count();
-            } finally {
-                Files.deleteIfExists(file);
-            }
-        }
-    }
-
     /** The child: a reactor built on main, then 8 virtual threads' first awaits at once, then 8 first timed-out joins, logged. */
     public static final class FirstAwaits {
         public static void main(String[] args) throws Exception {
