@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** What a warm-up profile's cell says of its own warm-up, and what a window's parker phases say. */
 class CellTest {
     private static Cell profiled(List<Long> wakesPerSecond) {
-        return new Cell("reactor", 512, 0, wakesPerSecond.size(), 0, 0, new double[3], new double[3], 0, 0, Map.of(), Map.of(), Map.of(),
+        return new Cell("reactor", 512, 0, wakesPerSecond.size(), 0, 0, new double[3], new double[3], 0, 0, Map.of(), Map.of(), Map.of(), Map.of(),
                 new Ledger.Counts(0, 0, 0, 0, 0, 0, 0), new Fates.Counts(0, 0, 0, 0, 0, 0, 0, ""), 0, List.of(), wakesPerSecond, Double.NaN);
     }
 

@@ -34,7 +34,7 @@ class ServicePlotTest {
             for (int mi = 0; mi < MODES.size(); mi++) {
                 double cpu = 40 + 10 * mi + li, p50 = 50 + 20 * mi + 5 * li, p99 = 500 + 1000 * mi + 100 * li;
                 cells.add(new Cell(MODES.get(mi), LEVELS.get(li), 1, 1.0, 1000, 1000, new double[] {1000, 2000, 3000},
-                        new double[] {p50, p50 * 2, p99}, cpu + 20, cpu, Map.of("carriers", 0.1), Map.of(), Map.of(),
+                        new double[] {p50, p50 * 2, p99}, cpu + 20, cpu, Map.of("carriers", 0.1), Map.of(), Map.of(), Map.of(),
                         new Ledger.Counts(1000, 1000, 0, 0, 0, 0, 0), new Fates.Counts(25, 8, 8, 8, 1, 16, 0, ""), 0, List.of(), List.of(), Double.NaN));
             }
         }

@@ -48,6 +48,13 @@ class ServiceSmokeTest {
                 "the reactor's handlers ran on its carriers");
         assertTrue(run.cells().stream().filter(c -> c.mode().equals("watcher")).allMatch(c -> c.groupCores().get("watcher") > 0),
                 "the watcher thread is charged");
+        if (OsThreads.take().available()) { // Linux: the OS tells each thread's sleeps, under its name cut to 15 characters
+            assertTrue(run.cells().stream().filter(c -> c.mode().equals("watcher")).allMatch(c -> c.groupSleeps().get("watcher") > 0),
+                    "the watcher's ticks are its sleeps, found under its cut name");
+            assertTrue(run.cells().stream().filter(c -> c.mode().equals("reactor")).allMatch(c -> c.groupSleeps().get("parkers") > 0),
+                    "the parkers' parks are their sleeps");
+            assertTrue(run.table().contains("OS sleeps per request by thread group"), run.table());
+        }
     }
 
     /**

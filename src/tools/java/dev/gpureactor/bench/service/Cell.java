@@ -17,6 +17,8 @@ import java.util.Map;
  *                            NaN when the clients could not run on carriers of their own
  * @param groupCores          CPU by thread group over the window, in cores
  * @param threadCores         the same by thread name less its trailing number (what the groups are made of), in cores
+ * @param groupSleeps         OS sleeps (voluntary context switches, {@link OsThreads}) per answered request by thread
+ *                            group, the same groups less {@code jvm}; empty where the OS does not tell them
  * @param parkerPhases        a reactor mode's parkers over the window (see {@link #phases}): cores by phase, turns per
  *                            second, the share of empty turns, the share of wakes hosted and the tasks run from the
  *                            carriers' queue per wake; empty for the other modes
@@ -31,7 +33,7 @@ import java.util.Map;
  */
 public record Cell(String mode, int clients, int round, double seconds, long requests, double rps, double[] clientMicros,
                    double[] wakeMicros, double processCpuUsPerReq, double serverCpuUsPerReq, Map<String, Double> groupCores,
-                   Map<String, Double> threadCores, Map<String, Double> parkerPhases,
+                   Map<String, Double> threadCores, Map<String, Double> groupSleeps, Map<String, Double> parkerPhases,
                    Ledger.Counts counts, Fates.Counts fates, long registrationsAfter, List<Double> wakeP50PerSecond,
                    List<Long> wakesPerSecond, double warmupRatio) {
     /** Whether every request was answered once, with the right payload, and the registrations went back to 0. */

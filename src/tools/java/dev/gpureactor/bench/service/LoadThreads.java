@@ -96,7 +96,7 @@ final class LoadThreads implements AutoCloseable {
     boolean owns(String threadGroup) {
         if (threadGroup.startsWith(PREFIX)) return true;
         String name = poolName.get();
-        return name != null && threadGroup.equals(name + DELAY_SCHEDULER);
+        return name != null && OsThreads.mayBe(threadGroup, name + DELAY_SCHEDULER); // the kernel's name may be cut short
     }
 
     /** Starts {@code task} on a new virtual thread of the load generator (called by one thread: builders are not thread-safe). */

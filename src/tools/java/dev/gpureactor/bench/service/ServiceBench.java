@@ -332,16 +332,22 @@ public final class ServiceBench {
         long requests = answeredAfter - answeredBefore;
         Map<String, Long> groups = after.threads.nanosByGroupSince(before.threads);
         Map<String, Double> groupCores = new LinkedHashMap<>();
-        for (String g : List.of(CpuSnapshot.CARRIERS, CpuSnapshot.PARKERS, CpuSnapshot.WATCHER, CpuSnapshot.JDK_SCHEDULER,
-                CpuSnapshot.HTTP, CpuSnapshot.DEVICE, CpuSnapshot.LOAD, CpuSnapshot.OTHER)) {
-            groupCores.put(g, 0.0);
-        }
+        for (String g : CpuSnapshot.GROUPS) groupCores.put(g, 0.0);
         Map<String, Double> threadCores = new LinkedHashMap<>();
         groups.forEach((name, nanos) -> {
             groupCores.merge(CpuSnapshot.group(name, load, front), nanos / 1e9 / seconds, Double::sum);
             threadCores.put(name, nanos / 1e9 / seconds);
         });
         long process = after.processNanos - before.processNanos;
+        long javaThreads = groups.values().stream().mapToLong(Long::longValue).sum();
+        // The JIT's compilers, the GC and the VM thread are not Java threads: what the process burned beyond its Java threads.
+        groupCores.put(CpuSnapshot.JVM, Math.max(0, process - javaThreads) / 1e9 / seconds);
+        Map<String, Double> groupSleeps = new LinkedHashMap<>(); // OS sleeps per answered request; empty without /proc
+        if (after.os.available() && before.os.available() && requests > 0) {
+            for (String g : CpuSnapshot.GROUPS) if (!g.equals(CpuSnapshot.JVM)) groupSleeps.put(g, 0.0);
+            after.os.sleepsByNameSince(before.os).forEach((name, n) ->
+                    groupSleeps.merge(CpuSnapshot.group(name, load, front), (double) n / requests, Double::sum));
+        }
         long notServer = Math.round((groupCores.get(CpuSnapshot.LOAD) + groupCores.get(CpuSnapshot.DEVICE)) * seconds * 1e9);
         double perReq = requests == 0 ? Double.NaN : process / 1e3 / requests;
         double serverPerReq = requests == 0 || load.separate().isPresent() ? Double.NaN : (process - notServer) / 1e3 / requests;
@@ -349,7 +355,7 @@ public final class ServiceBench {
         double warmupRatio = perSecond.size() < 8 ? Double.NaN
                 : micros(merged(perSecond.subList(0, 3)), 50)[0] / micros(merged(perSecond.subList(perSecond.size() - 5, perSecond.size())), 50)[0];
         Cell c = new Cell(mode.label(), clients, round, seconds, requests, requests / seconds,
-                micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, threadCores,
+                micros(latencyWindow, 50, 99, 99.9), micros(wakeWindow, 50, 90, 99), perReq, serverPerReq, groupCores, threadCores, groupSleeps,
                 statsBefore.isPresent() && statsAfter.isPresent() ? Cell.phases(statsBefore.get(), statsAfter.get(), seconds) : Map.of(), counts,
                 fateCounts, registrationsAfter, p50s, perSecond.stream().map(Histogram::getTotalCount).toList(), warmupRatio);
         progress.at(index + 1, total, String.format(Locale.ROOT, "%s: %.0f rps, wake p50 %.0f us, lost %d, doubled %d, wrong %d",
@@ -440,16 +446,20 @@ public final class ServiceBench {
     }
 
     /** Process CPU and per-thread CPU at one instant. */
-    record CpuSnapshot(long wallNanos, long processNanos, ThreadCpu threads) {
+    record CpuSnapshot(long wallNanos, long processNanos, ThreadCpu threads, OsThreads os) {
         static final String CARRIERS = "carriers", PARKERS = "parkers", WATCHER = "watcher", JDK_SCHEDULER = "jdk-scheduler",
-                HTTP = "http-dispatcher", DEVICE = "sim-device", LOAD = "load-generator", OTHER = "other";
+                HTTP = "http-dispatcher", DEVICE = "sim-device", LOAD = "load-generator", OTHER = "other", JVM = "jvm";
+        /** The groups of the report, in its order; {@link #JVM} is CPU only (the process's less every Java thread's). */
+        static final List<String> GROUPS = List.of(CARRIERS, PARKERS, WATCHER, JDK_SCHEDULER, HTTP, DEVICE, LOAD, OTHER, JVM);
+        /** The groups whose sleeps make a mode's waiting: its wake path and the carriers that run the handlers. */
+        static final List<String> WAITING = List.of(CARRIERS, PARKERS, WATCHER, JDK_SCHEDULER);
 
         private static final com.sun.management.OperatingSystemMXBean OS =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
         static CpuSnapshot take() {
             ThreadCpu t = ThreadCpu.take(Set.of());
-            return new CpuSnapshot(t.wallNanos(), OS.getProcessCpuTime(), t);
+            return new CpuSnapshot(t.wallNanos(), OS.getProcessCpuTime(), t, OsThreads.take());
         }
 
         /** The report's group of a thread group name (a thread's name less its trailing number). */
@@ -461,7 +471,7 @@ public final class ServiceBench {
             if (front.owns(name)) return HTTP;
             if (name.startsWith("gar-carrier")) return CARRIERS;
             if (name.startsWith("gar-parker")) return PARKERS;
-            if (name.startsWith(ScanWatcher.THREAD_NAME)) return WATCHER;
+            if (name.startsWith(ScanWatcher.THREAD_NAME) || OsThreads.mayBe(name, ScanWatcher.THREAD_NAME)) return WATCHER;
             if (name.startsWith("ForkJoinPool")) return JDK_SCHEDULER; // the JDK's virtual-thread scheduler (and the common pool)
             if (name.startsWith("gar-sim-")) return DEVICE;
             return OTHER;

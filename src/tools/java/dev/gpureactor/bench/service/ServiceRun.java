@@ -43,7 +43,8 @@ public final class ServiceRun {
     /** One mode at one level, over its rounds: medians of the measures, sums of the correctness counts. */
     public record Summary(String mode, int clients, int rounds, double rps, double clientP50, double clientP99, double clientP999,
                           double wakeP50, double wakeP90, double wakeP99, double serverCpuUsPerReq, double processCpuUsPerReq,
-                          Map<String, Double> groupCores, Map<String, Double> parkerPhases, Ledger.Counts counts, Fates.Counts fates,
+                          Map<String, Double> groupCores, Map<String, Double> groupSleeps, Map<String, Double> parkerPhases,
+                          Ledger.Counts counts, Fates.Counts fates,
                           long registrationsAfter) {
         /** CPU per request to judge on: the server's where it could be separated, else the process's. */
         public double cpuUsPerReq() { return Double.isNaN(serverCpuUsPerReq) ? processCpuUsPerReq : serverCpuUsPerReq; }
@@ -74,6 +75,8 @@ public final class ServiceRun {
         if (cs.isEmpty()) return Optional.empty();
         Map<String, Double> groups = new LinkedHashMap<>();
         for (String g : cs.getFirst().groupCores().keySet()) groups.put(g, median(cs, c -> c.groupCores().getOrDefault(g, 0.0)));
+        Map<String, Double> sleeps = new LinkedHashMap<>();
+        for (String g : cs.getFirst().groupSleeps().keySet()) sleeps.put(g, median(cs, c -> c.groupSleeps().getOrDefault(g, 0.0)));
         Map<String, Double> phases = new LinkedHashMap<>();
         for (String k : cs.getFirst().parkerPhases().keySet()) phases.put(k, median(cs, c -> c.parkerPhases().getOrDefault(k, 0.0)));
         Ledger.Counts counts = cs.stream().map(Cell::counts).reduce(Ledger.Counts::plus).orElseThrow();
@@ -81,7 +84,7 @@ public final class ServiceRun {
         return Optional.of(new Summary(mode, clients, cs.size(), median(cs, Cell::rps), median(cs, c -> c.clientMicros()[0]),
                 median(cs, c -> c.clientMicros()[1]), median(cs, c -> c.clientMicros()[2]), median(cs, c -> c.wakeMicros()[0]),
                 median(cs, c -> c.wakeMicros()[1]), median(cs, c -> c.wakeMicros()[2]), median(cs, Cell::serverCpuUsPerReq),
-                median(cs, Cell::processCpuUsPerReq), groups, phases, counts, fates,
+                median(cs, Cell::processCpuUsPerReq), groups, sleeps, phases, counts, fates,
                 cs.stream().mapToLong(Cell::registrationsAfter).max().orElse(0)));
     }
 
@@ -118,6 +121,11 @@ public final class ServiceRun {
         return out;
     }
 
+    /** The sleeps per request of the waiting groups: the mode's wake path and the carriers that run its handlers. */
+    static double waitingSleeps(Map<String, Double> groupSleeps) {
+        return ServiceBench.CpuSnapshot.WAITING.stream().mapToDouble(g -> groupSleeps.getOrDefault(g, 0.0)).sum();
+    }
+
     /** Whether every cell answered every request once with the right payload and ended with no registration. */
     public boolean correct() { return cells.stream().allMatch(Cell::correct); }
 
@@ -145,6 +153,18 @@ public final class ServiceRun {
             b.append(f("%-24s %7d", s.mode(), s.clients()));
             for (String g : groupNames) b.append(f(" %14.3f", s.groupCores().get(g)));
             b.append('\n');
+        }
+        if (summaries().stream().anyMatch(s -> !s.groupSleeps().isEmpty())) {
+            b.append(f("%nOS sleeps per request by thread group (voluntary context switches, median over rounds; waiting: carriers, parkers, watcher and the JDK's scheduler, the mode's wake path and the threads that run its handlers):%n%-24s %7s", "mode", "clients"));
+            List<String> sleepGroups = summaries().stream().filter(s -> !s.groupSleeps().isEmpty()).findFirst().orElseThrow().groupSleeps().keySet().stream().toList();
+            for (String g : sleepGroups) b.append(f(" %14s", g));
+            b.append(f(" %9s%n", "waiting"));
+            for (Summary s : summaries()) {
+                if (s.groupSleeps().isEmpty()) continue;
+                b.append(f("%-24s %7d", s.mode(), s.clients()));
+                for (String g : sleepGroups) b.append(f(" %14.2f", s.groupSleeps().getOrDefault(g, 0.0)));
+                b.append(f(" %9.2f%n", waitingSleeps(s.groupSleeps())));
+            }
         }
         if (summaries().stream().anyMatch(s -> !s.parkerPhases().isEmpty())) {
             b.append(f("%nThe parkers' CPU by phase (cores, median over rounds; rest: their CPU less the phases, the OS's sleeps and wakes; parks/s: the turns that ended in a line park, each at most one OS sleep):%n"));
@@ -252,6 +272,7 @@ public final class ServiceRun {
             m.put("server_cpu_us_per_request", s.serverCpuUsPerReq());
             m.put("process_cpu_us_per_request", s.processCpuUsPerReq());
             m.put("cpu_cores_by_group", s.groupCores());
+            if (!s.groupSleeps().isEmpty()) m.put("os_sleeps_per_request_by_group", s.groupSleeps());
             if (!s.parkerPhases().isEmpty()) m.put("parker_phases", s.parkerPhases());
             m.put("counts", counts(s.counts()));
             m.put("fates", fates(s.fates()));
@@ -274,6 +295,7 @@ public final class ServiceRun {
             m.put("process_cpu_us_per_request", c.processCpuUsPerReq());
             m.put("cpu_cores_by_group", c.groupCores());
             m.put("cpu_cores_by_thread_name", c.threadCores());
+            if (!c.groupSleeps().isEmpty()) m.put("os_sleeps_per_request_by_group", c.groupSleeps());
             if (!c.parkerPhases().isEmpty()) m.put("parker_phases", c.parkerPhases());
             m.put("counts", counts(c.counts()));
             m.put("fates", fates(c.fates()));
