@@ -396,7 +396,7 @@ public final class LineParker implements Runnable {
         return timed;
     }
 
-    /** Books {@code me}'s CPU since its last sample to this parker and the reactor's counters (at a sleep, standing by, leaving). */
+    /** Books {@code me}'s CPU since its last sample to this parker and the reactor's counters (at a sleep, a hand-over, leaving). */
     void sampleCpu(ParkerThread me) { bookCpu(me.cpuSinceLastSample()); }
 
     /** Books {@code me}'s CPU and the phases since the last booking (loop's owner only). */

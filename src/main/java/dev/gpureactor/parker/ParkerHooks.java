@@ -16,7 +16,7 @@ public interface ParkerHooks {
     /** Run on a hosting thread of {@code parker} just before it counts the hosting (after a hand-over or an announcement). */
     default void beforeHostingCount(LineParker parker) { }
 
-    /** Run by a relieved thread of {@code parker} once it is published as standing by, just before it books its CPU. */
+    /** Run by a relieved thread of {@code parker} once it is published as standing by, before it parks. */
     default void beforeStandbyCpu(LineParker parker) { }
 
     /** Run by a carrier that borrowed {@code parker}'s loop, at the start of its lent turn ({@link TurnLoan}). */

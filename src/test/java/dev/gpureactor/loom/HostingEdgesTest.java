@@ -883,7 +883,7 @@ class HostingEdgesTest {
     @Test
     void an_error_on_a_thread_as_it_stands_by_again_ends_neither_the_parker_nor_the_loops_owner() throws Exception {
         // A relieved thread is not the loop's owner: an Error as it stands by again (the stand-by fault stands for
-        // an OutOfMemoryError while it books its CPU) must not make it leave the loop. It did: it failed the
+        // an OutOfMemoryError in what it does there) must not make it leave the loop. It did: it failed the
         // owner's waits ParkerDied from outside the loop, and the reactor replaced a parker whose owner ran
         // on where close() never reached it.
         List<Warning> warnings = new CopyOnWriteArrayList<>();

@@ -15,7 +15,7 @@ final class ParkerFaults implements ParkerHooks {
     final Map<LineParker, Runnable> pass = new ConcurrentHashMap<>();
     /** Run on a hosting thread just before it counts the hosting. */
     final Map<LineParker, Runnable> host = new ConcurrentHashMap<>();
-    /** Run by a relieved thread once it stands by, just before it books its CPU. */
+    /** Run by a relieved thread once it is published as standing by, before it parks. */
     final Map<LineParker, Runnable> standBy = new ConcurrentHashMap<>();
     /** Run by the parker's leaving thread before each try to leave. */
     final Map<LineParker, Runnable> leaving = new ConcurrentHashMap<>();
