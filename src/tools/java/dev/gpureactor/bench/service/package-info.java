@@ -4,7 +4,8 @@
  * keep-alive clients on virtual threads, in several modes (the library's defaults, variants of its
  * builder, and the JDK executor with a watcher thread at any polling interval or with sleep polling)
  * that take turns within one run, 1 request in 40 timed out, cancelled or interrupted ({@code Fate})
- * with each outcome checked against the contract; it reports throughput, latencies, CPU, correctness
+ * with each outcome checked against the contract; it reports throughput, latencies, CPU (by thread group,
+ * and the OS's sleeps per request of each group: {@link dev.gpureactor.bench.service.OsThreads}), correctness
  * and fates per mode and client level, the ratios against the 100 µs watcher, and the frontier plot.
  *
  * <p>May use: {@code core}, {@code park}, {@code loom}, {@code backend}, the JDK (including the
