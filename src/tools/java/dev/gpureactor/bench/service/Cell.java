@@ -15,7 +15,8 @@ import java.util.Map;
  * @param processCpuUsPerReq  process CPU per answered request (clients and device included), µs
  * @param serverCpuUsPerReq   process CPU less the load generator's and the simulated device's threads, per request, µs;
  *                            NaN when the clients could not run on carriers of their own
- * @param groupCores          CPU by thread group over the window, in cores
+ * @param groupCores          CPU by thread group over the window, in cores; {@code jvm} is the process's less its Java
+ *                            threads' (the JIT, the GC, and Java threads that ended inside the window)
  * @param threadCores         the same by thread name less its trailing number (what the groups are made of), in cores
  * @param groupSleeps         OS sleeps (voluntary context switches, {@link OsThreads}) per answered request by thread
  *                            group, the same groups less {@code jvm}; empty where the OS does not tell them

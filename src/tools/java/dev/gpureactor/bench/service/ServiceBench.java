@@ -340,7 +340,8 @@ public final class ServiceBench {
         });
         long process = after.processNanos - before.processNanos;
         long javaThreads = groups.values().stream().mapToLong(Long::longValue).sum();
-        // The JIT's compilers, the GC and the VM thread are not Java threads: what the process burned beyond its Java threads.
+        // What the process burned beyond its Java threads: the JIT's compilers, the GC and the VM thread, which are not
+        // Java threads, and any Java thread that ended inside the window (its CPU is lost to ThreadCpu).
         groupCores.put(CpuSnapshot.JVM, Math.max(0, process - javaThreads) / 1e9 / seconds);
         Map<String, Double> groupSleeps = new LinkedHashMap<>(); // OS sleeps per answered request; empty without /proc
         if (after.os.available() && before.os.available() && requests > 0) {
