@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The OS's view of this JVM's threads at one instant: each thread's name as the kernel keeps it
@@ -66,13 +65,7 @@ record OsThreads(Map<Long, Long> sleeps, Map<Long, String> names) {
 
     /** Sleeps since {@code before}, by thread name as the kernel keeps it, less its trailing number. */
     Map<String, Long> sleepsByNameSince(OsThreads before) {
-        Map<String, Long> out = new TreeMap<>();
-        for (var e : sleeps.entrySet()) {
-            long d = e.getValue() - before.sleeps.getOrDefault(e.getKey(), 0L);
-            if (d <= 0) continue;
-            out.merge(names.get(e.getKey()).replaceAll("\\d+$", ""), d, Long::sum);
-        }
-        return out;
+        return ThreadCpu.growthByGroup(sleeps, before.sleeps, names);
     }
 
     /**

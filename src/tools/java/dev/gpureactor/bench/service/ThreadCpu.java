@@ -42,12 +42,20 @@ public record ThreadCpu(long wallNanos, Map<Long, Long> cpuNanos, Map<Long, Stri
      * say who burned the CPU.
      */
     public Map<String, Long> nanosByGroupSince(ThreadCpu before) {
+        return growthByGroup(cpuNanos, before.cpuNanos, names);
+    }
+
+    /**
+     * How much each thread's counter grew from {@code before} to {@code now}, summed by group: a thread's name
+     * (from {@code names}) less its trailing number. A thread born since counts from zero; one that shrank or
+     * stood still is left out. Shared with {@link OsThreads}, whose counters are the OS's sleeps.
+     */
+    static Map<String, Long> growthByGroup(Map<Long, Long> now, Map<Long, Long> before, Map<Long, String> names) {
         Map<String, Long> out = new TreeMap<>();
-        for (var e : cpuNanos.entrySet()) {
-            long d = e.getValue() - before.cpuNanos.getOrDefault(e.getKey(), 0L);
+        for (var e : now.entrySet()) {
+            long d = e.getValue() - before.getOrDefault(e.getKey(), 0L);
             if (d <= 0) continue;
-            String group = names.getOrDefault(e.getKey(), "?").replaceAll("\\d+$", "");
-            out.merge(group, d, Long::sum);
+            out.merge(names.getOrDefault(e.getKey(), "?").replaceAll("\\d+$", ""), d, Long::sum);
         }
         return out;
     }
