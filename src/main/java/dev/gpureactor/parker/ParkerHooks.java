@@ -17,7 +17,7 @@ public interface ParkerHooks {
     default void beforeHostingCount(LineParker parker) { }
 
     /** Run by a relieved thread of {@code parker} once it is published as standing by, before it parks. */
-    default void beforeStandbyCpu(LineParker parker) { }
+    default void beforeStandby(LineParker parker) { }
 
     /** Run by a carrier that borrowed {@code parker}'s loop, at the start of its lent turn ({@link TurnLoan}). */
     default void beforeLentTurn(LineParker parker) { }

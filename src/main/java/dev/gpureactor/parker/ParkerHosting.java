@@ -252,7 +252,7 @@ public final class ParkerHosting {
         // is the parker's, and that sample books it (as the loop's owner, or as the thread ends). A thread
         // CPU read is a system call; this third one of each hand-over was 0.6 µs a request at 16 clients.
         try {
-            hooks.beforeStandbyCpu(parker);
+            hooks.beforeStandby(parker);
         } catch (Throwable t) {
             // Not the loop's owner: an Error here must not make it leave the loop, failing the owner's
             // waits from outside; and it is published as standing by.

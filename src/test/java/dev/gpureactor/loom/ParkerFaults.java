@@ -24,7 +24,7 @@ final class ParkerFaults implements ParkerHooks {
 
     @Override public void beforeHostingCount(LineParker parker) { run(host, parker); }
 
-    @Override public void beforeStandbyCpu(LineParker parker) { run(standBy, parker); }
+    @Override public void beforeStandby(LineParker parker) { run(standBy, parker); }
 
     @Override public void beforeLeaving(LineParker parker) { run(leaving, parker); }
 
