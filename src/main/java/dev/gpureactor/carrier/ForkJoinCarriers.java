@@ -291,8 +291,8 @@ final class ForkJoinCarriers implements Carriers {
 
     /**
      * Many tasks at once (a parker's scan woke them together): one {@link Spread} submitted for
-     * the lot. The carrier that takes it forks halves of the range into its own queue, where an idle
-     * carrier steals them, and runs the first task itself. Submitted one by one from a thread that is
+     * the lot. The carrier that takes it forks the tasks, in their order, into its own queue, where an
+     * idle carrier steals them, and runs the first task itself. Submitted one by one from a thread that is
      * no carrier, each would take the submission queue's lock and, with the carriers draining it as
      * fast as it fills, wake one of them again (docs/SCALE.md, "The hand-off in batches"). A few
      * tasks go one by one still: each may wake an idle carrier at once, where a spread wakes the
@@ -330,12 +330,19 @@ final class ForkJoinCarriers implements Carriers {
     /** From this many tasks {@link #pushAll} submits one {@link Spread}. */
     static final int SPREAD_FROM = 8;
 
+    /** Tasks a {@link Spread} forks ahead of the rest: the queue holds this many of a batch at most, plus the rest. */
+    static final int SPREAD_STEP = 32;
+
     /**
-     * Admitted tasks {@code [lo, hi)} of one array, run as one {@link ForkJoinTask} that splits itself:
-     * it forks its upper half until one task is left, and runs that through {@link CarrierPool#runTask}.
-     * Each task still runs once and is counted done once, whatever it throws; one blocked (a pinned
-     * thread) leaves the forked halves in its carrier's queue, where the others and a compensating
-     * carrier steal them.
+     * Admitted tasks {@code [lo, hi)} of one array, run in the array's order: the carrier that takes a spread
+     * forks the next {@link #SPREAD_STEP} tasks into its own queue, then the rest as one spread behind them,
+     * and runs the first itself through {@link CarrierPool#runTask}. The carriers' queues are FIFO (async
+     * mode), so their owner and a thief alike take the oldest first: the tasks run in the order the parker's
+     * scan woke them. Forking halves, as this did until 2026-12-07, made that order breadth-first (tasks 0,
+     * 500, 250, 125, ... of 1,000), and each resume touched memory far from the last one's (docs/SCALE.md,
+     * "The order of a batch's resumes"). Each task still runs once and is counted done once, whatever it
+     * throws; one blocked (a pinned thread) leaves the forked tasks in its carrier's queue, where the others
+     * and a compensating carrier steal them.
      */
     private static final class Spread extends CarrierTask {
         private final Runnable[] tasks;
@@ -350,17 +357,18 @@ final class ForkJoinCarriers implements Carriers {
 
         @Override
         protected boolean exec() {
-            int end = hi;
+            int end = Math.min(hi, lo + SPREAD_STEP);
+            int forked = lo + 1; // tasks [lo + 1, forked) are queued
             try {
-                while (end - lo > 1) {
-                    int mid = (lo + end) >>> 1;
-                    new Spread(pool, tasks, mid, end).fork(); // this carrier's own queue: no lock, and stealable
-                    end = mid;
-                }
+                for (; forked < end; forked++) new Run(pool, tasks[forked]).fork(); // this carrier's own queue: no lock, stealable
+                if (end < hi) new Spread(pool, tasks, end, hi).fork(); // behind them: taken once they are
+                forked = hi;
             } catch (OutOfMemoryError | RejectedExecutionException e) {
                 // No memory to fork the rest (or a queue that could not grow refused): this carrier runs them, one
                 // after another. Each was admitted and its unpark returned: dropped here, it would never run.
-                for (int i = lo + 1; i < end; i++) runOne(tasks[i]);
+                runOne(tasks[lo]);
+                for (int i = forked; i < hi; i++) runOne(tasks[i]);
+                return true;
             }
             runOne(tasks[lo]);
             return true;
