@@ -229,37 +229,45 @@ public final class LineWatch {
     /**
      * Completes every wait the snapshot shows reached, lowest target first, in each busy slot: the
      * scan first takes them all out, then hands them over together, so that no unpark (a carrier's
-     * wake, a queue offer) runs between two reads of the scan.
+     * wake, a queue offer) runs between two reads of the scan. Many from several slots settle oldest
+     * registration first ({@link ScanOrder}); the estimator still hears them slot by slot.
      */
     private void scan(long now, boolean afterSleep) {
+        int slotsReached = 0;
         for (int s = 0; s < slots.length; s++) {
             TreeSet<LineWait> set = slots[s];
             if (set.isEmpty()) continue;
-            long word = snapshot[s];
-            if (MemoryDescriptor.reached(word, set.last().descriptor().target())) {
+            int before = reached.size();
+            if (MemoryDescriptor.reached(snapshot[s], set.last().descriptor().target())) {
                 reached.addAll(set); // every wait of the slot, lowest target first, without a rebalance per wait
                 set.clear();
-                continue;
+            } else {
+                takeOutReached(set, snapshot[s]);
             }
-            takeOutReached(set, word);
+            if (reached.size() != before) slotsReached++;
         }
         if (reached.isEmpty()) return;
         waiting -= reached.size();
         counters.deregistered(reached.size()); // one update for the scan: registrars count on the same word
+        int[] order = slotsReached > 1 ? ScanOrder.byRegistration(reached) : null;
+        LineWait[] won = order == null ? null : new LineWait[reached.size()]; // observed after, in slot order
         // An exception here (an unpark's) leaves the rest in reached, which failAll then fails.
         int woke = 0;
         try {
-            for (int i = 0; i < reached.size(); i++) {
+            for (int k = 0; k < reached.size(); k++) {
+                int i = order == null ? k : order[k];
                 LineWait w = reached.get(i);
                 reached.set(i, null);
                 if (w.signal()) {
                     woke++;
-                    observe(w, now, afterSleep);
+                    if (won == null) observe(w, now, afterSleep);
+                    else won[i] = w;
                 }
             }
         } finally {
             completed += woke;
             counters.woke(woke);
+            if (won != null) for (LineWait w : won) if (w != null) observe(w, now, afterSleep); // one run per point, as unsorted
             flushObserved();
         }
         reached.clear();

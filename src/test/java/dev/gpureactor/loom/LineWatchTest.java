@@ -483,6 +483,25 @@ class LineWatchTest {
     }
 
     @Test
+    void a_scan_of_many_waits_over_several_slots_settles_them_oldest_registration_first() {
+        // Slot by slot would settle 1, 9, 17, ... then 2, 10, ...: the woken threads resumed a stride apart
+        // (docs/SCALE.md, "The order of a batch's resumes").
+        int n = 80;
+        List<Long> settled = new ArrayList<>();
+        long first = ids + 1;
+        for (int i = 0; i < n; i++) {
+            long id = first + i;
+            waitOn(i % 8, i / 8 + 1, new FakePort(), 0, null).toCompletableFuture().thenRun(() -> settled.add(id));
+        }
+        for (int s = 0; s < 8; s++) line.store(Slot.of(s), n / 8);
+        turn(false);
+        List<Long> expected = new ArrayList<>();
+        for (int i = 0; i < n; i++) expected.add(first + i);
+        assertEquals(expected, settled);
+        assertEquals(0, counters.registrations());
+    }
+
+    @Test
     void a_scan_takes_out_every_reached_wait_before_it_hands_any_over() {
         List<List<Integer>> seenAtHandOver = new ArrayList<>();
         GpuFuture<Void> a = waitOn(0, 1, new FakePort(), 0, null), b = waitOn(0, 2, new FakePort(), 0, null);
