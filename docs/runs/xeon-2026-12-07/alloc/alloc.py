@@ -1,5 +1,5 @@
-# alloc.py NAME...: allocation samples of apalloc.sh's OUT.collapsed per 1,000 requests (rps read from OUT.txt,
-# a 10 s recording), less the load generator's and the simulated device's threads: by thread group, class, site.
+# alloc.py NAME...: allocation samples of OUT.collapsed (apalloc.diff's script) per 1,000 requests (rps read
+# from OUT.txt, a 10 s recording), less the load generator's and the simulated device's threads: by thread group, class, site.
 import collections,sys,re
 def load(f):
     grp=collections.Counter(); cls=collections.Counter(); site=collections.Counter()
