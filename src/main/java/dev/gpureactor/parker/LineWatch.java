@@ -250,7 +250,8 @@ public final class LineWatch {
         waiting -= reached.size();
         counters.deregistered(reached.size()); // one update for the scan: registrars count on the same word
         int[] order = slotsReached > 1 ? ScanOrder.byRegistration(reached) : null;
-        LineWait[] won = order == null ? null : new LineWait[reached.size()]; // observed after, in slot order
+        LineWait[] won = order == null ? null : ScanOrder.winners(reached.size()); // observed after, in slot order
+        if (won == null) order = null; // no memory for it: slot order, as for a small scan
         // An exception here (an unpark's) leaves the rest in reached, which failAll then fails.
         int woke = 0;
         try {

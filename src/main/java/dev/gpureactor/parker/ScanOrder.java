@@ -23,10 +23,28 @@ final class ScanOrder {
 
     /**
      * The positions in {@code reached} (waits of several slots) ordered by registration, or null to keep
-     * the list's order: fewer than {@link #SORT_FROM}, more than the packed key holds, or registrations
-     * too far apart to pack (each key is the registration id less the least one, above the position).
+     * the list's order: fewer than {@link #SORT_FROM}, more than the packed key holds, registrations too
+     * far apart to pack (each key is the registration id less the least one, above the position), or no
+     * memory for the keys (a scan must settle its waits whatever the heap: a full one keeps the slot order).
      */
     static int[] byRegistration(List<LineWait> reached) {
+        try {
+            return sorted(reached);
+        } catch (OutOfMemoryError e) {
+            return null; // the order is an optimisation: without memory for it the scan settles slot by slot
+        }
+    }
+
+    /** Room for the waits a sorted scan settled, to be observed afterwards in slot order; null without memory. */
+    static LineWait[] winners(int n) {
+        try {
+            return new LineWait[n];
+        } catch (OutOfMemoryError e) {
+            return null;
+        }
+    }
+
+    private static int[] sorted(List<LineWait> reached) {
         int n = reached.size();
         if (n < SORT_FROM || n > POSITION_MASK) return null;
         long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
