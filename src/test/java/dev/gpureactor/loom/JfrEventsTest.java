@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -106,7 +107,7 @@ class JfrEventsTest {
         List<RecordedEvent> failedWaits = waits.stream().filter(e -> e.getString("outcome").equals("FAILED")).toList();
         int onParkerSlot = parkerSlot;
         String onParkerLine = parkerLine;
-        java.util.function.Predicate<RecordedEvent> parkers = e -> e.getInt("slot") == onParkerSlot && e.getString("line").equals(onParkerLine);
+        Predicate<RecordedEvent> parkers = e -> e.getInt("slot") == onParkerSlot && e.getString("line").equals(onParkerLine);
         assertEquals(1, failedWaits.stream().filter(parkers).count(), () -> "the parker's failed wait: " + failedWaits);
         RecordedEvent failed = failedWaits.stream().filter(parkers.negate()).findFirst().orElse(null);
         assertNotNull(failed, () -> "no FAILED wait on the platform joiner: " + waits);
