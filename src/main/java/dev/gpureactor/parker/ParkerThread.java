@@ -19,10 +19,10 @@ import java.util.List;
  * of its own to {@link #capture} instead of queueing it and waking a carrier. The first, when the
  * turn may host, is kept: the parker runs it right here, where the store was seen, saving the
  * handoff to a carrier asleep in the OS. The others are batched and go to the carriers as one push
- * ({@link CarrierPool#resumeAll}) when the capture closes, after the scan (or when a long scan fills
- * {@link #BATCH_MAX}). Pushed one by one between the scan's settles, a fan-out's wakes met carriers
- * that had already drained the queue and gone idle, and each push paid for waking one again
- * (docs/SCALE.md, "The hand-off in batches").
+ * ({@link CarrierPool#resumeAll}) when the capture closes, after the scan (a long scan's every
+ * {@link #BATCH_MAX} as it goes on). Pushed one by one between the scan's settles, a fan-out's wakes
+ * met carriers that had already drained the queue and gone idle, and each push paid for waking one
+ * again (docs/SCALE.md, "The hand-off in batches").
  *
  * <p><b>Threads.</b> The capture fields are touched only by this thread ({@code execute} runs on
  * the unparking thread, which is this one). {@link #handed} is how a relieved thread standing by is
@@ -33,10 +33,13 @@ public final class ParkerThread extends Thread implements WakeCapture {
     private static final ThreadMXBean CPU = probeCpu();
 
     /**
-     * Tasks captured before they are pushed to the carriers together: a fan-out's thousand wakes go
-     * as one push; a longer scan's first wakes start while it goes on.
+     * Tasks captured before they are pushed to the carriers together; a scan that wakes more hands
+     * them over in parts while it goes on. A part is about 0.1 ms of the scan's settles against one
+     * submission: the carriers start within that of the scan and stay fed, where 4,096 left them idle
+     * for the first 2 ms of a 10,000-waiter wake and between parts (docs/SCALE.md, "A long scan hands
+     * over every 256").
      */
-    static final int BATCH_MAX = 4096;
+    static final int BATCH_MAX = 256;
 
     /** The pool whose tasks this turn captures; null when not capturing. This thread only. */
     private CarrierPool capturing;
