@@ -316,7 +316,7 @@ final class ForkJoinCarriers implements Carriers {
     /**
      * One task a thread that is no carrier pushed and no carrier took yet: {@code pollSubmission}
      * claims it from a submission queue as a carrier's scan would, so it runs once. Only a
-     * {@link Run} is taken; a {@link Spread} forks its halves into its runner's own queue, so it goes
+     * {@link Run} is taken; a {@link Spread} forks its tasks into its runner's own queue, so it goes
      * back to the carriers (behind the others) and nothing is taken.
      */
     @Override
