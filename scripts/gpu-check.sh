@@ -112,7 +112,7 @@ run_step() {
   return 0
 }
 
-if [ ! -x "$java" ] || [ ! -f "$G/gar.jar" ]; then
+if [ ! -x "$java" ] || [ ! -f "$G/gar.jar" ] || [ ! -f "$G/test-classes.jar" ] || [ ! -s "$G/cuda-tests.txt" ]; then
   say "FAILED: $G is missing or incomplete: run scripts/gpu-pack.sh here and carry .gpu"
   echo "gpu-check: no .gpu folder; nothing ran" > "$summary"
   cat "$summary"
@@ -174,9 +174,7 @@ run_step "host" "$budget_host" "$OUT/host.txt" bash -c host_facts
 
 # (1) the GPU tests, one JVM per class; the real half skips with its reason where there is no libcuda.so.1
 classes=()
-for f in "$G"/test-classes/dev/gpureactor/backend/cuda/*Test.class; do
-  c=${f#"$G/test-classes/"}; c=${c%.class}; classes+=("${c//\//.}")
-done
+while read -r c; do [ -n "$c" ] && classes+=("$c"); done < "$G/cuda-tests.txt" # named by gpu-pack: no Java here to list the jar
 classes+=(${gpu_test_extra[@]+"${gpu_test_extra[@]}"})
 probes=()
 # The dry run's probes go first: the classes after them show that a stuck or crashed JVM stops nothing else.
@@ -195,7 +193,7 @@ for cls in ${probes[@]+"${probes[@]}"} "${classes[@]}"; do
   fi
   run_step "test ${cls##*.}" "$cap" - "$java" "${jflags[@]}" -Dgar.native.dir="$G/native" \
     -jar "$G/lib/junit-platform-console-standalone.jar" execute --disable-banner --disable-ansi-colors --details=tree \
-    --details-theme=ascii --class-path "$G/gar.jar:$G/test-classes" --select-class "$cls" --reports-dir "$junit_tmp/$cls" \
+    --details-theme=ascii --class-path "$G/gar.jar:$G/test-classes.jar" --select-class "$cls" --reports-dir "$junit_tmp/$cls" \
     --config junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD \
     --config junit.jupiter.execution.timeout.default=30s
 done

@@ -6,7 +6,9 @@
 #                     jdk.jfr, and what jdeps finds the jar, the test classes and the launcher need),
 #                     libjvm.so's static symbol table stripped (5 MiB)
 #   .gpu/gar.jar      the library and the command line (the native park library inside, extracted at run time)
-#   .gpu/test-classes the compiled tests (step 1 runs the CUDA ones against the real libcuda.so.1)
+#   .gpu/test-classes.jar  the compiled tests, as a jar (1.2 MB less than the folder; step 1 runs the
+#                     CUDA ones against the real libcuda.so.1)
+#   .gpu/cuda-tests.txt     those CUDA test classes, one a line (the GPU machine has no Java or unzip to list the jar)
 #   .gpu/lib/         junit-platform-console-standalone (the JUnit launcher, no Maven there)
 #   .gpu/native/      the stand-in drivers (the tests' stand-in half) and libgarpark.so
 #   .gpu/PACKED       what was packed: commit, date, JDK, sizes
@@ -44,7 +46,10 @@ mkdir -p "$out/lib" "$out/native"
 echo "gpu-pack: $console"
 mvn -B -q -ntp dependency:copy -Dartifact="$console" -DoutputDirectory="$out/lib" -Dmdep.stripVersion=true
 cp target/gar.jar "$out/gar.jar"
-cp -r target/test-classes "$out/test-classes"
+"$JAVA_HOME/bin/jar" --create --file "$out/test-classes.jar" -C target/test-classes .
+(cd target/test-classes && find dev/gpureactor/backend/cuda -maxdepth 1 -name '*Test.class' | sed 's/\.class$//; s:/:.:g' | sort) \
+  > "$out/cuda-tests.txt"
+[ -s "$out/cuda-tests.txt" ] || { echo "gpu-pack: FAILED: no CUDA test class in target/test-classes" >&2; exit 1; }
 cp target/native/*.so "$out/native/"
 # The park library for each architecture built (the jar carries them too), each in its own folder: one
 # glob into one folder made the second copy fail and the message below lie.
@@ -60,7 +65,7 @@ fixed="java.base,jdk.unsupported,java.management,jdk.management,jdk.jfr"
 # One jdeps per input, without a class path: given several inputs, or the others on -cp, jdeps 25
 # left out java.xml, which the test classes alone need.
 found=""
-for input in "$out/gar.jar" "$out/test-classes" "$out/lib/junit-platform-console-standalone.jar"; do
+for input in "$out/gar.jar" "$out/test-classes.jar" "$out/lib/junit-platform-console-standalone.jar"; do
   found="$found,$("$JAVA_HOME/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 25 "$input" 2>/dev/null | tail -1)"
 done
 modules=$(echo "$fixed,$found" | tr ',' '\n' | sed '/^$/d' | sort -u | paste -sd, -)
@@ -104,7 +109,7 @@ travels=$((tree + shared + size))
   echo "modules: $modules"
   echo "junit launcher: $console"
   echo "sizes (bytes):"
-  du -sb "$out"/jre "$out"/gar.jar "$out"/test-classes "$out"/lib "$out"/native | sed 's:'"$out"'/::'
+  du -sb "$out"/jre "$out"/gar.jar "$out"/test-classes.jar "$out"/lib "$out"/native | sed 's:'"$out"'/::'
   echo "cds archive: $jsa_raw bytes raw, $(stat -c %s "$jsa.gz") gzipped (jre/lib/server/classes.jsa.gz)"
   echo ".gpu: $size bytes"
   echo "working tree (tracked + untracked-not-ignored): $tree bytes; shared/: $shared bytes"
