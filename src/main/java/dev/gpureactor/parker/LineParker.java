@@ -226,7 +226,7 @@ public final class LineParker implements Runnable {
                 long turnStart = System.nanoTime();
                 if (backlogged && !wasBacklogged) events.backlogFlipped(turnStart); // sampled at the flip
                 wasBacklogged = backlogged;
-                // Capture the scan's wakes: handed over together after it (a long scan's every 256 as it goes),
+                // Capture the scan's wakes: handed over together after it (a long scan's in parts of BATCH_MAX),
                 // the first hosted unless the carriers are backlogged: with every carrier busy and none
                 // queued, a hand-off would wait behind a busy carrier's task (measured: docs/PARKER.md,
                 // "CPU by phase").
