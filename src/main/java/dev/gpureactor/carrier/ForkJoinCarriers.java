@@ -365,12 +365,10 @@ final class ForkJoinCarriers implements Carriers {
                 forked = hi;
             } catch (OutOfMemoryError | RejectedExecutionException e) {
                 // No memory to fork the rest (or a queue that could not grow refused): this carrier runs them, one
-                // after another. Each was admitted and its unpark returned: dropped here, it would never run.
-                runOne(tasks[lo]);
-                for (int i = forked; i < hi; i++) runOne(tasks[i]);
-                return true;
+                // after another, below. Each was admitted and its unpark returned: dropped here, it would never run.
             }
             runOne(tasks[lo]);
+            for (int i = forked; i < hi; i++) runOne(tasks[i]); // none unless a fork failed: the tasks it could not queue
             return true;
         }
     }
