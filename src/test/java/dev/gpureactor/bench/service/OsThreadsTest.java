@@ -43,7 +43,8 @@ class OsThreadsTest {
 
     @Test
     void counts_the_sleeps_of_a_thread_that_parks_under_its_kernel_name() throws InterruptedException {
-        assumeTrue(OsThreads.take().available(), "no /proc/self/task on this OS: the report leaves the sleeps out");
+        assumeTrue(OsThreads.take().available(), "no /proc/self/task on this OS: the report leaves the sleeps out (the status-file"
+                + " parser and the thread groups are tested above on text, on every OS)");
         Thread sleeper = Thread.ofPlatform().name("os-threads-test-sleeper").unstarted(() -> {
             for (int i = 0; i < 50; i++) LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             LockSupport.park(); // stays alive until the second snapshot
