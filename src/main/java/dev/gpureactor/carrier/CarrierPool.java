@@ -357,7 +357,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     /** The calling virtual thread's last act, with its entry ({@link #liveBody}'s, or the watch's for an adopted one). */
     public void ended(LiveThreads.Entry me) {
-        live.remove(me); // gone from the live set before the count drops
+        live.leave(me); // gone from the live set (a volatile store) before the count drops
         if (ctl.addAndGet(-ONE_LIVE) == CLOSED) tryRetire(); // a hosted thread ends on its parker, outside any task
     }
 
