@@ -51,6 +51,26 @@ public final class LiveThreads {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        linkCallSites();
+    }
+
+    /**
+     * Runs every VarHandle call site of a link, a leave and a sweep's step once, here, at class
+     * initialisation: a call site links (allocating) on its first run, and a link is a thread's first act,
+     * where an {@code OutOfMemoryError} in a full heap would end the thread before its task, its count
+     * taken ({@link CarrierPool#liveBody}). A linked site stays linked (the sweep's first step otherwise came
+     * at a stripe's 8th push, inside an allocation storm: StartOutOfMemoryTest).
+     */
+    private static void linkCallSites() {
+        LiveThreads once = new LiveThreads(1, 1, true); // a sweep's step at every push
+        Thread t = Thread.currentThread();
+        Entry a = new Entry(), b = new Entry();
+        once.link(a, t); // the push, and a step over a live top
+        once.leave(a);
+        once.link(b, t); // a step unlinking the cleared entry below a live top
+        once.leave(b);
+        once.sweepNow(); // a step taking a cleared top off the head
+        if (once.entries() != 0) throw new ExceptionInInitializerError("the live set's sweep left " + once.entries() + " entries");
     }
 
     /** A stripe's sweep takes a step every this many pushes on it (a power of two). */
