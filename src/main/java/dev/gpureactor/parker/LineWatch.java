@@ -16,16 +16,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * The single-threaded half of a parker: the waits it holds on one line and the turn that decides,
  * from a snapshot of the line and the clock, whom to complete and how to wait next.
  *
- * <p>Implementation overview. The waits sit in one {@link TreeSet} per slot, lowest target first
+ * <p>Implementation overview. The waits sit in one {@link SlotWaits} per slot, lowest target first
  * ({@link LineWait#BY_TARGET}: wrapping order, then registration order). A turn ({@link #next}) scans each
  * busy slot of the {@linkplain #snapshot snapshot} from its head up, completing every reached wait,
- * so a wake costs O(woken · log n); then queries the head of each slot whose backstop is due (the
+ * so a wake costs O(woken · log n), and a slot reached whole is taken out at once, in arrival order
+ * while only registrations changed it; then queries the head of each slot whose backstop is due (the
  * port is the error authority: a failed stream fails the slot with the port's coded error, a port
  * that says done for a word never written completes with a {@link ErrorCode#WordNeverWritten}
  * warning; a port whose query blocks is warned {@link ErrorCode#SlowPort}: {@link SlowQueries}); then
@@ -51,8 +51,7 @@ public final class LineWatch {
     /** How long after a predicted wake the parker spins (no hardware park) before sleeping in slices. */
     private final long spinWindowNanos;
 
-    @SuppressWarnings("unchecked")
-    private final TreeSet<LineWait>[] slots = new TreeSet[CompletionLine.WORDS];
+    private final SlotWaits[] slots = new SlotWaits[CompletionLine.WORDS];
     /** When each slot's head was last queried (its backstop runs from there). */
     private final long[] lastQuery = new long[CompletionLine.WORDS];
     /** The words this turn scans and the next park compares against. */
@@ -92,7 +91,7 @@ public final class LineWatch {
         this.warnings = warnings;
         this.counters = counters;
         this.spinWindowNanos = spinWindowNanos;
-        for (int i = 0; i < slots.length; i++) slots[i] = new TreeSet<>(LineWait.BY_TARGET);
+        for (int i = 0; i < slots.length; i++) slots[i] = new SlotWaits();
     }
 
     /**
@@ -118,7 +117,7 @@ public final class LineWatch {
             return;
         }
         int s = w.descriptor().slot().index();
-        TreeSet<LineWait> set = slots[s];
+        SlotWaits set = slots[s];
         if (w.givenBack && set.contains(w)) { // held already: one registration too many (only a wait given back has two)
             counters.deregistered();
             return;
@@ -218,9 +217,9 @@ public final class LineWatch {
     }
 
     /** Moves {@code set}'s heads that {@code word} reached, or that settled another way, to {@link #reached}, lowest target first. */
-    private void takeOutReached(TreeSet<LineWait> set, long word) {
+    private void takeOutReached(SlotWaits set, long word) {
         LineWait head;
-        while ((head = set.isEmpty() ? null : set.first()) != null
+        while ((head = set.first()) != null
                 && (MemoryDescriptor.reached(word, head.descriptor().target()) || !head.isPending())) {
             reached.add(set.pollFirst());
         }
@@ -235,12 +234,11 @@ public final class LineWatch {
     private void scan(long now, boolean afterSleep) {
         int slotsReached = 0;
         for (int s = 0; s < slots.length; s++) {
-            TreeSet<LineWait> set = slots[s];
+            SlotWaits set = slots[s];
             if (set.isEmpty()) continue;
             int before = reached.size();
             if (MemoryDescriptor.reached(snapshot[s], set.last().descriptor().target())) {
-                reached.addAll(set); // every wait of the slot, lowest target first, without a rebalance per wait
-                set.clear();
+                set.drainTo(reached); // every wait of the slot at once, without a rebalance per wait
             } else {
                 takeOutReached(set, snapshot[s]);
             }
@@ -311,11 +309,11 @@ public final class LineWatch {
     /** Queries each busy slot's head at least every backstop: the port is the error authority. */
     private void backstop(long now) {
         for (int s = 0; s < slots.length; s++) {
-            TreeSet<LineWait> set = slots[s];
+            SlotWaits set = slots[s];
             if (set.isEmpty() || now - lastQuery[s] < plan.backstopNanos()) continue;
             lastQuery[s] = now;
             LineWait head;
-            while ((head = set.isEmpty() ? null : set.first()) != null) {
+            while ((head = set.first()) != null) {
                 counters.queried();
                 boolean done;
                 long asked = clock.nanos();
@@ -364,7 +362,7 @@ public final class LineWatch {
     }
 
     private void failSlot(int s, ReactorException e) {
-        TreeSet<LineWait> set = slots[s];
+        SlotWaits set = slots[s];
         LineWait w;
         // Each wait out and counted out before it fails: a failing that throws (a completion stage out
         // of memory) and is tried again neither counts a wait twice nor misses one (ParkerDeath).
@@ -392,9 +390,9 @@ public final class LineWatch {
     private LineWait earliestHead(long now) {
         LineWait first = null;
         long firstAt = 0;
-        for (TreeSet<LineWait> set : slots) {
-            if (set.isEmpty()) continue;
+        for (SlotWaits set : slots) {
             LineWait head = set.first();
+            if (head == null) continue;
             long at = head.wakeAtNanos - now > 0 ? head.wakeAtNanos : head.resumeAtNanos;
             if (first == null || at - firstAt < 0) {
                 first = head;
@@ -435,7 +433,7 @@ public final class LineWatch {
     /** Waits held per slot (for tests and statistics). */
     public List<Integer> slotSizes() {
         List<Integer> out = new ArrayList<>();
-        for (TreeSet<LineWait> s : slots) out.add(s.size());
+        for (SlotWaits s : slots) out.add(s.size());
         return out;
     }
 }
