@@ -226,7 +226,8 @@ public final class LineWatch {
     }
 
     /**
-     * Completes every wait the snapshot shows reached, lowest target first, in each busy slot: the
+     * Completes every wait the snapshot shows reached, lowest target first, in each busy slot (a slot
+     * reached whole in arrival order while only registrations changed it: {@link SlotWaits#drainTo}): the
      * scan first takes them all out, then hands them over together, so that no unpark (a carrier's
      * wake, a queue offer) runs between two reads of the scan. Many from several slots settle oldest
      * registration first ({@link ScanOrder}); the estimator still hears them slot by slot.
