@@ -166,14 +166,15 @@ public final class LiveThreads {
     private void trySweep(Stripe s) {
         if (s.sweeping || !SWEEPING.compareAndSet(s, false, true)) return; // volatile CAS: one sweeper a stripe
         try {
-            step(s, SWEEP_STEP);
+            step(s);
         } finally {
             s.sweeping = false; // volatile: the next sweeper sees this one's writes of next and kept
         }
     }
 
-    /** Visits up to {@code budget} entries of {@code s} from where its sweep stopped, unlinking the cleared ones (the sweeper only). */
-    private void step(Stripe s, int budget) {
+    /** Visits up to {@link #SWEEP_STEP} entries of {@code s} from where its sweep stopped, unlinking the cleared ones (the sweeper only). */
+    private void step(Stripe s) {
+        int budget = SWEEP_STEP;
         Entry pred = s.kept;
         if (pred == null) { // a new pass, from the head
             Entry top = s.head; // volatile: every entry below it is visible

@@ -11,10 +11,10 @@ import java.util.TreeSet;
  * among other slots' entries: in a 10,000-waiter wake that walk was 18–19 % of the parker's samples, on the
  * wake's critical path (docs/SCALE.md, "A reached slot taken out in arrival order").
  *
- * <p><b>Invariant.</b> While {@code arrivalsExact}, {@code arrivals} holds exactly the waits of
- * {@code byTarget}, in the order they were added; otherwise it is empty. Every removal but a whole drain
- * clears it and ends the exactness until the slot is empty again. The parker's loop owns this (no field is
- * shared; see {@link LineWatch}).
+ * <p><b>Invariant.</b> {@code arrivals} holds exactly the waits of {@code byTarget}, in the order they were
+ * added, or nothing; so it is exact when the two sizes agree (an empty slot's included). Every removal but a
+ * whole drain empties it, and a slot left with waits keeps no log until it is empty again. The parker's loop
+ * owns this (no field is shared; see {@link LineWatch}).
  */
 final class SlotWaits {
     /** A drained log longer than this gives its array back, so a burst of waits does not keep it. */
@@ -22,7 +22,6 @@ final class SlotWaits {
 
     private final TreeSet<LineWait> byTarget = new TreeSet<>(LineWait.BY_TARGET);
     private final ArrayList<LineWait> arrivals = new ArrayList<>();
-    private boolean arrivalsExact = true;
 
     boolean isEmpty() { return byTarget.isEmpty(); }
 
@@ -38,8 +37,9 @@ final class SlotWaits {
 
     /** Holds {@code w}; false if held already. */
     boolean add(LineWait w) {
+        boolean logged = arrivalsExact();
         if (!byTarget.add(w)) return false;
-        if (arrivalsExact) {
+        if (logged) {
             try {
                 arrivals.add(w);
             } catch (OutOfMemoryError e) {
@@ -68,16 +68,18 @@ final class SlotWaits {
      * and leaves the slot empty. Should the copy run out of memory, the slot keeps every wait.
      */
     void drainTo(ArrayList<LineWait> out) {
-        out.addAll(arrivalsExact ? arrivals : byTarget); // one copy of the log, or the tree's walk
+        out.addAll(arrivalsExact() ? arrivals : byTarget); // one copy of the log, or the tree's walk
         byTarget.clear();
         forgetArrivals();
     }
 
-    /** After a removal: empty, the log starts again exact; otherwise it is given up until then. */
+    /** Whether the log holds every wait (see the invariant). */
+    private boolean arrivalsExact() { return arrivals.size() == byTarget.size(); }
+
+    /** After a removal: the log is given up (an emptied slot's starts again exact: both sizes 0). */
     private void forgetArrivals() {
         int n = arrivals.size();
         arrivals.clear();
         if (n > KEEP_CAPACITY) arrivals.trimToSize(); // to the shared empty array: allocates nothing
-        arrivalsExact = byTarget.isEmpty();
     }
 }
