@@ -13,7 +13,6 @@ import dev.gpureactor.core.Warning;
 import dev.gpureactor.park.SlowQueries;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,17 +20,18 @@ import java.util.Optional;
  * The single-threaded half of a parker: the waits it holds on one line and the turn that decides,
  * from a snapshot of the line and the clock, whom to complete and how to wait next.
  *
- * <p>Implementation overview. The waits sit in one {@link SlotWaits} per slot, lowest target first
- * ({@link LineWait#BY_TARGET}: wrapping order, then registration order). A turn ({@link #next}) scans each
- * busy slot of the {@linkplain #snapshot snapshot} from its head up, completing every reached wait,
- * so a wake costs O(woken · log n), and a slot reached whole is taken out at once, in arrival order
- * while only registrations changed it; then queries the head of each slot whose backstop is due (the
- * port is the error authority: a failed stream fails the slot with the port's coded error, a port
- * that says done for a word never written completes with a {@link ErrorCode#WordNeverWritten}
- * warning; a port whose query blocks is warned {@link ErrorCode#SlowPort}: {@link SlowQueries}); then
- * answers with a {@link Turn} built by the pure {@link #decide}. Completions feed the estimator
- * ({@link #observe}): after a deadline sleep as {@code Late} (censored) unless the OS overslept past its
- * {@link Oversleep allowance}, otherwise as {@code Exact}.
+ * <p>Implementation overview. The waits sit in one {@link SlotWaits} per slot, lowest target first ({@link
+ * LineWait#BY_TARGET}: wrapping order, then registration order). A turn ({@link #next}) scans each busy slot
+ * of the {@linkplain #snapshot snapshot} from its head up, completing every reached wait, so a wake costs
+ * O(woken · log n), and a slot reached whole is taken out at once, in arrival order while only registrations
+ * changed it; then queries the head of each slot whose backstop is due (the port is the error authority; a
+ * head done by a store since the snapshot goes out with every wait that store reached, one query for them
+ * all: a failed stream fails the slot with the port's coded error, a port that says done for a word never
+ * written completes with a {@link ErrorCode#WordNeverWritten} warning; a port whose query blocks is warned
+ * {@link ErrorCode#SlowPort}: {@link SlowQueries}); then answers with a {@link Turn} built by the pure
+ * {@link #decide}. Completions feed the estimator ({@link #observe}, in runs per point: {@link
+ * ObservedRun}): after a deadline sleep as {@code Late} (censored) unless the OS overslept past its {@link
+ * Oversleep allowance}, otherwise as {@code Exact}.
  *
  * <p>No field here is shared: one thread at a time owns a watch (the runner's loop; hosting hands
  * the loop, and this object with it, across a volatile write in {@link ParkerHosting}). The only
@@ -42,9 +42,7 @@ import java.util.Optional;
 public final class LineWatch {
     private final CompletionLine line;
     private final WaitPlan.FlagWait plan;
-    private final Optional<DeadlinePlan> deadline;
     private final long marginNanos;
-    private final PointTable<Object> points;
     private final Clock clock;
     private final Reports warnings;
     private final ReactorCounters counters;
@@ -60,15 +58,8 @@ public final class LineWatch {
     private boolean snapshotted;
     /** The waits one scan found reached, handed over after it (empty between turns but after a failure). */
     private final ArrayList<LineWait> reached = new ArrayList<>();
-    /**
-     * This scan's current run of completed waits of one point ({@link #observedKey}): their residuals,
-     * oldest first, {@link #observedCount} of them, all exact or all late ({@link #observedLate}).
-     */
-    private long[] observed = new long[16];
-    private int observedCount;
-    private boolean observedLate;
-    /** The point of {@link #observed}; null when nothing is queued. */
-    private Object observedKey;
+    /** The scan's completed waits on their way to the estimator; null without a deadline plan. */
+    private final ObservedRun observed;
     private final Oversleep oversleep = new Oversleep();
     /** Each slot's backstop queries, timed: a port whose query blocks holds every line of this parker, and is warned. */
     private final SlowQueries slowQueries = new SlowQueries(CompletionLine.WORDS);
@@ -84,13 +75,13 @@ public final class LineWatch {
               Reports warnings, ReactorCounters counters, long spinWindowNanos) {
         this.line = line;
         this.plan = plan;
-        this.deadline = plan.predict();
+        Optional<DeadlinePlan> deadline = plan.predict();
         this.marginNanos = deadline.map(DeadlinePlan::marginNanos).orElse(0L);
-        this.points = points;
         this.clock = clock;
         this.warnings = warnings;
         this.counters = counters;
         this.spinWindowNanos = spinWindowNanos;
+        this.observed = deadline.isPresent() ? new ObservedRun(points, deadline.get()) : null;
         for (int i = 0; i < slots.length; i++) slots[i] = new SlotWaits();
     }
 
@@ -154,7 +145,7 @@ public final class LineWatch {
         if (waiting == 0) return Turn.IDLE;
         long now = clock.nanos();
         scan(now, afterSleep);
-        backstop(now);
+        backstop(now, afterSleep);
         if (waiting == 0) return Turn.AGAIN;
         LineWait first = earliestHead(clock.nanos()); // waiting > 0: a slot has a head
         long nextBackstop = nextBackstop();
@@ -235,16 +226,24 @@ public final class LineWatch {
     private void scan(long now, boolean afterSleep) {
         int slotsReached = 0;
         for (int s = 0; s < slots.length; s++) {
-            SlotWaits set = slots[s];
-            if (set.isEmpty()) continue;
-            int before = reached.size();
-            if (MemoryDescriptor.reached(snapshot[s], set.last().descriptor().target())) {
-                set.drainTo(reached); // every wait of the slot at once, without a rebalance per wait
-            } else {
-                takeOutReached(set, snapshot[s]);
-            }
-            if (reached.size() != before) slotsReached++;
+            if (!slots[s].isEmpty() && takeOut(slots[s], snapshot[s])) slotsReached++;
         }
+        settle(now, afterSleep, slotsReached);
+    }
+
+    /** Moves the waits of {@code set} that {@code word} reached to {@link #reached}; whether there were any. */
+    private boolean takeOut(SlotWaits set, long word) {
+        int before = reached.size();
+        if (MemoryDescriptor.reached(word, set.last().descriptor().target())) {
+            set.drainTo(reached); // every wait of the slot at once, without a rebalance per wait
+        } else {
+            takeOutReached(set, word);
+        }
+        return reached.size() != before;
+    }
+
+    /** Completes the waits taken out into {@link #reached} from {@code slotsReached} slots, and hands them over together. */
+    private void settle(long now, boolean afterSleep, int slotsReached) {
         if (reached.isEmpty()) return;
         waiting -= reached.size();
         counters.deregistered(reached.size()); // one update for the scan: registrars count on the same word
@@ -268,47 +267,29 @@ public final class LineWatch {
             completed += woke;
             counters.woke(woke);
             if (won != null) for (LineWait w : won) if (w != null) observe(w, now, afterSleep); // one run per point, as unsorted
-            flushObserved();
+            if (observed != null) observed.flush();
         }
         reached.clear();
     }
 
-    /**
-     * Queues the outcome of a wait this scan completed for its point's estimate. Consecutive waits of
-     * one point (a slot's waits share its point by default) go in as one run of primitives, folded in
-     * by one {@link PointTable#observeRun}: the same estimate as one {@code observe} each, without a
-     * {@code compute}, a copied window or an outcome object per wait (a fan-out's thousand waits of
-     * one point spent more of the parker's scan there than in their unparks).
-     */
+    /** Queues the outcome of a wait this scan completed for its point's estimate ({@link ObservedRun}). */
     private void observe(LineWait w, long now, boolean afterSleep) {
-        if (deadline.isEmpty() || w.pointKey == null) return;
+        if (observed == null || w.pointKey == null) return;
         // A late wake censors the residual (the estimator halves on it). When the OS overslept past
         // its allowance, the store may well have come after the planned wake: that says nothing
         // about the work, so it is not observed (a later exact wait still lowers the prediction).
         if (afterSleep && osLate) return;
-        long residual = Math.max(0, now - w.startNanos);
-        if (observedKey != null && (observedLate != afterSleep || observedKey != w.pointKey && !observedKey.equals(w.pointKey))) {
-            flushObserved();
-        }
-        observedKey = w.pointKey;
-        observedLate = afterSleep;
-        if (observedCount == observed.length) observed = Arrays.copyOf(observed, observedCount * 2);
-        observed[observedCount++] = residual;
+        observed.add(w.pointKey, Math.max(0, now - w.startNanos), afterSleep);
     }
 
-    /** Folds the queued run of one point's outcomes into its estimate (the scan's end, or another point's wait). */
-    private void flushObserved() {
-        if (observedKey == null) return;
-        try {
-            points.observeRun(observedKey, deadline.orElseThrow(), observed, observedCount, observedLate);
-        } finally {
-            observedKey = null;
-            observedCount = 0;
-        }
-    }
-
-    /** Queries each busy slot's head at least every backstop: the port is the error authority. */
-    private void backstop(long now) {
+    /**
+     * Queries each busy slot's head at least every backstop: the port is the error authority. A head
+     * its port says done while the word already shows it (a store since the snapshot) goes out with
+     * every wait of its slot that word reached, settled as a scan's are: one query, not one a wait.
+     */
+    private void backstop(long now, boolean afterSleep) {
+        int slotsReached = 0;
+        slots:
         for (int s = 0; s < slots.length; s++) {
             SlotWaits set = slots[s];
             if (set.isEmpty() || now - lastQuery[s] < plan.backstopNanos()) continue;
@@ -323,7 +304,7 @@ public final class LineWatch {
                 } catch (RuntimeException | Error e) {
                     // A port that fails once the line closed (its stream could not store into it) fails by the
                     // close: the waits stay held, and the next snapshot fails them LineClosed with the watch.
-                    if (line.isClosed()) return;
+                    if (line.isClosed()) break slots;
                     // Whatever the port threw ends its slot's waits, not the parker: a healthy line's waits
                     // must not fail ParkerDied for another port's bug (its StackOverflowError included, as
                     // FutureTask and CompletableFuture take any throwable of a task as its outcome).
@@ -336,12 +317,17 @@ public final class LineWatch {
                 // The word is read while the wait is still held: a line closed under the backstop throws
                 // LineClosed here, and the wait must stay where the drop of the closed line's watch fails
                 // it; taken out first, nothing would signal or fail it, and its joiner would hang.
-                boolean neverWritten;
+                boolean stores = head.port().storesIntoLine(); // a query-only port writes no word
+                long word;
                 try {
-                    neverWritten = head.port().storesIntoLine() && !head.descriptor().isComplete(); // a query-only port writes no word
+                    word = stores ? line.word(head.descriptor().slot()) : 0;
                 } catch (ReactorException e) {
                     if (e.code() != ErrorCode.LineClosed) throw e;
-                    return; // held: the next snapshot fails and drops the closed line's watch
+                    break slots; // held: the next snapshot fails and drops the closed line's watch
+                }
+                if (stores && MemoryDescriptor.reached(word, head.descriptor().target())) {
+                    if (takeOut(set, word)) slotsReached++; // the head at least; then the new head is asked
+                    continue;
                 }
                 set.pollFirst();
                 waiting--;
@@ -350,10 +336,11 @@ public final class LineWatch {
                     counters.woke();
                     completed++;
                     // Only the one who completed the wait warns (a platform joiner may race us to it).
-                    if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, head.descriptor()));
+                    if (stores) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, head.descriptor()));
                 }
             }
         }
+        settle(now, afterSleep, slotsReached); // what earlier slots took out, a closed line's too
     }
 
     /** The port failed slot {@code s}: its waits fail with {@code e} (and JFR hears of it). */

@@ -192,6 +192,6 @@ public final class ParkerThread extends Thread implements WakeCapture {
      * @return those classes
      */
     public static List<Class<?>> loopClasses() {
-        return List.of(TurnLoan.class, ParkerDeath.class, ParkerEvents.class, EventSampler.class, SlotWaits.class);
+        return List.of(TurnLoan.class, ParkerDeath.class, ParkerEvents.class, EventSampler.class, SlotWaits.class, ObservedRun.class);
     }
 }

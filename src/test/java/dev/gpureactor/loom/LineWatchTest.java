@@ -338,6 +338,34 @@ class LineWatchTest {
     }
 
     @Test
+    void a_backstop_that_finds_its_head_done_by_a_store_since_the_snapshot_settles_every_wait_the_word_reached_with_one_query() {
+        // Each port a real GPU's query (cuStreamQuery): asked once for the slot, not once per wait behind the head.
+        int n = 50, stored = 40;
+        List<FakePort> ports = new ArrayList<>();
+        List<Long> settled = new ArrayList<>();
+        for (int t = 1; t <= n; t++) {
+            FakePort port = new FakePort();
+            port.done = t <= stored;
+            ports.add(port);
+            long target = t;
+            waitOn(3, t, port, 0, null).toCompletableFuture().thenRun(() -> settled.add(target));
+        }
+        clock.advance(PLAN.backstopNanos());
+        watch.snapshot();
+        line.store(Slot.of(3), stored); // after the snapshot: the scan misses it, the backstop's query finds it
+        watch.next(false, false);
+        List<Long> expected = new ArrayList<>();
+        for (long t = 1; t <= stored; t++) expected.add(t);
+        assertEquals(expected, settled, "every wait the word reached, lowest target first");
+        assertEquals(1, ports.get(0).queries, "the head, asked once");
+        assertEquals(0, ports.subList(1, stored).stream().mapToInt(p -> p.queries).sum(), "a reached wait behind the head was asked");
+        assertEquals(1, ports.get(stored).queries, "the new head is asked in the same backstop");
+        assertEquals(n - stored, watch.waiting());
+        assertEquals(n - stored, counters.registrations());
+        assertEquals(List.of(), warned);
+    }
+
+    @Test
     void a_completion_after_a_park_is_exact_and_after_a_deadline_sleep_is_late_censored() {
         waitOn(0, 1, new FakePort(), 0, "p");
         clock.advance(3_000_000);
