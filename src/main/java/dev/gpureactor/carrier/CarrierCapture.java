@@ -6,10 +6,30 @@ package dev.gpureactor.carrier;
  * carrier (the pool's push would signal an idle one). Only the carrier's own thread touches it.
  */
 final class CarrierCapture {
+    /**
+     * The least time between two looks a carrier begins. A look reads every word of every line a parking
+     * parker armed (8 lines: 128 acquire loads, each with its line's and its arena's liveness checks). After
+     * each of a mass wake's resumes (about 0.6 µs each) that cost the carriers about 1.1 ms of CPU in a
+     * 10,000-waiter wake (docs/SCALE.md, "One look between tasks per 5 µs"). A service's tasks are tens of
+     * microseconds apart, so nearly every one is still followed by a look, and a burst's store is seen no more
+     * than this much later than with a look after every task.
+     */
+    static final long LOOK_GAP_NANOS = 5_000;
+
+    /** When this carrier last began a look ({@code System.nanoTime}); as far back as a gap at first. */
+    private long lookedAt = System.nanoTime() - LOOK_GAP_NANOS;
     /** The pool whose tasks are captured now; null when not capturing. */
     private CarrierPool capturing;
     /** The captured task, or null. */
     private Runnable kept;
+
+    /** Whether a look may begin now: none began within the last {@link #LOOK_GAP_NANOS}. Counts one as begun. */
+    boolean lookDue() {
+        long now = System.nanoTime();
+        if (now - lookedAt < LOOK_GAP_NANOS) return false;
+        lookedAt = now;
+        return true;
+    }
 
     /**
      * Runs {@code look} (the pool's between-tasks work) capturing for {@code pool}; returns the first

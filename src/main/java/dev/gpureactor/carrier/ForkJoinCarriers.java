@@ -239,9 +239,10 @@ final class ForkJoinCarriers implements Carriers {
                 return;
             }
             pool.runTask(task, c.tally);
-            // Between tasks: a parker's turn lent here may wake a virtual thread; it runs next, here.
+            // Between tasks: a parker's turn lent here may wake a virtual thread; it runs next, here. At most
+            // one look begins per gap: a burst of short tasks would otherwise read every armed word after each.
             Runnable look = c.carriers.look, next;
-            if (look == null) return;
+            if (look == null || !c.between.lookDue()) return;
             for (int i = 0; i < BETWEEN_MAX && (next = c.between.look(pool, look)) != null; i++) {
                 CarrierCapture.runCaptured(pool, next, c.tally);
             }
