@@ -248,8 +248,13 @@ public final class LineWatch {
         waiting -= reached.size();
         counters.deregistered(reached.size()); // one update for the scan: registrars count on the same word
         int[] order = slotsReached > 1 ? ScanOrder.byRegistration(reached) : null;
-        LineWait[] won = order == null ? null : ScanOrder.winners(reached.size()); // observed after, in slot order
-        if (won == null) order = null; // no memory for it: slot order, as for a small scan
+        // A sorted scan's outcomes are held by position while each wait is at hand, and observed after, in slot
+        // order (one run per point, as unsorted); without memory to hold them it settles in slot order.
+        boolean held = order != null && observed != null;
+        if (held && !observed.holdFor(reached.size())) {
+            order = null;
+            held = false;
+        }
         // An exception here (an unpark's) leaves the rest in reached, which failAll then fails.
         int woke = 0;
         try {
@@ -259,27 +264,31 @@ public final class LineWatch {
                 reached.set(i, null);
                 if (w.signal()) {
                     woke++;
-                    if (won == null) observe(w, now, afterSleep);
-                    else won[i] = w;
+                    observe(w, held ? i : -1, now, afterSleep);
                 }
             }
         } finally {
             completed += woke;
             counters.woke(woke);
-            if (won != null) for (LineWait w : won) if (w != null) observe(w, now, afterSleep); // one run per point, as unsorted
+            if (held) observed.addHeld(afterSleep);
             if (observed != null) observed.flush();
         }
         reached.clear();
     }
 
-    /** Queues the outcome of a wait this scan completed for its point's estimate ({@link ObservedRun}). */
-    private void observe(LineWait w, long now, boolean afterSleep) {
+    /**
+     * Queues the outcome of a wait this scan completed for its point's estimate ({@link ObservedRun}), or
+     * holds it at {@code position} of a sorted scan ({@code -1}: queued now).
+     */
+    private void observe(LineWait w, int position, long now, boolean afterSleep) {
         if (observed == null || w.pointKey == null) return;
         // A late wake censors the residual (the estimator halves on it). When the OS overslept past
         // its allowance, the store may well have come after the planned wake: that says nothing
         // about the work, so it is not observed (a later exact wait still lowers the prediction).
         if (afterSleep && osLate) return;
-        observed.add(w.pointKey, Math.max(0, now - w.startNanos), afterSleep);
+        long residual = Math.max(0, now - w.startNanos);
+        if (position < 0) observed.add(w.pointKey, residual, afterSleep);
+        else observed.hold(position, w.pointKey, residual);
     }
 
     /**

@@ -22,6 +22,13 @@ final class ObservedRun {
     private boolean late;
     /** The point of the run; null when nothing is queued. */
     private Object key;
+    /**
+     * A sorted scan's outcomes held by position until it ends ({@link #hold}), or null: the points (null where
+     * none was held) and residuals. Taken while each wait is at hand, so the slot-order pass after the scan
+     * reads two arrays, not every wait again.
+     */
+    private Object[] heldKeys;
+    private long[] heldResiduals;
 
     ObservedRun(PointTable<Object> points, DeadlinePlan plan) {
         this.points = points;
@@ -35,6 +42,34 @@ final class ObservedRun {
         late = lateWake;
         if (count == residuals.length) residuals = Arrays.copyOf(residuals, count * 2);
         residuals[count++] = residual;
+    }
+
+    /** Makes room to hold {@code n} outcomes by position; false without memory for it. */
+    boolean holdFor(int n) {
+        try {
+            heldKeys = new Object[n];
+            heldResiduals = new long[n];
+            return true;
+        } catch (OutOfMemoryError e) {
+            heldKeys = null;
+            heldResiduals = null;
+            return false;
+        }
+    }
+
+    /** Holds one wait's outcome at {@code position} of the scan's slot order. */
+    void hold(int position, Object pointKey, long residual) {
+        heldKeys[position] = pointKey;
+        heldResiduals[position] = residual;
+    }
+
+    /** Queues the held outcomes in slot order (one run per point, as an unsorted scan's), and lets them go. */
+    void addHeld(boolean lateWake) {
+        Object[] keys = heldKeys;
+        long[] residuals = heldResiduals;
+        heldKeys = null;
+        heldResiduals = null;
+        for (int i = 0; i < keys.length; i++) if (keys[i] != null) add(keys[i], residuals[i], lateWake);
     }
 
     /** Folds the queued run into its point's estimate (a scan's end, or another point's wait). */

@@ -35,27 +35,19 @@ final class ScanOrder {
         }
     }
 
-    /** Room for the waits a sorted scan settled, to be observed afterwards in slot order; null without memory. */
-    static LineWait[] winners(int n) {
-        try {
-            return new LineWait[n];
-        } catch (OutOfMemoryError e) {
-            return null;
-        }
-    }
-
     private static int[] sorted(List<LineWait> reached) {
         int n = reached.size();
         if (n < SORT_FROM || n > POSITION_MASK) return null;
+        long[] keys = new long[n];
         long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n; i++) { // each wait read once: a scan of thousands has them out of the caches
             long id = reached.get(i).id;
+            keys[i] = id;
             min = Math.min(min, id);
             max = Math.max(max, id);
         }
         if (min < 0 || max - min >= 1L << (63 - POSITION_BITS)) return null;
-        long[] keys = new long[n];
-        for (int i = 0; i < n; i++) keys[i] = (reached.get(i).id - min) << POSITION_BITS | i;
+        for (int i = 0; i < n; i++) keys[i] = (keys[i] - min) << POSITION_BITS | i;
         Arrays.sort(keys); // primitives: no comparator call per pair
         int[] order = new int[n];
         for (int k = 0; k < n; k++) order[k] = (int) (keys[k] & POSITION_MASK);
