@@ -10,7 +10,7 @@ final class CarrierCapture {
      * The least time between two looks a carrier begins. A look reads every word of every line a parking
      * parker armed (8 lines: 128 acquire loads, each with its line's and its arena's liveness checks). After
      * each of a mass wake's resumes (about 0.6 µs each) that cost the carriers about 1.1 ms of CPU in a
-     * 10,000-waiter wake (docs/SCALE.md, "One look between tasks per 5 µs"). A service's tasks are tens of
+     * 10,000-waiter wake (docs/SCALE.md, "Three costs of a mass wake"). A service's tasks are tens of
      * microseconds apart, so nearly every one is still followed by a look, and a burst's store is seen no more
      * than this much later than with a look after every task.
      */
