@@ -36,7 +36,7 @@ import java.util.stream.Stream;
  * the JVM cannot unmount a continuation with a VM frame on it, and JFR reports
  * jdk.VirtualThreadPinned "Freeze or preempt failed". Left to the first await of a reactor, that
  * work runs on the awaiting virtual thread: it initialises GpuFuture (its VarHandles), PointEstimate and
- * java.util.OptionalLong, links SlotPoint's record hashCode/equals (ObjectMethods bootstrap) as a
+ * java.util.OptionalLong, links SlotPoint's record toString (ObjectMethods bootstrap), uses it as a
  * PointTable key, PointEstimate.observe's and observeAll's pattern switches (SwitchBootstraps), and the parker's
  * classes and the JFR event classes (which start JFR's metadata). When several virtual threads
  * await at once, all but one block on that initialisation, and each of those pins
@@ -80,7 +80,7 @@ final class FirstUse {
         } catch (ClassNotFoundException e) {
             throw new AssertionError("a class of the await path cannot be initialised", e);
         }
-        // SlotPoint's hashCode and equals (ObjectMethods call sites, linked on first call), as PointTable uses them.
+        // SlotPoint as PointTable's key, and its toString (an ObjectMethods call site, linked on first call).
         SlotPoint a = new SlotPoint(null, 0), b = new SlotPoint(null, 1);
         PointTable<Object> table = new PointTable<>();
         DeadlinePlan plan = new DeadlinePlan(0, 0, 1_000, 2);
