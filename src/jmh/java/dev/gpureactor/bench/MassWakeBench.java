@@ -1,9 +1,6 @@
 package dev.gpureactor.bench;
 
 import dev.gpureactor.core.CompletionLine;
-import dev.gpureactor.core.MemoryDescriptor;
-import dev.gpureactor.core.Slot;
-import dev.gpureactor.loom.GpuFuture;
 import dev.gpureactor.loom.GpuReactor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -33,8 +30,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <ul>
  *   <li>{@code reactor}: each thread awaits its own descriptor on one of 8 lines (slot {@code i mod 128},
- *       target {@code i / 128 + 1}, as {@code ManyFutures}) and joins it; the wake stores every slot's last
- *       target.
+ *       target {@code i / 128 + 1}: {@code ManyFutures}' joiners) and joins it; the wake stores every slot's
+ *       last target.
  *   <li>{@code pool-floor}: the same number of threads of the reactor's carrier pool in
  *       {@code LockSupport.park}, unparked by this thread in a loop.
  *   <li>{@code jdk-floor}: the same on the JDK's own virtual-thread scheduler ({@code gar scale}'s floor).
@@ -81,37 +78,24 @@ public class MassWakeBench {
     /** Parks {@code waiters} threads (joining their futures, or in {@code LockSupport.park}); not timed. */
     @Setup(Level.Invocation)
     public void park() throws InterruptedException {
-        threads = new Thread[waiters];
         done = new CountDownLatch(waiters);
         released = false;
         if (path.equals("reactor")) {
             lines = new CompletionLine[LINES];
             for (int i = 0; i < LINES; i++) lines[i] = CompletionLine.allocate();
-            int slots = LINES * CompletionLine.WORDS;
-            for (int i = 0; i < waiters; i++) {
-                CompletionLine line = lines[(i % slots) / CompletionLine.WORDS];
-                Slot slot = Slot.of(i % CompletionLine.WORDS);
-                long target = i / slots + 1;
-                threads[i] = reactor.startVirtualThread(() -> {
-                    MemoryDescriptor d = new MemoryDescriptor(line, slot, target);
-                    GpuFuture<Void> f = reactor.await(d, new BenchDevice.WordPort(d));
-                    f.join();
-                    done.countDown();
-                });
-            }
-            awaitAllWaiting();
-            long by = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
-            while (reactor.registrations() < waiters && System.nanoTime() - by < 0) Thread.sleep(1);
-            Thread.sleep(20); // the parkers drain their inboxes into the slots, as ManyFutures lets them
+            CountDownLatch started = new CountDownLatch(waiters);
+            threads = ManyFutures.startJoiners(reactor, lines, waiters, started, done);
+            ManyFutures.awaitRegistered(reactor, threads, started);
         } else {
             Runnable body = () -> {
                 while (!released) LockSupport.park();
                 done.countDown();
             };
+            threads = new Thread[waiters];
             for (int i = 0; i < waiters; i++) {
                 threads[i] = path.equals("jdk-floor") ? Thread.ofVirtual().start(body) : reactor.startVirtualThread(body);
             }
-            awaitAllWaiting();
+            ManyFutures.awaitAllWaiting(threads);
         }
     }
 
@@ -119,8 +103,7 @@ public class MassWakeBench {
     @Benchmark
     public void wake() throws InterruptedException {
         if (lines != null) {
-            long last = (waiters - 1) / (LINES * CompletionLine.WORDS) + 1;
-            for (CompletionLine l : lines) for (int s = 0; s < CompletionLine.WORDS; s++) l.store(Slot.of(s), last);
+            ManyFutures.storeLast(lines, waiters);
         } else {
             released = true;
             for (Thread t : threads) LockSupport.unpark(t);
@@ -134,15 +117,5 @@ public class MassWakeBench {
         if (lines != null) for (CompletionLine l : lines) l.close();
         lines = null;
         threads = null;
-    }
-
-    private void awaitAllWaiting() throws InterruptedException {
-        long by = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
-        for (Thread t : threads) {
-            while (t.getState() != Thread.State.WAITING) {
-                if (System.nanoTime() - by > 0) throw new IllegalStateException("a thread never parked: " + t.getState());
-                Thread.sleep(1);
-            }
-        }
     }
 }

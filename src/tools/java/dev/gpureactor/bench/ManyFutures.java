@@ -126,32 +126,14 @@ public final class ManyFutures {
         CompletionLine[] lines = new CompletionLine[lineCount];
         for (int i = 0; i < lineCount; i++) lines[i] = CompletionLine.allocate();
         try {
-            int slots = lineCount * CompletionLine.WORDS;
-            Thread[] ts = new Thread[n];
             CountDownLatch started = new CountDownLatch(n);
             CountDownLatch done = new CountDownLatch(n);
             long before = heap ? heapAfterGc() : 0;
-            for (int i = 0; i < n; i++) {
-                CompletionLine line = lines[(i % slots) / CompletionLine.WORDS];
-                Slot slot = Slot.of(i % CompletionLine.WORDS);
-                long target = i / slots + 1;
-                ts[i] = r.startVirtualThread(() -> {
-                    MemoryDescriptor d = new MemoryDescriptor(line, slot, target);
-                    GpuFuture<Void> f = r.await(d, new BenchDevice.WordPort(d));
-                    started.countDown();
-                    f.join();
-                    done.countDown();
-                });
-            }
-            await(started);
-            awaitAllWaiting(ts);
-            long quietBy = System.nanoTime() + GUARD.toNanos();
-            while (r.registrations() < n && System.nanoTime() - quietBy < 0) Thread.sleep(5);
-            Thread.sleep(50); // let each parker drain its inbox into its slot index
+            Thread[] ts = startJoiners(r, lines, n, started, done);
+            awaitRegistered(r, ts, started);
             long with = heap ? heapAfterGc() : 0;
-            long last = (n - 1) / slots + 1;
             long t0 = System.nanoTime();
-            for (CompletionLine l : lines) for (int s = 0; s < CompletionLine.WORDS; s++) l.store(Slot.of(s), last);
+            storeLast(lines, n);
             await(done);
             long wake = System.nanoTime() - t0;
             for (Thread t : ts) t.join(GUARD);
@@ -165,13 +147,52 @@ public final class ManyFutures {
         }
     }
 
+    /**
+     * Starts {@code n} virtual threads of {@code r}, thread {@code i} awaiting its own descriptor on slot
+     * {@code i mod slots} of {@code lines} (their slots in order), target {@code i / slots + 1}, and joining
+     * it; each counts {@code started} down once it awaits and {@code done} once it runs again.
+     */
+    static Thread[] startJoiners(GpuReactor r, CompletionLine[] lines, int n, CountDownLatch started, CountDownLatch done) {
+        int slots = lines.length * CompletionLine.WORDS;
+        Thread[] ts = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            CompletionLine line = lines[(i % slots) / CompletionLine.WORDS];
+            Slot slot = Slot.of(i % CompletionLine.WORDS);
+            long target = i / slots + 1;
+            ts[i] = r.startVirtualThread(() -> {
+                MemoryDescriptor d = new MemoryDescriptor(line, slot, target);
+                GpuFuture<Void> f = r.await(d, new BenchDevice.WordPort(d));
+                started.countDown();
+                f.join();
+                done.countDown();
+            });
+        }
+        return ts;
+    }
+
+    /** Waits until the joiners of {@link #startJoiners} all await, are parked, and their parkers took them in. */
+    static void awaitRegistered(GpuReactor r, Thread[] ts, CountDownLatch started) throws InterruptedException {
+        await(started);
+        awaitAllWaiting(ts);
+        long quietBy = System.nanoTime() + GUARD.toNanos();
+        while (r.registrations() < ts.length && System.nanoTime() - quietBy < 0) Thread.sleep(5);
+        Thread.sleep(50); // let each parker drain its inbox into its slot index
+    }
+
+    /** The device's wake of {@link #startJoiners}' {@code n} joiners: every slot of {@code lines} stored with its last target at once. */
+    static void storeLast(CompletionLine[] lines, int n) {
+        long last = (n - 1) / (lines.length * CompletionLine.WORDS) + 1;
+        for (CompletionLine l : lines) for (int s = 0; s < CompletionLine.WORDS; s++) l.store(Slot.of(s), last);
+    }
+
     private static void await(CountDownLatch latch) throws InterruptedException {
         if (!latch.await(GUARD.toSeconds(), TimeUnit.SECONDS)) {
             throw new IllegalStateException("many-futures phase stalled: " + latch.getCount() + " left after " + GUARD);
         }
     }
 
-    private static void awaitAllWaiting(Thread[] ts) throws InterruptedException {
+    /** Waits until every one of {@code ts} is parked ({@code WAITING}). */
+    static void awaitAllWaiting(Thread[] ts) throws InterruptedException {
         long end = System.nanoTime() + GUARD.toNanos();
         for (Thread t : ts) {
             while (t.getState() != Thread.State.WAITING) {
