@@ -26,7 +26,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Description("Negative control: GpuFuture joiner push without the re-check vs. settle-then-pop.")
 @State
 public class LostWakeupNegativeControl {
-    final JoinerWakeCase c = new JoinerWakeCase(new FutureControls(true, false, false, false, false)); // the one line removed
+    final JoinerWakeCase c = new JoinerWakeCase(new FutureControls(true, false, false, false, false), false); // the one line removed
 
     @Actor public void joiner() { c.joiner(); }
     @Actor public void settler() { c.settler(); }

@@ -150,18 +150,24 @@ final class Rig {
     }
 
     /**
-     * One joiner step on {@code f}, as {@code join} takes it: read the state, push a node, re-check the
-     * state ({@link GpuFuture#pushThenRecheck}); the node it would park with, or null when it saw a move.
+     * One joiner step on {@code f}, as {@code join} takes it: read the state, register (the sole slot if free,
+     * else a node on the stack), re-check the state ({@link GpuFuture#recheck}); the registration it would
+     * park with, or null when it saw a move.
      */
     static GpuFuture.Joiner joinStep(GpuFuture<?> f) {
         int s = f.rawState();
         if (s != GpuFuture.PENDING) return null;
-        GpuFuture.Joiner me = new GpuFuture.Joiner(Thread.currentThread());
-        return f.pushThenRecheck(me, s) ? me : null;
+        GpuFuture.Joiner me = f.register(Thread.currentThread());
+        return f.recheck(s) ? me : null;
     }
 
-    /** Whether a waker popped {@code node} and unparked its thread (it clears the node's thread). */
-    static boolean woken(GpuFuture.Joiner node) { return node.thread == null; }
+    /**
+     * Whether a waker took {@code thread}'s registration {@code me} on {@code f} out and unparked it: a node's
+     * thread is cleared; the sole slot no longer holds {@code thread} (it may hold a later joiner's).
+     */
+    static boolean woken(GpuFuture<?> f, GpuFuture.Joiner me, Thread thread) {
+        return me == JoinerStack.IN_SOLE ? f.soleJoiner() != thread : me.thread == null;
+    }
 
     /**
      * The policy {@code GpuReactor} gives its futures under gpu-reactor (the std host): a platform

@@ -172,12 +172,11 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
         return false;
     }
 
-    /** Pushes {@code me}, then re-reads the state: {@code true} (still {@code seen}) lets the caller park (DESIGN §5 "joiner stack"). */
+    /** After {@code register} (its CAS: the joiner's write of the Dekker pair), re-reads the state: {@code true} (still {@code seen}) lets the caller park (DESIGN §5 "joiner stack"). */
     @Override
-    boolean pushThenRecheck(Joiner me, int seen) {
-        push(me); // the CAS: the joiner's write of the Dekker pair
+    boolean recheck(int seen) {
         if (controls.skipsJoinerRecheck()) return true; // negative control: the line that prevents the lost wake, removed
-        return volatileState() == seen; // volatile, not acquire: a Dekker read must not pass the push CAS
+        return volatileState() == seen; // volatile, not acquire: a Dekker read must not pass the registration's CAS
     }
 
     /** Whether the wait is still undecided: a volatile load (the re-check half of the joiner's Dekker pair). */
