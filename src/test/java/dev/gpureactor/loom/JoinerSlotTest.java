@@ -57,7 +57,7 @@ class JoinerSlotTest {
             });
             assertTrue(early.join(GUARD), "the limited joiner returned");
             assertEquals(ErrorCode.Timeout, failure.get().code(), "its limit ended its wait");
-            assertNull(f.soleJoiner(), "it gave the slot back as it left: the finished wait keeps no thread");
+            assertNull(f.soleJoiner(), "it gave the slot back as it left");
             Thread next = r.startVirtualThread(f::join);
             parked(next, Thread.State.WAITING);
             assertSame(next, f.soleJoiner(), "the next joiner waits in the slot");
