@@ -73,8 +73,8 @@ abstract class JoinerStack {
     /** The sole slot's joiner, or null (the jcstress rig's view). */
     final Thread soleJoiner() { return sole; }
 
-    /** Pushes {@code me}; the caller then re-checks the state with a volatile load (Dekker with the settle). */
-    final void push(Joiner me) {
+    /** Pushes {@code me} ({@link #register}'s second way). */
+    private void push(Joiner me) {
         Joiner head;
         do {
             head = joiners; // volatile: the CAS below checks it anyway

@@ -24,14 +24,13 @@ final class NaiveRunner {
     private NaiveRunner() { }
 
     /**
-     * This thread runs {@code f}'s plan, then settles {@code f}. It is on the joiner stack meanwhile,
-     * so a cancel wakes it in its deadline sleep. Its own limit or interrupt ends its wait as the
+     * This thread runs {@code f}'s plan, then settles {@code f}. It is registered as a joiner meanwhile
+     * (the future's slot, or its stack), so a cancel wakes it in its deadline sleep. Its own limit or interrupt ends its wait as the
      * parked path's do, after it gives the wait back ({@link #leave}); any other throwable from the port ends
      * the wait for everyone with a coded failure carrying it (a second joiner must not park for ever).
      */
     static void run(GpuFuture<?> f, Inline.Plan p, boolean timed, long start, long nanos) throws InterruptedException, TimeoutException {
-        GpuFuture.Joiner me = new GpuFuture.Joiner(Thread.currentThread());
-        f.push(me);
+        GpuFuture.Joiner me = f.register(Thread.currentThread());
         try {
             p.naive().run(f, timed ? start + nanos : Long.MAX_VALUE);
         } catch (NaiveWait.Expired e) {
