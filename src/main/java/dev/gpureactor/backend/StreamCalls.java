@@ -30,7 +30,8 @@ public interface StreamCalls<S extends DriverStream> {
     void destroyStream(S stream);
 
     /**
-     * Queues {@code fn(userData)} on the stream ({@link HostFunction#stub()} for a Java body).
+     * Queues {@code fn(userData)} on the stream: a host function, which the driver runs in stream order on a
+     * thread of its own (for a Java body, an FFM upcall stub that lives until no stream can still call it).
      *
      * @param stream the stream
      * @param fn the host function
