@@ -1,5 +1,8 @@
 package dev.gpureactor.demo;
 
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -40,9 +43,12 @@ final class HostBodies implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment stub = Linker.nativeLinker().upcallStub(RUN.bindTo(this), FunctionDescriptor.ofVoid(ADDRESS), arena);
 
-    /** {@return {@code void fn(void *userData)}, the function pointer every body of this device is launched with} Never a freed one. */
+    /**
+     * {@return {@code void fn(void *userData)}, the function pointer every body of this device is launched with}
+     * Refused with a coded {@link ErrorCode#Rejected} once the device closed: its stub is freed.
+     */
     MemorySegment stub() {
-        if (!arena.scope().isAlive()) throw new IllegalStateException("host functions: the device is closed");
+        if (!arena.scope().isAlive()) throw new ReactorException(ErrorCode.Rejected, "demo device", "host function");
         return stub;
     }
 
