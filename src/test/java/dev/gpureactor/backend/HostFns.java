@@ -1,56 +1,28 @@
 package dev.gpureactor.backend;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
+import dev.gpureactor.demo.HostBodies;
+
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
 
 /**
  * Host functions for {@code cuLaunchHostFunc} / {@code hipLaunchHostFunc}: Java code that runs in
  * stream order, on the real drivers and the stand-ins alike. A {@link Gate} is a "kernel" that
- * stands still until opened; a marker records that the work before it finished.
+ * stands still until opened; a marker records that the work before it finished. The bodies and their
+ * upcall are the GPU demo's ({@link HostBodies}).
  */
-@SuppressWarnings("restricted")
 public final class HostFns {
-    private static final ConcurrentHashMap<Long, Runnable> BODIES = new ConcurrentHashMap<>();
-    private static final AtomicLong IDS = new AtomicLong(1);
+    /** The bodies, for the test JVM's whole life (never closed: a stream of any test may still reach one). */
+    private static final HostBodies BODIES = new HostBodies();
     /** {@code void fn(void *userData)}: the upcall every host function goes through. */
-    public static final MemorySegment STUB;
-
-    static {
-        try {
-            var mh = MethodHandles.lookup().findStatic(HostFns.class, "run", MethodType.methodType(void.class, MemorySegment.class));
-            STUB = Linker.nativeLinker().upcallStub(mh, FunctionDescriptor.ofVoid(ADDRESS), Arena.global());
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    public static final MemorySegment STUB = BODIES.stub();
 
     private HostFns() {}
 
-    /** Never unwinds into the driver: an exception escaping an upcall would end the JVM. */
-    private static void run(MemorySegment user) {
-        try {
-            Runnable body = BODIES.remove(user.address());
-            if (body != null) body.run();
-        } catch (Throwable ignored) {
-            // nothing may escape
-        }
-    }
-
     /** Registers a body; returns the userData to pass with {@link #STUB}. */
     public static MemorySegment register(Runnable body) {
-        long id = IDS.getAndIncrement();
-        BODIES.put(id, body);
-        return MemorySegment.ofAddress(id);
+        return BODIES.register(body);
     }
 
     /** A host function that blocks its stream until {@link #open()} (or two minutes, as a hang guard). */

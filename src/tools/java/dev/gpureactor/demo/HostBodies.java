@@ -17,7 +17,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 
 /**
  * Java bodies for {@code cuLaunchHostFunc} / {@code hipLaunchHostFunc} ({@code void fn(void *userData)}), run
- * by the driver in stream order on a thread of its own: one device's. Its upcall stub is bound to this
+ * by the driver in stream order on a thread of its own: one device's (the tests' driver rig keeps one for its JVM). Its upcall stub is bound to this
  * object, so the bodies are this device's alone (no process-wide table), and {@code userData} is a body's
  * id. A body must not call the driver (both APIs forbid it) and nothing may escape it: an exception
  * unwinding into the driver would end the JVM.
@@ -27,7 +27,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
  * after it is gone.
  */
 @SuppressWarnings("restricted") // FFM: one upcall stub per device
-final class HostBodies implements AutoCloseable {
+public final class HostBodies implements AutoCloseable {
     private static final MethodHandle RUN;
 
     static {
@@ -47,20 +47,20 @@ final class HostBodies implements AutoCloseable {
      * {@return {@code void fn(void *userData)}, the function pointer every body of this device is launched with}
      * Refused with a coded {@link ErrorCode#Rejected} once the device closed: its stub is freed.
      */
-    MemorySegment stub() {
+    public MemorySegment stub() {
         if (!arena.scope().isAlive()) throw new ReactorException(ErrorCode.Rejected, "demo device", "host function");
         return stub;
     }
 
     /** Registers a body that runs once; returns the user data to launch {@link #stub} with. */
-    MemorySegment register(Runnable body) {
+    public MemorySegment register(Runnable body) {
         long id = ids.getAndIncrement();
         bodies.put(id, body);
         return MemorySegment.ofAddress(id);
     }
 
     /** Forgets a body whose launch failed. */
-    void forget(MemorySegment userData) {
+    public void forget(MemorySegment userData) {
         bodies.remove(userData.address());
     }
 
