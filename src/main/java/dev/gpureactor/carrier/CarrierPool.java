@@ -95,6 +95,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     private final boolean tellsResumes;
     /** Whether retirement is the CAS that sets the retired bit: false only in jcstress's negative control. */
     private final boolean retiresByCas;
+    /** The watch's rest: an admission that finds no task admitted wakes a resting watch (the Dekker pair is WatchRest's). */
+    private final WatchRest rest;
 
     /**
      * @param size      carrier threads running at once when none blocks (the parkers are platform
@@ -113,7 +115,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
     public CarrierPool(int size, int maxSize, Duration keepAlive, Consumer<Warning> warnings) {
         checkedSize(size);
         VirtualThreads.requireCarrierPool(); // before ForkJoinCarriers loads: its carrier class extends the JDK's
-        this(size, warnings, true, true, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
+        this(size, warnings, true, true, true, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
     }
 
     /** {@return {@code size} if 1..4096 (past any core count, inside the JDK's 32767), else a coded InvalidArgument} */
@@ -122,15 +124,16 @@ public final class CarrierPool implements Executor, AutoCloseable {
         return size;
     }
 
-    private CarrierPool(int size, Consumer<Warning> warnings, boolean tellsResumes, boolean retiresByCas,
+    private CarrierPool(int size, Consumer<Warning> warnings, boolean tellsResumes, boolean retiresByCas, boolean rereadsAtRest,
                         Function<CarrierPool, Carriers> carriers) {
         this.tellsResumes = tellsResumes;
         this.retiresByCas = retiresByCas;
+        this.rest = new WatchRest(rereadsAtRest);
         this.live = new LiveThreads(Math.max(1, size));
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         this.carriers = carriers.apply(this);
         this.adopted = this.carriers instanceof QueuedCarriers ? null : new AdoptedThreads(this); // jcstress plays no JDK carriers
-        this.watch = adopted == null ? null : new CarrierWatch(this, this.carriers, adopted, "gar-carrier-watch");
+        this.watch = adopted == null ? null : new CarrierWatch(this, this.carriers, adopted, rest, "gar-carrier-watch");
         this.exit = new PoolExit(this, this.carriers, watch, live, this.warnings);
         if (watch != null) watch.start();
     }
@@ -143,12 +146,17 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * telling of resumes (every call a start); {@code retiresByCas = false}, the retiring CAS (any update to {@code CLOSED} retires).
      */
     public static CarrierPool withoutCarriers(boolean tellsResumes, boolean retiresByCas) {
-        return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, pool -> new QueuedCarriers());
+        return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, true, pool -> new QueuedCarriers());
+    }
+
+    /** As {@link #withoutCarriers()}; {@code rereadsAtRest = false}: the watch's rest decided on its look's reading (a negative control). */
+    static CarrierPool withoutCarriers(boolean rereadsAtRest) {
+        return new CarrierPool(0, w -> { }, true, true, rereadsAtRest, pool -> new QueuedCarriers());
     }
 
     /** As {@link #withoutCarriers()}, running {@code beforePush} before each push (tests: a fault there). */
     static CarrierPool withoutCarriers(Runnable beforePush) {
-        return new CarrierPool(0, w -> { }, true, true, pool -> new QueuedCarriers(beforePush));
+        return new CarrierPool(0, w -> { }, true, true, true, pool -> new QueuedCarriers(beforePush));
     }
 
     /**
@@ -195,6 +203,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
             c = ctl.get(); // acquire: a close ordered before this read is seen
             if ((c & CLOSED) != 0) throw rejected();
         } while (!ctl.compareAndSet(c, c + 1)); // release: the task count is published before the push
+        if ((c & TASK_MASK) == 0) wakeWatch();
         push(task);
     }
 
@@ -265,11 +274,24 @@ public final class CarrierPool implements Executor, AutoCloseable {
 
     /** Admits {@code n} tasks with one fetch-and-add, refused only once retired (every resume's admission). */
     private void admit(int n) {
-        if ((ctl.getAndAdd(n) & RETIRED) != 0) { // full fence: ordered with the retiring CAS
+        long c = ctl.getAndAdd(n); // full fence: ordered with the retiring CAS and with a resting watch's read
+        if ((c & RETIRED) != 0) {
             ctl.getAndAdd(-n); // keeps the task count true; the retired bit stays, so nothing is admitted meanwhile
             throw rejected(); // retired: no carrier would ever run them
         }
+        if ((c & TASK_MASK) == 0) wakeWatch();
     }
+
+    /** After an admission that found no task admitted: wakes the watch if it rests ({@link WatchRest}). */
+    private void wakeWatch() {
+        if (rest.claimWake() && watch != null) watch.wake();
+    }
+
+    /** Whether no carrier can be blocked in a task of ours: nothing admitted and no adopted thread (volatile reads; the watch rests on it). */
+    boolean quiet() { return admitted() == 0 && (adopted == null || !adopted.any()); }
+
+    /** The watch's rest (jcstress). */
+    WatchRest rest() { return rest; }
 
     /**
      * {@return the callbacks' executor} Never a parker's (stages, {@code onComplete} must not run there); after close it

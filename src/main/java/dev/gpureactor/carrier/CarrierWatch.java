@@ -63,13 +63,19 @@ import java.util.concurrent.locks.LockSupport;
  * block where only the watch compensates (AfterCloseCompensationTest), so the watch stays while any
  * of them lives: without it such a thread holds its carrier, and what it waits for queues behind it.
  * The cost: while a closed pool keeps live threads (a consumer nobody stopped), the watch keeps its
- * idle tick, ten wake-ups a second, as an idle open pool's; the carriers still leave after their
- * keep-alive.
+ * idle tick, ten wake-ups a second, as an idle open pool's, until it rests; the carriers still leave
+ * after their keep-alive.
+ *
+ * The rest. With nothing admitted, no adopted thread and no compensation held, no carrier can be blocked
+ * in a task of ours, so a look finds nothing to do. After QUIET_LOOKS_BEFORE_REST such looks in a row the
+ * watch parks with no timeout, and the admission that ends the quiet unparks it (WatchRest, a Dekker pair
+ * on the pool's ctl word): an idle reactor has no thread that wakes. The count keeps a watch of a pool that
+ * empties between bursts from resting and being woken at every burst.
  */
 public final class CarrierWatch implements Runnable {
     /** How often the watch looks while tasks are admitted: a blocked pool waits about two ticks for a spare carrier. */
     public static final long TICK_NANOS = 20_000_000;
-    /** How often it looks while nothing is admitted (an idle open reactor's cost: ten wake-ups a second). */
+    /** How often it looks while nothing is admitted, until it rests ({@link #QUIET_LOOKS_BEFORE_REST}): ten wake-ups a second. */
     static final long IDLE_TICK_NANOS = 100_000_000;
     /**
      * How soon it looks again after a look that compensated, for {@link #FOLLOW_UPS} looks: the spare it
@@ -81,6 +87,8 @@ public final class CarrierWatch implements Runnable {
     static final long FOLLOW_UP_NANOS = TICK_NANOS / 8;
     /** Looks at {@link #FOLLOW_UP_NANOS} after one that compensated: the two a new block needs to be seen. */
     static final int FOLLOW_UPS = 2;
+    /** Quiet looks in a row (nothing admitted, adopted or held) after which the watch rests: a second of idle ticks. */
+    static final int QUIET_LOOKS_BEFORE_REST = 10;
     /**
      * A RUNNABLE carrier that made no progress and whose CPU time grew by less than 1/QUIET_SHARE of
      * the time since the last look is blocked in the OS (the class comment says why an eighth).
@@ -105,6 +113,8 @@ public final class CarrierWatch implements Runnable {
     private final Carriers carriers;
     /** The pool's adopted threads: nothing of ours runs at their end, so the watch sweeps them at each look. */
     private final AdoptedThreads adopted;
+    /** The rest's handshake with the pool's admissions (the pool's own, which wakes this watch). */
+    private final WatchRest rest;
     /** Looks taken; stamps the tallies a look visited. Watch thread only. */
     private long looks;
     /** When the last tick looked (nanoTime); watch thread only. */
@@ -119,10 +129,11 @@ public final class CarrierWatch implements Runnable {
     /** The watch thread, for the close to join. */
     private final OwnThreads threads = new OwnThreads();
 
-    CarrierWatch(CarrierPool pool, Carriers carriers, AdoptedThreads adopted, String name) {
+    CarrierWatch(CarrierPool pool, Carriers carriers, AdoptedThreads adopted, WatchRest rest, String name) {
         this.pool = pool;
         this.carriers = carriers;
         this.adopted = adopted;
+        this.rest = rest;
         this.thread = threads.add(Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(this));
     }
 
@@ -134,8 +145,17 @@ public final class CarrierWatch implements Runnable {
         LockSupport.unpark(thread);
     }
 
+    /** Ends the watch's rest: the pool's admission that found it quiet claimed the wake ({@link WatchRest#claimWake}). */
+    void wake() { LockSupport.unpark(thread); }
+
     /** Whether the watch thread has left (tests). */
     boolean hasLeft() { return !thread.isAlive(); }
+
+    /** Whether the watch rests: parked with no timeout, or about to (tests). */
+    boolean isResting() { return rest.isResting(); }
+
+    /** The watch thread's state (tests: a resting watch is WAITING, a looking one TIMED_WAITING between looks). */
+    Thread.State state() { return thread.getState(); }
 
     /** Waits until the watch thread has left (stopped first), until {@code deadlineNanos}. */
     boolean awaitLeft(long deadlineNanos) { return threads.awaitEnded(deadlineNanos); }
@@ -148,9 +168,17 @@ public final class CarrierWatch implements Runnable {
     @Override
     public void run() {
         try {
-            int followUps = 0;
+            int followUps = 0, quietLooks = 0;
             while (!stopped) {
-                LockSupport.parkNanos(this, nextLookNanos(followUps, pool.admitted() > 0 || adopted.any()));
+                boolean quiet = pool.quiet();
+                quietLooks = quiet && followUps == 0 && !holdsAny() ? quietLooks + 1 : 0;
+                if (quietLooks > QUIET_LOOKS_BEFORE_REST) {
+                    quietLooks = 0;
+                    if (rest.announce(pool::quiet) && !stopped) LockSupport.park(this); // an admission or stop() unparks
+                    rest.over();
+                } else {
+                    LockSupport.parkNanos(this, nextLookNanos(followUps, !quiet));
+                }
                 if (stopped) break;
                 try {
                     Runnable f = fault;
@@ -166,6 +194,12 @@ public final class CarrierWatch implements Runnable {
         } finally {
             for (CarrierTally tally : carriers.tallies()) if (tally.watchHolds) act(tally, Action.END);
         }
+    }
+
+    /** Whether the watch holds a compensation for any carrier (it must look again to give it back). Watch thread only. */
+    private boolean holdsAny() {
+        for (CarrierTally tally : carriers.tallies()) if (tally.watchHolds) return true;
+        return false;
     }
 
     /** How long until the next look: soon while following up a compensation, else by whether tasks are admitted. Pure. */

@@ -3,7 +3,8 @@
  * own carrier threads in a {@code ForkJoinPool} ({@link dev.gpureactor.carrier.ForkJoinCarriers}) or a queue
  * ({@link dev.gpureactor.carrier.QueuedCarriers}), through the one adapter to the JDK's scheduler hook
  * ({@link dev.gpureactor.carrier.VirtualThreads}); the {@link dev.gpureactor.carrier.CarrierWatch} stands in
- * for carriers a pinned thread blocks in the OS; {@link dev.gpureactor.carrier.LiveThreads} keeps the pool
+ * for carriers a pinned thread blocks in the OS, and rests while the pool is quiet ({@link
+ * dev.gpureactor.carrier.WatchRest}); {@link dev.gpureactor.carrier.LiveThreads} keeps the pool
  * alive while its threads live; {@link dev.gpureactor.carrier.SchedulerProperties} reads the JDK's own
  * scheduler settings for the pool's sizes. A thread that may run a woken task itself (a parker's, and a carrier's
  * between two tasks, {@link dev.gpureactor.carrier.CarrierCapture}) is a {@link
