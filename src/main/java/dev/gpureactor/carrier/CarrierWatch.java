@@ -3,6 +3,7 @@ package dev.gpureactor.carrier;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /*
  * Implementation overview.
@@ -115,6 +116,10 @@ public final class CarrierWatch implements Runnable {
     private final AdoptedThreads adopted;
     /** The rest's handshake with the pool's admissions (the pool's own, which wakes this watch). */
     private final WatchRest rest;
+    /** The pool's {@code quiet()}, made once: the rest allocates nothing (a full heap must not end the watch). */
+    private final BooleanSupplier quiet;
+    /** Compensations this watch holds now (begun, not given back). Watch thread only. */
+    private int held;
     /** Looks taken; stamps the tallies a look visited. Watch thread only. */
     private long looks;
     /** When the last tick looked (nanoTime); watch thread only. */
@@ -134,6 +139,7 @@ public final class CarrierWatch implements Runnable {
         this.carriers = carriers;
         this.adopted = adopted;
         this.rest = rest;
+        this.quiet = pool::quiet;
         this.thread = threads.add(Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(this));
     }
 
@@ -170,14 +176,15 @@ public final class CarrierWatch implements Runnable {
         try {
             int followUps = 0, quietLooks = 0;
             while (!stopped) {
-                boolean quiet = pool.quiet();
-                quietLooks = quiet && followUps == 0 && !holdsAny() ? quietLooks + 1 : 0;
+                // Nothing here allocates: the catch below covers the look only, as before the rest.
+                boolean quietNow = quiet.getAsBoolean();
+                quietLooks = quietNow && followUps == 0 && held == 0 ? quietLooks + 1 : 0;
                 if (quietLooks > QUIET_LOOKS_BEFORE_REST) {
                     quietLooks = 0;
-                    if (rest.announce(pool::quiet) && !stopped) LockSupport.park(this); // an admission or stop() unparks
+                    if (rest.announce(quiet) && !stopped) LockSupport.park(this); // an admission or stop() unparks
                     rest.over();
                 } else {
-                    LockSupport.parkNanos(this, nextLookNanos(followUps, !quiet));
+                    LockSupport.parkNanos(this, nextLookNanos(followUps, !quietNow));
                 }
                 if (stopped) break;
                 try {
@@ -194,12 +201,6 @@ public final class CarrierWatch implements Runnable {
         } finally {
             for (CarrierTally tally : carriers.tallies()) if (tally.watchHolds) act(tally, Action.END);
         }
-    }
-
-    /** Whether the watch holds a compensation for any carrier (it must look again to give it back). Watch thread only. */
-    private boolean holdsAny() {
-        for (CarrierTally tally : carriers.tallies()) if (tally.watchHolds) return true;
-        return false;
     }
 
     /** How long until the next look: soon while following up a compensation, else by whether tasks are admitted. Pure. */
@@ -259,10 +260,12 @@ public final class CarrierWatch implements Runnable {
                 if (post != 0) {
                     tally.watchHolds = true;
                     tally.watchPost = post;
+                    held++;
                 }
             }
             case END -> {
                 tally.watchHolds = false;
+                held--;
                 carriers.endBlock(tally.watchPost);
             }
             case KEEP -> { }
