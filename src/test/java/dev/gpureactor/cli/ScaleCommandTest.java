@@ -32,7 +32,7 @@ class ScaleCommandTest {
         String j = Files.readString(json, StandardCharsets.UTF_8);
         assertTrue(j.contains("\"correct\":true"), j);
         for (String field : new String[] {"many_lines", "waiting_cores_per_line", "parker_cores_per_line", "wake_p50_us", "wake_p99_us",
-                "parker_threads", "idle_lines", "waiting_cpu_ms_per_s", "fan_out", "last_running_p99_ms", "many_waiters",
+                "parker_threads", "idle_lines", "waiting_cpu_ms_per_s", "reactor_threads_cpu_ms_per_s", "fan_out", "last_running_p99_ms", "many_waiters",
                 "bytes_per_future", "completions_per_s", "floor", "fan_out_p99_ms", "pinned_events", "pinned_where", "goals"}) {
             assertTrue(j.contains("\"" + field + "\":"), field + " missing: " + j);
         }

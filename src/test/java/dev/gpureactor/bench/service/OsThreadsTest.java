@@ -2,6 +2,8 @@ package dev.gpureactor.bench.service;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +41,26 @@ class OsThreadsTest {
         } finally {
             load.close();
         }
+    }
+
+    @Test
+    void reads_the_time_on_a_cpu_from_a_schedstat_line() {
+        assertEquals(123456789L, OsThreads.onCpuNanos("123456789 4567 89\n"));
+        assertEquals(-1, OsThreads.onCpuNanos(""));
+        assertEquals(-1, OsThreads.onCpuNanos("x 1 2"));
+    }
+
+    @Test
+    void the_process_cpu_since_a_snapshot_grows_by_what_a_thread_computed() {
+        assumeTrue(OsThreads.take().available(), "no /proc/self/task on this OS: gar scale falls back to the process CPU clock");
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        OsThreads before = OsThreads.take();
+        long until = mx.getCurrentThreadCpuTime() + TimeUnit.MILLISECONDS.toNanos(50), spins = 0;
+        while (mx.getCurrentThreadCpuTime() < until) spins++; // 50 ms on a CPU, by this thread's own clock
+        OsThreads after = OsThreads.take();
+        long cpu = after.cpuNanosSince(before);
+        assertTrue(cpu >= TimeUnit.MILLISECONDS.toNanos(50), "50 ms of this thread's CPU counted (" + spins + " spins): " + cpu + " ns");
+        assertEquals(-1, after.cpuNanosSince(new OsThreads(Map.of(), Map.of(), Map.of())), "no times before: unknown, not 0");
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.gpureactor.backend.sim.SimStream;
 import dev.gpureactor.bench.Knobs;
 import dev.gpureactor.bench.ManyFutures;
 import dev.gpureactor.bench.ManyResult;
+import dev.gpureactor.bench.service.OsThreads;
 import dev.gpureactor.bench.service.ThreadCpu;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
@@ -150,10 +151,10 @@ public final class ScaleBench {
         void stamp() { at = System.nanoTime(); }
     }
 
-    /** Process CPU, device threads' CPU and parker threads' CPU at one instant. */
-    private record Cpu(long process, ThreadCpu threads, long parkerStats) {
+    /** Process CPU, device threads' CPU and parker threads' CPU at one instant, and every thread's as the OS tells it. */
+    private record Cpu(long process, ThreadCpu threads, long parkerStats, OsThreads os) {
         static Cpu take(GpuReactor r) {
-            return new Cpu(OS.getProcessCpuTime(), ThreadCpu.take(Set.of()), r.stats().parkerCpuNanos());
+            return new Cpu(OS.getProcessCpuTime(), ThreadCpu.take(Set.of()), r.stats().parkerCpuNanos(), OsThreads.take());
         }
 
         long groupSince(Cpu before, String prefix) {
@@ -166,6 +167,16 @@ public final class ScaleBench {
 
         /** Process CPU less the simulated device's threads. */
         long waitingSince(Cpu before) { return process - before.process - groupSince(before, "gar-sim-"); }
+
+        /**
+         * The same from each thread's nanoseconds on a CPU where the OS tells them ({@link OsThreads#cpuNanosSince}): the
+         * process clock moves in 10 ms ticks here, 1 ms/s over an idle window of 10 s. A thread that ended inside the
+         * window is lost, which an idle window does not see (its threads sleep); elsewhere {@link #waitingSince}.
+         */
+        long idleWaitingSince(Cpu before) {
+            long all = os.cpuNanosSince(before.os);
+            return all < 0 ? waitingSince(before) : Math.max(0, all - groupSince(before, "gar-sim-"));
+        }
 
         long parkerThreads() { return threads.names().values().stream().filter(n -> n.startsWith("gar-parker")).count(); }
     }
@@ -251,8 +262,9 @@ public final class ScaleBench {
             Thread.sleep(window);
             Cpu after = Cpu.take(r);
             long wall = after.threads.wallNanos() - before.threads.wallNanos();
-            return new ScaleRun.IdleCell(lines, wall, after.waitingSince(before), after.groupSince(before, "gar-parker"),
-                    after.parkerStats - before.parkerStats, after.parkerThreads(), lines, completed, r.registrations());
+            return new ScaleRun.IdleCell(lines, wall, after.idleWaitingSince(before), after.groupSince(before, "gar-parker"),
+                    after.parkerStats - before.parkerStats, after.groupSince(before, "gar-") - after.groupSince(before, "gar-sim-"),
+                    after.parkerThreads(), lines, completed, r.registrations());
         } finally {
             for (CompletionLine l : owned) l.close();
         }

@@ -49,10 +49,17 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
         boolean correct() { return issued == completed && registrationsLeft == 0 && wakes > 0; }
     }
 
-    /** Lines with no pending wait, each after one completed wait (so its parker exists). */
+    /**
+     * Lines with no pending wait, each after one completed wait (so its parker exists). {@code waitingCpuNanos}: every
+     * thread's nanoseconds on a CPU where the OS tells them (Linux), less the simulated device's; else the process's
+     * CPU clock (10 ms ticks here). {@code reactorCpuNanos}: the reactor's own threads' ({@code gar-*} but the device's:
+     * carriers, parkers, the carrier watch, the reporter), the rest being the JVM's and the benchmark's.
+     */
     public record IdleCell(int lines, long wallNanos, long waitingCpuNanos, long parkerCpuNanos, long statsParkerCpuNanos,
-                           long parkerThreads, long issued, long completed, long registrationsLeft) {
+                           long reactorCpuNanos, long parkerThreads, long issued, long completed, long registrationsLeft) {
         double waitingMsPerSecond() { return waitingCpuNanos / 1e6 / (wallNanos / 1e9); }
+
+        double reactorMsPerSecond() { return reactorCpuNanos / 1e6 / (wallNanos / 1e9); }
 
         double parkerMsPerSecond() { return parkerCpuNanos / 1e6 / (wallNanos / 1e9); }
 
@@ -149,11 +156,11 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
                     c.waitingCores(), c.waitingCoresPerLine(), c.parkerCoresPerLine(), (double) c.statsParkerCpuNanos() / c.wallNanos() / c.lines(),
                     c.p50Nanos() / 1e3, c.p99Nanos() / 1e3, c.parkerThreads(), c.wakes(), c.completed() + "/" + c.issued()));
         }
-        b.append("\nIdle lines (nothing pending; CPU in ms per second)\n");
-        b.append(String.format(Locale.ROOT, "%6s %9s %10s %8s %9s%n", "lines", "waiting", "parkers", "threads", "window s"));
+        b.append("\nIdle lines (nothing pending; CPU in ms per second, from each thread's time on a CPU where the OS tells it)\n");
+        b.append(String.format(Locale.ROOT, "%6s %9s %10s %10s %8s %9s%n", "lines", "waiting", "reactor's", "parkers", "threads", "window s"));
         for (IdleCell c : idle) {
-            b.append(String.format(Locale.ROOT, "%6d %9.2f %10.2f %8d %9.1f%n", c.lines(), c.waitingMsPerSecond(), c.parkerMsPerSecond(),
-                    c.parkerThreads(), c.wallNanos() / 1e9));
+            b.append(String.format(Locale.ROOT, "%6d %9.2f %10.2f %10.2f %8d %9.1f%n", c.lines(), c.waitingMsPerSecond(), c.reactorMsPerSecond(),
+                    c.parkerMsPerSecond(), c.parkerThreads(), c.wallNanos() / 1e9));
         }
         b.append(String.format(Locale.ROOT, "%nFan-out: one store, %d waiters, %d rounds: last waiter running p50 %.3f ms, p99 %.3f ms, max %.3f ms%n",
                 fanOut.waiters(), fanOut.rounds(), fanOut.p50Nanos() / 1e6, fanOut.p99Nanos() / 1e6, fanOut.maxNanos() / 1e6));
@@ -217,6 +224,7 @@ public record ScaleRun(String date, String machine, String jdk, ScaleBench.Setti
             o.put("lines", c.lines());
             o.put("window_s", c.wallNanos() / 1e9);
             o.put("waiting_cpu_ms_per_s", Json.significant(c.waitingMsPerSecond()));
+            o.put("reactor_threads_cpu_ms_per_s", Json.significant(c.reactorMsPerSecond()));
             o.put("parker_cpu_ms_per_s", Json.significant(c.parkerMsPerSecond()));
             o.put("parker_threads", c.parkerThreads());
             o.put("issued", c.issued());

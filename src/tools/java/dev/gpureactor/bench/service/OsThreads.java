@@ -17,22 +17,29 @@ import java.util.Map;
  * mode's waiting CPU goes. Linux only ({@code /proc/self/task}); elsewhere, or where it cannot be
  * read, the snapshot is empty and the report leaves the counts out.
  *
+ * <p>It also reads each thread's time on a CPU in nanoseconds ({@code schedstat}'s first field), every thread of
+ * the process, the JVM's own included: {@link #cpuNanosSince} sums it, where the process's CPU clock of
+ * {@code OperatingSystemMXBean} moves in 10 ms ticks here (1 ms/s steps over a 10 s window, too coarse for an
+ * idle reactor's few ms/s: {@code gar scale}'s idle lines).
+ *
  * <p>A thread born inside the window counts from zero; one that ended inside it is lost (the service
  * benchmark keeps its waiting threads for the whole cell).
  *
  * @param sleeps voluntary context switches by thread id, at the instant
+ * @param cpu    time on a CPU by thread id, in nanoseconds, at the instant
  * @param names  each thread's name as the kernel keeps it, by thread id
  */
-record OsThreads(Map<Long, Long> sleeps, Map<Long, String> names) {
+public record OsThreads(Map<Long, Long> sleeps, Map<Long, Long> cpu, Map<Long, String> names) {
     /** The longest thread name the kernel keeps (16 bytes with the terminating zero). */
     static final int NAME_LIMIT = 15;
 
     private static final Path TASKS = Path.of("/proc/self/task");
 
-    static OsThreads take() {
-        Map<Long, Long> sleeps = new HashMap<>();
+    /** {@return this JVM's threads as the OS sees them now; empty where it cannot tell} */
+    public static OsThreads take() {
+        Map<Long, Long> sleeps = new HashMap<>(), cpu = new HashMap<>();
         Map<Long, String> names = new HashMap<>();
-        if (!Files.isDirectory(TASKS)) return new OsThreads(sleeps, names);
+        if (!Files.isDirectory(TASKS)) return new OsThreads(sleeps, cpu, names);
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path t : tasks) {
                 try {
@@ -40,16 +47,39 @@ record OsThreads(Map<Long, Long> sleeps, Map<Long, String> names) {
                     String name = Files.readString(t.resolve("comm")).strip();
                     long voluntary = voluntarySwitches(Files.readAllLines(t.resolve("status")));
                     if (voluntary < 0) continue;
+                    long onCpu = onCpuNanos(Files.readString(t.resolve("schedstat")));
                     sleeps.put(tid, voluntary);
+                    if (onCpu >= 0) cpu.put(tid, onCpu);
                     names.put(tid, name);
                 } catch (IOException | NumberFormatException e) {
                     // the thread ended between the listing and the read: it is not counted
                 }
             }
         } catch (IOException e) {
-            return new OsThreads(Map.of(), Map.of());
+            return new OsThreads(Map.of(), Map.of(), Map.of());
         }
-        return new OsThreads(sleeps, names);
+        return new OsThreads(sleeps, cpu, names);
+    }
+
+    /** The time on a CPU of a {@code /proc/.../schedstat} line (its first field, in nanoseconds), or -1 without one. */
+    static long onCpuNanos(String schedstat) {
+        String[] fields = schedstat.strip().split(" ");
+        try {
+            return fields.length >= 1 ? Long.parseLong(fields[0]) : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * {@return the process's CPU since {@code before}, in nanoseconds: each thread's growth, a thread born since
+     * counted from zero, one that ended since lost} -1 where either snapshot has no CPU times.
+     */
+    public long cpuNanosSince(OsThreads before) {
+        if (cpu.isEmpty() || before.cpu.isEmpty()) return -1;
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : cpu.entrySet()) sum += Math.max(0, e.getValue() - before.cpu.getOrDefault(e.getKey(), 0L));
+        return sum;
     }
 
     /** The {@code voluntary_ctxt_switches} field of a {@code /proc/.../status} file, or -1 without one. */
@@ -60,8 +90,8 @@ record OsThreads(Map<Long, Long> sleeps, Map<Long, String> names) {
         return -1;
     }
 
-    /** Whether this snapshot has any thread (false where {@code /proc} could not be read). */
-    boolean available() { return !sleeps.isEmpty(); }
+    /** {@return whether this snapshot has any thread} False where {@code /proc} could not be read. */
+    public boolean available() { return !sleeps.isEmpty(); }
 
     /** Sleeps since {@code before}, by thread name as the kernel keeps it, less its trailing number. */
     Map<String, Long> sleepsByNameSince(OsThreads before) {
