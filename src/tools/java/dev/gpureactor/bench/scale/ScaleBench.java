@@ -252,8 +252,15 @@ public final class ScaleBench {
             long completed = 0;
             for (CompletionLine line : owned) {
                 SimStream s = device.stream(line, Slot.of(0));
-                SimStream.Signal sig = s.compute(Duration.ZERO).signal();
+                // The store waits until the wait is registered with its parker: a store that came first (a warm JVM
+                // launches a 0 ms kernel faster than a thread registers) settled the wait at its registration, and
+                // the line then had no parker to measure at rest.
+                CountDownLatch gate = new CountDownLatch(1);
+                SimStream.Signal sig = s.hold(gate).compute(Duration.ZERO).signal();
                 Thread vt = r.startVirtualThread(() -> r.await(sig.descriptor(), sig.port()).join());
+                long until = System.nanoTime() + GUARD.toNanos();
+                while (r.registrations() == 0 && vt.isAlive() && System.nanoTime() - until < 0) Thread.sleep(1);
+                gate.countDown();
                 if (!vt.join(GUARD)) throw new IllegalStateException("the first wait of an idle line stalled");
                 completed++;
             }
