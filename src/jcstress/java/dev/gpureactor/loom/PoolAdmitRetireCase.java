@@ -1,6 +1,7 @@
 package dev.gpureactor.loom;
 
 import dev.gpureactor.carrier.CarrierPool;
+import dev.gpureactor.carrier.PoolControls;
 
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
@@ -31,7 +32,7 @@ final class PoolAdmitRetireCase {
      */
     PoolAdmitRetireCase(boolean retiresByCas, boolean batch) {
         this.batch = batch;
-        pool = CarrierPool.withoutCarriers(true, retiresByCas);
+        pool = CarrierPool.withoutCarriers(new PoolControls(true, retiresByCas, true));
         pool.resumes().execute(() -> { }); // queued, not run: it keeps the carriers
         pool.close(Duration.ZERO);
         if (pool.isRetired()) throw new AssertionError("setup");

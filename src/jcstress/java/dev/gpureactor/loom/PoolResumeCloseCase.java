@@ -2,6 +2,7 @@ package dev.gpureactor.loom;
 
 import dev.gpureactor.carrier.CarrierPool;
 import dev.gpureactor.carrier.LiveThreads;
+import dev.gpureactor.carrier.PoolControls;
 
 import org.openjdk.jcstress.infra.results.II_Result;
 
@@ -26,7 +27,7 @@ final class PoolResumeCloseCase {
 
     /** A negative control's case: {@code tellsResumes} changes its one line. */
     PoolResumeCloseCase(boolean tellsResumes) {
-        pool = CarrierPool.withoutCarriers(tellsResumes, true);
+        pool = CarrierPool.withoutCarriers(new PoolControls(tellsResumes, true, true));
         LiveThreads.Entry me = new LiveThreads.Entry();
         pool.execute(() -> { pool.began(me); thread = me; }); // the thread starts, counts itself live, and parks
         if (!pool.runWaiting() || pool.liveThreads() != 1) throw new AssertionError("setup");

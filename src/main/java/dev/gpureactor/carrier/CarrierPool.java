@@ -91,10 +91,8 @@ public final class CarrierPool implements Executor, AutoCloseable {
     private final CarrierWatch watch;
     /** The carriers' retirement and the close's wait for it. */
     private final PoolExit exit;
-    /** Whether the Executor route tells resumes from starts: false only in jcstress's negative control. */
-    private final boolean tellsResumes;
-    /** Whether retirement is the CAS that sets the retired bit: false only in jcstress's negative control. */
-    private final boolean retiresByCas;
+    /** The lines a jcstress negative control removes; {@link PoolControls#NONE} in every pool the library makes. */
+    private final PoolControls controls;
     /** The watch's rest: an admission that finds no task admitted wakes a resting watch (the Dekker pair is WatchRest's). */
     private final WatchRest rest;
 
@@ -105,7 +103,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     public CarrierPool(int size, Consumer<Warning> warnings) {
         VirtualThreads.requireCarrierPool(); // before ForkJoinCarriers loads, as in the constructor below
-        this(checkedSize(size), SchedulerProperties.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings); // checked first: maxPoolSize throws past 32767
+        this(SchedulerProperties.checkedParallelism(size), SchedulerProperties.maxPoolSize(size), ForkJoinCarriers.KEEP_ALIVE, warnings); // checked first: maxPoolSize throws past 32767
     }
 
     /**
@@ -113,22 +111,14 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * included) and the keep-alive of an idle carrier given.
      */
     public CarrierPool(int size, int maxSize, Duration keepAlive, Consumer<Warning> warnings) {
-        checkedSize(size);
+        SchedulerProperties.checkedParallelism(size);
         VirtualThreads.requireCarrierPool(); // before ForkJoinCarriers loads: its carrier class extends the JDK's
-        this(size, warnings, true, true, true, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
+        this(size, warnings, PoolControls.NONE, pool -> new ForkJoinCarriers(pool, size, maxSize, keepAlive));
     }
 
-    /** {@return {@code size} if 1..4096 (past any core count, inside the JDK's 32767), else a coded InvalidArgument} */
-    public static int checkedSize(int size) {
-        if (size < 1 || size > 4096) throw new ReactorException(ErrorCode.InvalidArgument, "carriers", size, "1..4096");
-        return size;
-    }
-
-    private CarrierPool(int size, Consumer<Warning> warnings, boolean tellsResumes, boolean retiresByCas, boolean rereadsAtRest,
-                        Function<CarrierPool, Carriers> carriers) {
-        this.tellsResumes = tellsResumes;
-        this.retiresByCas = retiresByCas;
-        this.rest = new WatchRest(rereadsAtRest);
+    private CarrierPool(int size, Consumer<Warning> warnings, PoolControls controls, Function<CarrierPool, Carriers> carriers) {
+        this.controls = controls;
+        this.rest = new WatchRest(controls.rereadsAtRest());
         this.live = new LiveThreads(Math.max(1, size));
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         this.carriers = carriers.apply(this);
@@ -139,24 +129,16 @@ public final class CarrierPool implements Executor, AutoCloseable {
     }
 
     /** A pool with no carrier threads: jcstress plays the carriers with {@link #runWaiting}. */
-    public static CarrierPool withoutCarriers() { return withoutCarriers(true, true); }
+    public static CarrierPool withoutCarriers() { return withoutCarriers(PoolControls.NONE); }
 
-    /**
-     * As {@link #withoutCarriers()}, with a negative control's line removed: {@code tellsResumes = false}, the route's
-     * telling of resumes (every call a start); {@code retiresByCas = false}, the retiring CAS (any update to {@code CLOSED} retires).
-     */
-    public static CarrierPool withoutCarriers(boolean tellsResumes, boolean retiresByCas) {
-        return new CarrierPool(0, w -> { }, tellsResumes, retiresByCas, true, pool -> new QueuedCarriers());
-    }
-
-    /** As {@link #withoutCarriers()}; {@code rereadsAtRest = false}: the watch's rest decided on its look's reading (a negative control). */
-    static CarrierPool withoutCarriers(boolean rereadsAtRest) {
-        return new CarrierPool(0, w -> { }, true, true, rereadsAtRest, pool -> new QueuedCarriers());
+    /** As {@link #withoutCarriers()}, with the lines {@code controls} removes (a jcstress negative control). */
+    public static CarrierPool withoutCarriers(PoolControls controls) {
+        return new CarrierPool(0, w -> { }, controls, pool -> new QueuedCarriers());
     }
 
     /** As {@link #withoutCarriers()}, running {@code beforePush} before each push (tests: a fault there). */
     static CarrierPool withoutCarriers(Runnable beforePush) {
-        return new CarrierPool(0, w -> { }, true, true, true, pool -> new QueuedCarriers(beforePush));
+        return new CarrierPool(0, w -> { }, PoolControls.NONE, pool -> new QueuedCarriers(beforePush));
     }
 
     /**
@@ -180,9 +162,9 @@ public final class CarrierPool implements Executor, AutoCloseable {
      */
     @Override
     public void execute(Runnable task) {
-        Thread t = tellsResumes ? VirtualThreads.threadOf(task) : null;
+        Thread t = controls.tellsResumes() ? VirtualThreads.threadOf(task) : null;
         if (t == null) {
-            if (tellsResumes && liveThreads() > 0) onContinue(task); else onStart(task); // a thread we cannot read
+            if (controls.tellsResumes() && liveThreads() > 0) onContinue(task); else onStart(task); // a thread we cannot read
         } else if (!VirtualThreads.isStarting(t)) {
             onContinue(task);
         } else {
@@ -203,7 +185,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
             c = ctl.get(); // acquire: a close ordered before this read is seen
             if ((c & CLOSED) != 0) throw rejected();
         } while (!ctl.compareAndSet(c, c + 1)); // release: the task count is published before the push
-        if ((c & TASK_MASK) == 0) wakeWatch();
+        if ((c & TASK_MASK) == 0) rest.wake();
         push(task);
     }
 
@@ -279,12 +261,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
             ctl.getAndAdd(-n); // keeps the task count true; the retired bit stays, so nothing is admitted meanwhile
             throw rejected(); // retired: no carrier would ever run them
         }
-        if ((c & TASK_MASK) == 0) wakeWatch();
-    }
-
-    /** After an admission that found no task admitted: wakes the watch if it rests ({@link WatchRest}). */
-    private void wakeWatch() {
-        if (rest.claimWake() && watch != null) watch.wake();
+        if ((c & TASK_MASK) == 0) rest.wake();
     }
 
     /** Whether no carrier can be blocked in a task of ours: nothing admitted and no adopted thread (volatile reads; the watch rests on it). */
@@ -388,7 +365,7 @@ public final class CarrierPool implements Executor, AutoCloseable {
      * resume's add got in first (then its task runs, and its decrement calls this again).
      */
     private void tryRetire() {
-        if (!retiresByCas || ctl.compareAndSet(CLOSED, CLOSED | RETIRED)) exit.retire(); // the CAS: one retirement, and sticky
+        if (!controls.retiresByCas() || ctl.compareAndSet(CLOSED, CLOSED | RETIRED)) exit.retire(); // the CAS: one retirement, and sticky
     }
 
     private static RejectedExecutionException rejected() {

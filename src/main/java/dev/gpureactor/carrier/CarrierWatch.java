@@ -141,6 +141,7 @@ public final class CarrierWatch implements Runnable {
         this.rest = rest;
         this.quiet = pool::quiet;
         this.thread = threads.add(Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(this));
+        rest.watchedBy(thread);
     }
 
     void start() { thread.start(); }
@@ -150,9 +151,6 @@ public final class CarrierWatch implements Runnable {
         stopped = true; // volatile: read by the watch after its park
         LockSupport.unpark(thread);
     }
-
-    /** Ends the watch's rest: the pool's admission that found it quiet claimed the wake ({@link WatchRest#claimWake}). */
-    void wake() { LockSupport.unpark(thread); }
 
     /** Whether the watch thread has left (tests). */
     boolean hasLeft() { return !thread.isAlive(); }

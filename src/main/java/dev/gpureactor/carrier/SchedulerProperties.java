@@ -1,5 +1,8 @@
 package dev.gpureactor.carrier;
 
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+
 /**
  * The JDK's own settings of its virtual-thread scheduler, read as the JDK reads them for it
  * ({@code java.lang.VirtualThread.createDefaultScheduler}), so that a user who hands us their virtual
@@ -13,7 +16,17 @@ public final class SchedulerProperties {
     private static final String PARALLELISM = "jdk.virtualThreadScheduler.parallelism";
     private static final String MAX_POOL_SIZE = "jdk.virtualThreadScheduler.maxPoolSize";
 
+    /** The pool's most carriers running at once: past any core count, inside the JDK's 32767. */
+    private static final int MAX_PARALLELISM = 4096;
+
     private SchedulerProperties() {}
+
+    /** {@return {@code parallelism} if 1..4096 (the pool's own bound), else a coded InvalidArgument} @param parallelism carriers asked for */
+    public static int checkedParallelism(int parallelism) {
+        if (parallelism < 1 || parallelism > MAX_PARALLELISM)
+            throw new ReactorException(ErrorCode.InvalidArgument, "carriers", parallelism, "1.." + MAX_PARALLELISM);
+        return parallelism;
+    }
 
     /**
      * The carriers to keep when none is asked for: {@code jdk.virtualThreadScheduler.parallelism},
@@ -25,7 +38,7 @@ public final class SchedulerProperties {
     public static int parallelism() {
         int parallelism = read(PARALLELISM, Runtime.getRuntime().availableProcessors());
         int max = read(MAX_POOL_SIZE, Integer.MAX_VALUE);
-        return Math.clamp(Math.min(parallelism, max), 1, 4096);
+        return Math.clamp(Math.min(parallelism, max), 1, MAX_PARALLELISM);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.gpureactor.carrier;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -33,6 +34,8 @@ final class WatchRest {
     private volatile boolean resting;
     /** Whether the watch reads the pool again after announcing its rest: false only in jcstress's negative control. */
     private final boolean rereads;
+    /** The watch's thread, unparked by the admission that claims its wake; null in a pool without carriers (jcstress). */
+    private volatile Thread watch;
 
     /** @param rereads false only in jcstress's negative control (the watch rests on what its last look read) */
     WatchRest(boolean rereads) { this.rereads = rereads; }
@@ -48,14 +51,22 @@ final class WatchRest {
         return false;
     }
 
+    /** The watch, as it is made: its thread is the one to unpark. */
+    void watchedBy(Thread thread) { watch = thread; }
+
     /** Watch, back from its park (woken, stopped, or spuriously): it looks again from now on. */
     void over() { resting = false; }
 
     /**
-     * An admitter whose add found no task admitted: whether it claimed the resting watch's wake, and so must
-     * unpark it. A read first: the common case, a watch that looks, costs no CAS.
+     * An admitter whose add found no task admitted: claims a resting watch's wake and unparks it; returns whether it
+     * claimed it. A read first: the common case, a watch that looks, costs no CAS.
      */
-    boolean claimWake() { return resting && RESTING.compareAndSet(this, true, false); }
+    boolean wake() {
+        if (!resting || !RESTING.compareAndSet(this, true, false)) return false;
+        Thread t = watch;
+        if (t != null) LockSupport.unpark(t);
+        return true;
+    }
 
     /** Whether the watch rests now (tests, and jcstress's arbiter). */
     boolean isResting() { return resting; }

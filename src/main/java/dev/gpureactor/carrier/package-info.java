@@ -10,7 +10,8 @@
  * between two tasks, {@link dev.gpureactor.carrier.CarrierCapture}) is a {@link
  * dev.gpureactor.carrier.WakeCapture}; what a carrier runs between two tasks the reactor sets
  * ({@link dev.gpureactor.carrier.CarrierPool#betweenTasks}). {@link dev.gpureactor.carrier.OwnThreads} records the
- * platform threads a part of the reactor starts, for its close to join.
+ * platform threads a part of the reactor starts, for its close to join. {@link dev.gpureactor.carrier.PoolControls} are
+ * the lines of the pool's handshakes a jcstress negative control removes.
  *
  * <p>Not exported: the pool's scheduler hooks ({@code execute}, {@code onStart}, {@code onContinue}) are
  * the JDK's to call, not a user's.

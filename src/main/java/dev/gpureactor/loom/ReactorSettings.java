@@ -1,6 +1,6 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.carrier.CarrierPool;
+import dev.gpureactor.carrier.SchedulerProperties;
 import dev.gpureactor.core.Durations;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ExecutorKind;
@@ -143,7 +143,7 @@ abstract sealed class ReactorSettings permits GpuReactor.Builder {
      * @return this builder
      */
     public GpuReactor.Builder carriers(int n) {
-        this.carriers = CarrierPool.checkedSize(n);
+        this.carriers = SchedulerProperties.checkedParallelism(n);
         return self();
     }
 

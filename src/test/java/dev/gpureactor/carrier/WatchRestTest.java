@@ -73,10 +73,10 @@ class WatchRestTest {
         WatchRest rest = new WatchRest(true);
         assertFalse(rest.announce(() -> false), "the pool admitted a task since the look: no park");
         assertFalse(rest.isResting());
-        assertFalse(rest.claimWake(), "nothing to wake");
+        assertFalse(rest.wake(), "nothing to wake");
         assertTrue(rest.announce(() -> true), "still quiet: the watch may park");
-        assertTrue(rest.claimWake(), "the first admission claims the wake");
-        assertFalse(rest.claimWake(), "one admitter unparks, not every one");
+        assertTrue(rest.wake(), "the first admission claims the wake");
+        assertFalse(rest.wake(), "one admitter unparks, not every one");
         rest.over();
         assertFalse(rest.isResting());
     }
