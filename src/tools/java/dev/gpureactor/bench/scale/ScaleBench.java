@@ -153,8 +153,10 @@ public final class ScaleBench {
 
     /** Process CPU, device threads' CPU and parker threads' CPU at one instant, and every thread's as the OS tells it. */
     private record Cpu(long process, ThreadCpu threads, long parkerStats, OsThreads os) {
-        static Cpu take(GpuReactor r) {
-            return new Cpu(OS.getProcessCpuTime(), ThreadCpu.take(Set.of()), r.stats().parkerCpuNanos(), OsThreads.take());
+        /** @param os whether to read every thread's time on a CPU too (the idle cell's measure: a few /proc files per thread) */
+        static Cpu take(GpuReactor r, boolean os) {
+            return new Cpu(OS.getProcessCpuTime(), ThreadCpu.take(Set.of()), r.stats().parkerCpuNanos(),
+                    os ? OsThreads.take() : new OsThreads(Map.of(), Map.of(), Map.of()));
         }
 
         long groupSince(Cpu before, String prefix) {
@@ -222,11 +224,11 @@ public final class ScaleBench {
                 });
             }
             Thread.sleep(warmup);
-            Cpu before = Cpu.take(r);
+            Cpu before = Cpu.take(r, false);
             from.set(before.threads.wallNanos());
             to.set(from.get() + window.toNanos());
             Thread.sleep(window);
-            Cpu after = Cpu.take(r);
+            Cpu after = Cpu.take(r, false);
             for (Thread t : vts) {
                 if (!t.join(GUARD)) throw new IllegalStateException("a waiting virtual thread stalled on " + lines + " lines");
             }
@@ -265,9 +267,9 @@ public final class ScaleBench {
                 completed++;
             }
             Thread.sleep(IDLE_SETTLE); // past every idle spin: the window sees lines at rest
-            Cpu before = Cpu.take(r);
+            Cpu before = Cpu.take(r, true);
             Thread.sleep(window);
-            Cpu after = Cpu.take(r);
+            Cpu after = Cpu.take(r, true);
             long wall = after.threads.wallNanos() - before.threads.wallNanos();
             return new ScaleRun.IdleCell(lines, wall, after.idleWaitingSince(before), after.groupSince(before, "gar-parker"),
                     after.parkerStats - before.parkerStats, after.groupSince(before, "gar-") - after.groupSince(before, "gar-sim-"),
