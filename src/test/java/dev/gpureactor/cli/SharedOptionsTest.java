@@ -64,7 +64,12 @@ class SharedOptionsTest {
                 List.of("scale", "--fan-out", "-1"), "GAR-0022 InvalidArgument: fan-out = -1 is invalid; expected >= 1",
                 List.of("scale", "--window", "0s"), "GAR-0022 InvalidArgument: window = PT0S is invalid; expected > 0",
                 List.of("gpu-bench", "--iterations", "0"), "GAR-0022 InvalidArgument: iterations = 0 is invalid; expected >= 1",
-                List.of("gpu-bench", "--warmup", "-3"), "GAR-0022 InvalidArgument: warmup = -3 is invalid; expected >= 0");
+                List.of("gpu-bench", "--warmup", "-3"), "GAR-0022 InvalidArgument: warmup = -3 is invalid; expected >= 0",
+                // Each of these named neither the option nor what it takes, or was taken silently (--lines-per-parker 0).
+                List.of("scale", "--lines-per-parker", "0"), "--lines-per-parker = 0 is invalid; expected >= 1",
+                List.of("gpu-bench", "--step", "bogus"), "--step: \"bogus\" is not one of wake, rtt",
+                List.of("bench", "--duration", "0s"), "--duration (each cell's measured window) must be positive",
+                List.of("service", "--profile-clients", "-1"), "--profile-clients must be >= 1; got -1");
         cases.forEach((args, expected) -> {
             java.io.StringWriter err = new java.io.StringWriter();
             CommandLine cl = Gar.commandLine();

@@ -35,7 +35,7 @@ public final class WakeBench {
             Objects.requireNonNull(device, "device");
             if (strategies.isEmpty()) throw new IllegalArgumentException("no strategy to run");
             if (waits.isEmpty()) throw new IllegalArgumentException("no wait length to run");
-            if (measure.isZero() || measure.isNegative()) throw new IllegalArgumentException("measure must be positive");
+            if (measure.isZero() || measure.isNegative()) throw new IllegalArgumentException("--duration (each cell's measured window) must be positive, as 1s; got " + measure);
             if (futures < 0) throw new IllegalArgumentException("futures must be >= 0");
             if (rounds < 1) throw new IllegalArgumentException("rounds must be >= 1");
         }

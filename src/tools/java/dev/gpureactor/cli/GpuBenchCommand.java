@@ -51,9 +51,19 @@ final class GpuBenchCommand implements Callable<Integer> {
     @Mixin
     OutputOptions.JsonFlag json;
 
+    /** A {@code --step} value; an unknown one names the option and what it accepts. */
+    private static GpuBench.Step step(String text) {
+        try {
+            return GpuBench.Step.valueOf(text.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--step: \"" + text + "\" is not one of "
+                    + String.join(", ", java.util.Arrays.stream(GpuBench.Step.values()).map(v -> v.name().toLowerCase(Locale.ROOT)).toList()));
+        }
+    }
+
     @Override
     public Integer call() {
-        List<GpuBench.Step> s = steps.stream().map(x -> GpuBench.Step.valueOf(x.trim().toUpperCase(Locale.ROOT))).toList();
+        List<GpuBench.Step> s = steps.stream().map(GpuBenchCommand::step).toList();
         List<Waiter> w = waiters == null ? List.of(Waiter.values()) : waiters.stream().map(Waiter::of).toList();
         GpuBench.Config config = new GpuBench.Config(s, w, warmup, iterations, delayUs * 1_000, timeoutMs * 1_000_000);
         PrintStream progress = json.progress();

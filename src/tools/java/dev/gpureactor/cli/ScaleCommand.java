@@ -4,6 +4,8 @@ import dev.gpureactor.bench.WakeBench;
 import dev.gpureactor.bench.scale.ScaleBench;
 import dev.gpureactor.bench.scale.ScaleRun;
 import dev.gpureactor.bench.service.Durations;
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.json.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -80,6 +82,10 @@ final class ScaleCommand extends RunCommand<ScaleBench.Settings> {
     @Override
     ScaleBench.Settings settings() {
         ScaleBench.Settings d = quick.quick ? ScaleBench.Settings.quick() : ScaleBench.Settings.defaults();
+        // The engine reads 0 as "the library's default"; given on the command line, 0 is the library's error, as any value < 1.
+        if (linesPerParker != null && linesPerParker < 1) {
+            throw new ReactorException(ErrorCode.InvalidArgument, "--lines-per-parker", linesPerParker, ">= 1 (leave it out for the library's default)");
+        }
         List<Duration> w = waits == null ? d.waits() : waits.stream().map(t -> Durations.parse(t, "--waits")).toList();
         return new ScaleBench.Settings(lines != null ? lines : d.lineCounts(), w,
                 warmup.value(d.warmup()), window.value(d.window()),

@@ -80,7 +80,8 @@ public final class ServiceBench {
             if (!prewarm.isZero() && prewarm.toMillis() < 100) throw new IllegalArgumentException("the pre-warm must be 0 or at least 100 ms");
             if (maxRequests < 1) throw new IllegalArgumentException("maxRequests must be >= 1");
             if (loadCarriers < 1) throw new IllegalArgumentException("loadCarriers must be >= 1");
-            if (profileSeconds < 0 || profileClients < 1) throw new IllegalArgumentException("bad warm-up profile settings");
+            if (profileSeconds < 0) throw new IllegalArgumentException("the warm-up profile's seconds must be >= 0; got " + profileSeconds);
+            if (profileClients < 1) throw new IllegalArgumentException("--profile-clients must be >= 1; got " + profileClients);
         }
 
         /** Seconds the run takes, setup excluded. */
