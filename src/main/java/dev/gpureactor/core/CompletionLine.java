@@ -189,8 +189,10 @@ public final class CompletionLine implements AutoCloseable {
      * @param value the value
      */
     public void store(Slot slot, long value) {
+        MemorySegment m = live("store");
+        if (m.isReadOnly()) throw new ReactorException(ErrorCode.InvalidArgument, "line " + name, "read-only memory", "a writable segment to store into");
         try {
-            WORD.setRelease(live("store"), slot.offset(), value);
+            WORD.setRelease(m, slot.offset(), value);
         } catch (IllegalStateException closedUnderUs) {
             throw closed("store");
         }

@@ -6,6 +6,7 @@ import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.PortFault;
 import dev.gpureactor.park.SlowQueries;
 
 import java.time.Duration;
@@ -175,8 +176,8 @@ public final class Watcher implements AutoCloseable {
                 } catch (ReactorException e) {
                     toRun.add(() -> r.future.completeExceptionally(e));
                 } catch (Throwable e) { // any throwable from a port fails its registration, never the watcher
-                    toRun.add(() -> r.future.completeExceptionally(new ReactorException(ErrorCode.Backend, e, "port", "query", -1,
-                            e.getClass().getSimpleName(), String.valueOf(e.getMessage()))));
+                    ReactorException coded = PortFault.coded("query", e); // now: a message that throws must not leave it pending
+                    toRun.add(() -> r.future.completeExceptionally(coded));
                 }
             }
             if (slowest != null) {
@@ -187,7 +188,7 @@ public final class Watcher implements AutoCloseable {
                 try {
                     c.run();
                 } catch (Throwable t) { // a dependent stage run synchronously here threw past its future
-                    warn(Warning.of(ErrorCode.Backend, "watcher", "callback", -1, t.getClass().getSimpleName(), String.valueOf(t.getMessage())));
+                    warn(Warning.of(ErrorCode.Backend, "watcher", "callback", -1, t.getClass().getSimpleName(), PortFault.messageOf(t)));
                 }
             }
             toRun.clear();

@@ -133,13 +133,20 @@ abstract class FutureStage<T> extends JoinerStack {
 
     /**
      * Runs {@code task} on {@code callbacks}; if it refuses (closed), on a new virtual thread of the
-     * JDK's scheduler, so a stage is completed even after its reactor closed.
+     * JDK's scheduler, so a stage is completed even after its reactor closed. An executor that fails
+     * otherwise (a user's, with a bug) gets the same, and what it threw goes to this thread's handler:
+     * an {@code onComplete} action is never dropped unseen. The JVM's own errors pass.
      */
     static void dispatch(Executor callbacks, Runnable task) {
         try {
             callbacks.execute(task);
         } catch (RejectedExecutionException e) {
             Thread.startVirtualThread(task);
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
+            Thread.startVirtualThread(task);
+            Uncaught.report(Thread.currentThread(), e);
         }
     }
 }

@@ -193,7 +193,8 @@ public final class GpuFuture<T> extends FutureStage<T> implements Future<T> {
      * @throws ReactorException a coded failure, fresh for this caller (the shared one its cause):
      *     {@link ErrorCode#Backend} for a failed stream or port, {@link ErrorCode#LineClosed},
      *     {@link ErrorCode#ShutDown}, {@link ErrorCode#Cancelled}; or {@link ErrorCode#Interrupted}
-     *     when this caller was interrupted (flag set again; the future does not change)
+     *     when this caller was interrupted (flag set again; the future does not change); or
+     *     {@link ErrorCode#InvalidArgument} when called from this future's own readback, which it would wait for
      *
      * @return the readback's result
      */

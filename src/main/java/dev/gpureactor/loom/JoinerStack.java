@@ -1,5 +1,8 @@
 package dev.gpureactor.loom;
 
+import dev.gpureactor.core.ErrorCode;
+import dev.gpureactor.core.ReactorException;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeoutException;
@@ -173,7 +176,13 @@ abstract class JoinerStack {
                     if (me == IN_SOLE) unlink(me);
                     return s;
                 }
-                if (s == RESOLVING && !resolvingHere()) {
+                if (s == RESOLVING && resolvingHere()) {
+                    // The readback waits for its own future: it would wait for itself for ever (or for its limit).
+                    unlink(me);
+                    throw new ReactorException(ErrorCode.InvalidArgument, "a wait", "called from this future's own readback",
+                            "a readback that does not wait for its own future, which it is completing");
+                }
+                if (s == RESOLVING) {
                     // isDone() reads true: as FutureTask's get once done, the outcome is this caller's whatever its
                     // limit or interrupt (the readback is running; the interrupt stays set for the caller).
                     timed = false;

@@ -1,14 +1,14 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.parker.Reports;
-import dev.gpureactor.parker.LineWait;
-import dev.gpureactor.parker.PortFailureEvent;
-import dev.gpureactor.parker.PortFault;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.MemoryDescriptor;
 import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.WaitPlan;
+import dev.gpureactor.park.PortFault;
+import dev.gpureactor.parker.LineWait;
+import dev.gpureactor.parker.PortFailureEvent;
+import dev.gpureactor.parker.Reports;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;

@@ -1,7 +1,5 @@
 package dev.gpureactor.loom;
 
-import dev.gpureactor.parker.LineWait;
-import dev.gpureactor.parker.PortFault;
 import dev.gpureactor.core.Clock;
 import dev.gpureactor.core.CompletionLine;
 import dev.gpureactor.core.CompletionPort;
@@ -13,6 +11,9 @@ import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Wait;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.PortFault;
+import dev.gpureactor.parker.LineWait;
+import dev.gpureactor.parker.PointKeyFault;
 
 import java.util.OptionalLong;
 import java.util.function.Consumer;
@@ -71,8 +72,12 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
     private void runTracked(GpuFuture<?> f, long deadlineNanos) throws InterruptedException {
         LineWait w = f.lineWait;
         CompletionPort port = new Bounded(w.port(), deadlineNanos, f);
-        OptionalLong sleep = plan.predict().isPresent() && w.pointKey != null
-                ? points.sleepNanos(w.pointKey, plan.predict().get()) : OptionalLong.empty();
+        OptionalLong sleep = OptionalLong.empty();
+        try {
+            if (plan.predict().isPresent() && w.pointKey != null) sleep = points.sleepNanos(w.pointKey, plan.predict().get());
+        } catch (Throwable t) { // the key's hashCode or equals (a user's): the wait runs unpredicted
+            warnings.accept(PointKeyFault.dropped(w.pointKey, t));
+        }
         if (sleep.isPresent() && deadlineNanos != Long.MAX_VALUE) {
             sleep = OptionalLong.of(Math.min(sleep.getAsLong(), Math.max(0, deadlineNanos - System.nanoTime())));
         }
@@ -81,7 +86,11 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         if (!signal(f)) return; // settled elsewhere (a parker, a cancel): it speaks for the outcome
         if (w.pointKey != null) {
             DeadlinePlan d = plan.predict().orElse(null);
-            if (d != null) points.observe(w.pointKey, d, o);
+            try {
+                if (d != null) points.observe(w.pointKey, d, o);
+            } catch (Throwable t) { // the key's: its outcome is dropped, the wait (settled already) keeps its own
+                warnings.accept(PointKeyFault.dropped(w.pointKey, t));
+            }
         }
     }
 
@@ -95,7 +104,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         boolean done;
         try {
             done = !f.descriptor().line().isClosed() && f.lineWait.port().query();
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // a checked exception a port throws undeclared too (PortFault)
             throw PortFault.coded("query", e); // to the caller as any port failure: it fails the wait with it
         }
         if (done) signal(f); else f.fail(why);
@@ -103,7 +112,13 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
 
     /** The port said done: signals {@code f}; a flag plan's word not reached is warned by whoever completed it. */
     private boolean signal(GpuFuture<?> f) {
-        boolean neverWritten = plan instanceof WaitPlan.FlagWait && f.lineWait.port().storesIntoLine() && !f.descriptor().isComplete();
+        boolean stores;
+        try {
+            stores = f.lineWait.port().storesIntoLine();
+        } catch (Throwable e) {
+            throw PortFault.coded("storesIntoLine", e); // to the caller as any port failure: it fails the wait with it
+        }
+        boolean neverWritten = plan instanceof WaitPlan.FlagWait && stores && !f.descriptor().isComplete();
         if (!f.signal()) return false;
         if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, f.descriptor()));
         return true;
@@ -123,7 +138,9 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         public void block() throws InterruptedException {
             try {
                 inner.block();
-            } catch (RuntimeException | Error e) {
+            } catch (InterruptedException e) {
+                throw e; // the thread's interrupt: the joiner's, not the port's failure
+            } catch (Throwable e) {
                 throw PortFault.coded("block", e);
             }
         }
@@ -132,7 +149,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         public void arm() {
             try {
                 inner.arm();
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) {
                 throw PortFault.coded("arm", e);
             }
         }
@@ -154,7 +171,9 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         private boolean innerPark(long boundNanos) throws InterruptedException {
             try {
                 return inner.park(boundNanos);
-            } catch (RuntimeException | Error e) {
+            } catch (InterruptedException e) {
+                throw e; // the thread's interrupt: the joiner's, not the port's failure
+            } catch (Throwable e) {
                 throw PortFault.coded("park", e);
             }
         }
@@ -163,7 +182,7 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
         private boolean innerQuery() {
             try {
                 return inner.query();
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) { // query declares no InterruptedException: one thrown undeclared is the port's failure
                 throw PortFault.coded("query", e);
             }
         }

@@ -16,6 +16,7 @@ import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.parker.LineParker;
 import dev.gpureactor.parker.ParkerHooks;
 import dev.gpureactor.parker.ParkerRoster;
+import dev.gpureactor.parker.PointKeyFault;
 import dev.gpureactor.parker.ReactorCounters;
 import dev.gpureactor.parker.SnapshotPark;
 
@@ -93,12 +94,21 @@ final class WaitStarts {
     /** Each line's parker. */
     ParkerRoster parkers() { return parkers; }
 
+    /** The point's estimate; a user's key whose {@code hashCode} or {@code equals} throws is refused, coded, before any wait is made. */
+    private PointEstimate estimate(Object pointKey) {
+        try {
+            return points.estimate(pointKey);
+        } catch (Throwable t) {
+            throw PointKeyFault.refused(pointKey, t);
+        }
+    }
+
     /** A new wait on {@code d}, settled by the word, the port, a cancel or the reactor's close. */
     <T> GpuFuture<T> start(MemoryDescriptor d, CompletionPort port, Supplier<? extends T> readback, Object pointKey) {
         long now = clock.nanos();
         long sleep = 0, resume = 0, spread = LineWait.NO_PREDICTION;
         if (plan.predict().isPresent()) {
-            PointEstimate e = points.estimate(pointKey);
+            PointEstimate e = estimate(pointKey);
             sleep = e.sleepNanos(plan.predict().get()).orElse(0);
             // Past a prediction that a late wake halved, the work's exact floor (LineWatch.decide).
             resume = Math.max(sleep, e.resumeSleepNanos(plan.predict().get()).orElse(0));

@@ -1,4 +1,4 @@
-package dev.gpureactor.parker;
+package dev.gpureactor.park;
 
 import dev.gpureactor.core.ErrorCode;
 import dev.gpureactor.core.ReactorException;
@@ -9,7 +9,9 @@ import dev.gpureactor.core.ReactorException;
  * the port's failure and ends only its own waits ({@link ErrorCode#Backend}, naming the call and
  * carrying what it threw; a throwable already coded keeps its code). Any throwable, an {@code Error}
  * included, as {@code FutureTask} and {@code CompletableFuture} take whatever a task throws as its
- * outcome: a port's stack overflow is the port's, and must not fail the other lines' waits.
+ * outcome: a port's stack overflow is the port's, and must not fail the other lines' waits. A checked
+ * exception a port throws undeclared (a "sneaky throw", a Kotlin or Scala port) is the port's failure as well:
+ * the calls are caught as {@code Throwable}.
  */
 public final class PortFault {
     private PortFault() { }
@@ -22,7 +24,20 @@ public final class PortFault {
      */
     public static ReactorException coded(String call, Throwable thrown) {
         if (thrown instanceof ReactorException coded) return coded;
-        return new ReactorException(ErrorCode.Backend, thrown, "port", call, -1, thrown.getClass().getSimpleName(),
-                String.valueOf(thrown.getMessage()));
+        return new ReactorException(ErrorCode.Backend, thrown, "port", call, -1, thrown.getClass().getSimpleName(), messageOf(thrown));
+    }
+
+    /**
+     * {@return {@code thrown}'s message, or, where its {@code getMessage()} throws in turn, a note naming what that
+     * threw} A user's exception is the user's code: the failure it ends must be coded whatever its message does.
+     *
+     * @param thrown a throwable from a user's code (a port, a callback's executor)
+     */
+    public static String messageOf(Throwable thrown) {
+        try {
+            return String.valueOf(thrown.getMessage());
+        } catch (Throwable t) {
+            return "(its getMessage() threw " + t.getClass().getName() + ")";
+        }
     }
 }

@@ -11,8 +11,10 @@ import dev.gpureactor.core.Sleeper;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.PortFault;
 import dev.gpureactor.park.TimerSlack;
 
+import java.lang.reflect.UndeclaredThrowableException;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -112,11 +114,10 @@ public final class LineParker implements Runnable {
         this.warnings = warnings;
         this.counters = counters;
         this.hooks = hooks;
-        this.group = new LineGroup(line, plan, points, clock, warnings, counters, spinWindowNanos, park.oneLine(),
-                hooks.closedLineFailsWaits());
+        this.group = new LineGroup(line, plan, points, clock, warnings, counters, spinWindowNanos, park.oneLine(), hooks.closedLineFailsWaits());
         this.hosting = new ParkerHosting(this, hostPool, counters, hooks);
         this.inbox = new ParkerInbox(group, this.hosting, counters, hooks);
-        // Lent only where the park polls: a hardware monitor wakes on the store itself.
+        // Lent only where the park polls (a hardware monitor wakes on the store itself).
         this.loan = carrierTurns && carriers != null && !park.oneLine() ? new TurnLoan(hooks.ownerWaitsForBorrower(), hooks.failedTurnShutsLoan()) : null;
     }
 
@@ -226,15 +227,14 @@ public final class LineParker implements Runnable {
                 long turnStart = System.nanoTime();
                 if (backlogged && !wasBacklogged) events.backlogFlipped(turnStart); // sampled at the flip
                 wasBacklogged = backlogged;
-                // Capture the scan's wakes: handed over together after it (a long scan's in parts of BATCH_MAX),
-                // the first hosted unless the carriers are backlogged: with every carrier busy and none
-                // queued, a hand-off would wait behind a busy carrier's task (measured: docs/PARKER.md,
-                // "CPU by phase").
+                // Capture the scan's wakes: handed over together after it (a long scan's in parts of BATCH_MAX), the first
+                // hosted unless backlogged (with every carrier busy and none queued, a hand-off waits behind a busy
+                // carrier's task: docs/PARKER.md, "CPU by phase").
                 if (carriers != null) me.openCapture(carriers, hostPool != null && !backlogged);
                 Turn next;
                 try {
                     next = step(afterSleep, backlogged);
-                } catch (RuntimeException | Error t) {
+                } catch (Throwable t) { // any throwable, a user's undeclared checked one too: a captured wake is never dropped
                     me.closeCaptureAfter(t); // the turn's failure stays its own
                     throw t;
                 }
@@ -260,7 +260,7 @@ public final class LineParker implements Runnable {
                     }
                     case Turn.Again _ -> false; // everything settled; look again at once
                 };
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) { // an undeclared checked throwable from a user's code too: the thread lives on
                 ReactorException why = failed(e);
                 if (why != null) return why;
             }
@@ -279,7 +279,7 @@ public final class LineParker implements Runnable {
     private ReactorException failed(Throwable e) {
         if (e instanceof Error err) throw err; // the thread's death: run() leaves, failing every wait (ParkerDeath)
         if (e instanceof ReactorException r && r.code() == ErrorCode.LineClosed && group.dropClosedLines()) return null;
-        String what = e instanceof ReactorException r ? r.getMessage() : e.toString();
+        String what = e instanceof ReactorException r ? r.getMessage() : e.getClass().getName() + ": " + PortFault.messageOf(e); // not toString: a user's may throw
         ReactorException died = new ReactorException(ErrorCode.ParkerDied, e, name, what);
         counters.parkerDied(); // counted and warned before the waits fail: a joiner that sees ParkerDied sees both
         warnings.accept(Warning.of(ErrorCode.ParkerDied, name, what));
@@ -328,6 +328,7 @@ public final class LineParker implements Runnable {
         Throwable lent = loan.takeBack(); // acquire: a lent turn's writes
         if (lent instanceof RuntimeException e) throw e;
         if (lent instanceof Error e) throw e;
+        if (lent != null) throw new UndeclaredThrowableException(lent, "a lent turn threw"); // a checked one, undeclared
         return spun;
     }
 

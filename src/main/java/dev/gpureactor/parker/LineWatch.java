@@ -10,6 +10,7 @@ import dev.gpureactor.core.ReactorException;
 import dev.gpureactor.core.Slot;
 import dev.gpureactor.core.WaitPlan;
 import dev.gpureactor.core.Warning;
+import dev.gpureactor.park.PortFault;
 import dev.gpureactor.park.SlowQueries;
 
 import java.util.ArrayList;
@@ -81,7 +82,7 @@ public final class LineWatch {
         this.warnings = warnings;
         this.counters = counters;
         this.spinWindowNanos = spinWindowNanos;
-        this.observed = deadline.isPresent() ? new ObservedRun(points, deadline.get()) : null;
+        this.observed = deadline.isPresent() ? new ObservedRun(points, deadline.get(), warnings) : null;
         for (int i = 0; i < slots.length; i++) slots[i] = new SlotWaits();
     }
 
@@ -308,16 +309,20 @@ public final class LineWatch {
                 counters.queried();
                 boolean done;
                 long asked = clock.nanos();
+                boolean stores;
+                String call = "query";
                 try {
                     done = head.port().query();
-                } catch (RuntimeException | Error e) {
+                    call = "storesIntoLine";
+                    stores = done && head.port().storesIntoLine(); // a query-only port writes no word
+                } catch (Throwable e) { // a checked exception a port throws undeclared too (PortFault)
                     // A port that fails once the line closed (its stream could not store into it) fails by the
                     // close: the waits stay held, and the next snapshot fails them LineClosed with the watch.
                     if (line.isClosed()) break slots;
                     // Whatever the port threw ends its slot's waits, not the parker: a healthy line's waits
                     // must not fail ParkerDied for another port's bug (its StackOverflowError included, as
                     // FutureTask and CompletableFuture take any throwable of a task as its outcome).
-                    portFailed(s, PortFault.coded("query", e));
+                    portFailed(s, PortFault.coded(call, e));
                     break;
                 }
                 Warning blocks = slowQueries.booked(s, clock.nanos() - asked, head.port(), line.name(), "parker");
@@ -326,7 +331,6 @@ public final class LineWatch {
                 // The word is read while the wait is still held: a line closed under the backstop throws
                 // LineClosed here, and the wait must stay where the drop of the closed line's watch fails
                 // it; taken out first, nothing would signal or fail it, and its joiner would hang.
-                boolean stores = head.port().storesIntoLine(); // a query-only port writes no word
                 long word;
                 try {
                     word = stores ? line.word(head.descriptor().slot()) : 0;

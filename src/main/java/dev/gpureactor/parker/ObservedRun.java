@@ -12,10 +12,17 @@ import java.util.Arrays;
  * {@code compute}, a copied window or an outcome object per wait (a fan-out's thousand waits of one
  * point spent more of the parker's scan there than in their unparks). Owned, as its
  * {@link LineWatch}, by one thread at a time.
+ *
+ * <p>A point key is a user's object: its {@code equals} and {@code hashCode} run here, on the parker. One that
+ * throws loses only its own runs (warned once, {@code InvalidArgument}); it must not end the turn, which would
+ * fail every wait of the parker.
  */
 final class ObservedRun {
     private final PointTable<Object> points;
     private final DeadlinePlan plan;
+    private final Reports warnings;
+    /** Whether a key that threw was warned about (once a watch: a key that always throws would flood the sink). */
+    private boolean warned;
     /** The run's residuals, oldest first, {@link #count} of them, all exact or all late ({@link #late}). */
     private long[] residuals = new long[16];
     private int count;
@@ -30,14 +37,15 @@ final class ObservedRun {
     private Object[] heldKeys;
     private long[] heldResiduals;
 
-    ObservedRun(PointTable<Object> points, DeadlinePlan plan) {
+    ObservedRun(PointTable<Object> points, DeadlinePlan plan, Reports warnings) {
         this.points = points;
         this.plan = plan;
+        this.warnings = warnings;
     }
 
     /** Queues one wait's outcome; another point's, or another kind, first folds in the run so far. */
     void add(Object pointKey, long residual, boolean lateWake) {
-        if (key != null && (late != lateWake || key != pointKey && !key.equals(pointKey))) flush();
+        if (key != null && (late != lateWake || key != pointKey && !sameKey(pointKey))) flush();
         key = pointKey;
         late = lateWake;
         if (count == residuals.length) residuals = Arrays.copyOf(residuals, count * 2);
@@ -77,9 +85,26 @@ final class ObservedRun {
         if (key == null) return;
         try {
             points.observeRun(key, plan, residuals, count, late);
+        } catch (Throwable t) { // the key's hashCode or equals (a user's): this run is lost, the turn goes on
+            keyFailed(key, t);
         } finally {
             key = null;
             count = 0;
         }
+    }
+
+    /** The queued run's key equals {@code other}; a key whose {@code equals} throws equals none (it flushes, and is warned there). */
+    private boolean sameKey(Object other) {
+        try {
+            return key.equals(other);
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    private void keyFailed(Object failed, Throwable t) {
+        if (warned) return;
+        warned = true;
+        warnings.accept(PointKeyFault.dropped(failed, t));
     }
 }

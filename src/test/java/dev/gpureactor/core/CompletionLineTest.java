@@ -82,6 +82,20 @@ class CompletionLineTest {
     }
 
     @Test
+    void a_store_into_read_only_memory_is_refused_coded() {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment page = arena.allocate(64, 64);
+            CompletionLine line = CompletionLine.wrap(page.asReadOnly(), "read-only", () -> { });
+            assertEquals(0, line.word(Slot.of(0)), "a read-only line reads");
+            // Before: the JDK's own uncoded exception.
+            ReactorException e = assertThrows(ReactorException.class, () -> line.store(Slot.of(0), 1));
+            assertEquals(ErrorCode.InvalidArgument, e.code(), e.getMessage());
+            assertTrue(e.getMessage().contains("read-only") && e.getMessage().contains("writable"), e.getMessage());
+            line.close();
+        }
+    }
+
+    @Test
     void wrap_uses_foreign_memory_and_releases_it_once() {
         try (Arena arena = Arena.ofShared()) { // shared: parkers read a line from their own threads
             MemorySegment page = arena.allocate(128, 64);

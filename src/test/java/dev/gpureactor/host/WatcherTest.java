@@ -207,18 +207,27 @@ class WatcherTest {
             SimStream s = dev.stream();
             s.compute(Duration.ofSeconds(60));
             SimStream.Signal held = s.signal();
-            AssertionError boom = new AssertionError("port bug");
-            dev.gpureactor.core.CompletionPort throwing = new dev.gpureactor.core.CompletionPort() {
-                @Override public boolean query() { throw boom; }
-                @Override public void block() { throw boom; }
-                @Override public void arm() { }
-                @Override public boolean park(long boundNanos) { return false; }
+            // An exception whose getMessage throws too: before, its watch stayed pending for good while the watcher
+            // warned thousands of times a second, and only the watcher's close ended it.
+            RuntimeException oddMessage = new RuntimeException() {
+                @Override public String getMessage() { throw new IllegalStateException("getMessage threw"); }
             };
-            CompletableFuture<Void> bad = w.watch(held.descriptor(), throwing);
-            ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(60, TimeUnit.SECONDS));
-            ReactorException coded = assertInstanceOf(ReactorException.class, e.getCause());
-            assertEquals(ErrorCode.Backend, coded.code());
-            assertSame(boom, coded.getCause(), "the coded error carries the port's throwable");
+            for (Throwable boom : List.of(new AssertionError("port bug"), oddMessage)) {
+                dev.gpureactor.core.CompletionPort throwing = new dev.gpureactor.core.CompletionPort() {
+                    @Override public boolean query() {
+                        if (boom instanceof Error e) throw e;
+                        throw (RuntimeException) boom;
+                    }
+                    @Override public void block() { }
+                    @Override public void arm() { }
+                    @Override public boolean park(long boundNanos) { return false; }
+                };
+                CompletableFuture<Void> bad = w.watch(held.descriptor(), throwing);
+                ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(60, TimeUnit.SECONDS));
+                ReactorException coded = assertInstanceOf(ReactorException.class, e.getCause());
+                assertEquals(ErrorCode.Backend, coded.code());
+                assertSame(boom, coded.getCause(), "the coded error carries the port's throwable");
+            }
             SimStream other = dev.stream();
             SimStream.Signal next = other.signal();
             w.watch(next.descriptor(), next.port()).get(60, TimeUnit.SECONDS); // still watching

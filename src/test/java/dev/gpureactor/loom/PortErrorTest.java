@@ -27,25 +27,35 @@ import static org.junit.jupiter.api.Assertions.*;
 class PortErrorTest {
     private static final Duration HANG_GUARD = Duration.ofSeconds(30);
 
-    /** A port that is never done and whose query throws what {@code thrown} makes. */
+    /** A port that is never done and whose query throws what {@code thrown} makes, a checked throwable undeclared too. */
     private static CompletionPort throwing(Supplier<Throwable> thrown) {
         return new CompletionPort() {
-            @Override public boolean query() {
-                Throwable t = thrown.get();
-                if (t instanceof RuntimeException e) throw e;
-                throw (Error) t;
-            }
+            @Override public boolean query() { throw sneaky(thrown.get()); }
             @Override public void block() { }
             @Override public void arm() { }
             @Override public boolean park(long boundNanos) { return false; }
         };
     }
 
+    /** Throws {@code t} whatever it is, as Lombok's {@code @SneakyThrows} or a Kotlin or Scala port does. */
+    @SuppressWarnings("unchecked")
+    static <E extends Throwable> RuntimeException sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+
+    /** An exception whose message and text throw in turn. */
+    static final class OddMessage extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        @Override public String getMessage() { throw new IllegalStateException("getMessage threw"); }
+        @Override public String toString() { throw new IllegalStateException("toString threw"); }
+    }
+
     /**
      * Joins on a virtual thread, which waits for the parker (a platform joiner would run the plan
      * itself and query the port on its own thread): the value, or what the join threw.
      */
-    private static Object joinOnVirtual(GpuFuture<?> f) throws InterruptedException {
+    static Object joinOnVirtual(GpuFuture<?> f) throws InterruptedException {
         AtomicReference<Object> out = new AtomicReference<>();
         Thread t = Thread.ofVirtual().start(() -> {
             try {
@@ -60,28 +70,43 @@ class PortErrorTest {
 
     @Test
     void whatever_a_ports_query_throws_fails_only_its_own_wait_and_the_parker_lives_on() throws Exception {
+        // Checked ones thrown undeclared too: before, an IOException from query ended the parker thread (every wait
+        // of its lines failed ParkerDied, and a woken joiner it had captured was never resumed), and an exception whose
+        // getMessage threw failed every wait of the parker.
         List<Supplier<Throwable>> thrown = List.of(() -> new AssertionError("a bug in the port"),
-                () -> new StackOverflowError("the port recursed"), () -> new IllegalStateException("the port's own"));
+                () -> new StackOverflowError("the port recursed"), () -> new IllegalStateException("the port's own"),
+                () -> new java.io.IOException("undeclared"), () -> new InterruptedException("undeclared"),
+                () -> new Throwable("a bare throwable"), OddMessage::new);
         for (Supplier<Throwable> t : thrown) {
-            try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(2).build();
-                 SimDevice dev = SimDevice.open();
-                 CompletionLine other = CompletionLine.allocate()) {
-                CountDownLatch gate = new CountDownLatch(1);
-                SimStream s = dev.stream().hold(gate);
-                SimStream.Signal healthy = s.signal();
-                GpuFuture<String> good = r.await(healthy.descriptor(), healthy.port(), () -> "good");
-                GpuFuture<String> bad = r.await(new MemoryDescriptor(other, Slot.of(0), 1), throwing(t), () -> "bad");
-                assertSame(r.parkerOf(s.line()), r.parkerOf(other), "both lines on one parker, so its death would fail both");
+            ReactorException e = failsAloneOnItsParker(throwing(t));
+            assertEquals(t.get().getClass(), e.getCause().getCause().getClass(), "the shared failure carries what the port threw");
+            assertTrue(e.getMessage().contains("port query failed"), e.getMessage());
+            if (t.get() instanceof OddMessage) assertTrue(e.getMessage().contains("getMessage() threw"), e.getMessage());
+        }
+    }
 
-                ReactorException e = assertInstanceOf(ReactorException.class, joinOnVirtual(bad));
-                assertEquals(ErrorCode.Backend, e.code(), e.getMessage());
-                assertEquals(t.get().getClass(), e.getCause().getCause().getClass(), "the shared failure carries what the port threw");
-                assertTrue(e.getMessage().contains("query"), e.getMessage());
+    /**
+     * Awaits {@code port}'s wait on a line of its own beside a held healthy wait on another line of the same parker;
+     * asserts that the port's wait fails coded {@code Backend} while the healthy one, once released, completes and no
+     * parker died; returns the port's wait's failure.
+     */
+    private static ReactorException failsAloneOnItsParker(CompletionPort port) throws Exception {
+        try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(2).build();
+             SimDevice dev = SimDevice.open();
+             CompletionLine other = CompletionLine.allocate()) {
+            CountDownLatch gate = new CountDownLatch(1);
+            SimStream s = dev.stream().hold(gate);
+            SimStream.Signal healthy = s.signal();
+            GpuFuture<String> good = r.await(healthy.descriptor(), healthy.port(), () -> "good");
+            GpuFuture<String> bad = r.await(new MemoryDescriptor(other, Slot.of(0), 1), port, () -> "bad");
+            assertSame(r.parkerOf(s.line()), r.parkerOf(other), "both lines on one parker, so its death would fail both");
 
-                gate.countDown();
-                assertEquals("good", joinOnVirtual(good), "the healthy wait on the same parker completes");
-                assertEquals(0, r.stats().parkersDied(), "no parker died for the port's throw");
-            }
+            ReactorException e = assertInstanceOf(ReactorException.class, joinOnVirtual(bad));
+            assertEquals(ErrorCode.Backend, e.code(), e.getMessage());
+            gate.countDown();
+            assertEquals("good", joinOnVirtual(good), "the healthy wait on the same parker completes");
+            assertEquals(0, r.stats().parkersDied(), "no parker died for the port's throw");
+            return e;
         }
     }
 
@@ -136,6 +161,54 @@ class PortErrorTest {
                 owner.join();
             }
             assertEquals(0, r.stats().registrations(), "nothing was registered");
+        }
+    }
+
+    @Test
+    void a_port_whose_stores_into_line_throws_fails_only_its_own_wait_named_and_the_parker_lives_on() throws Exception {
+        for (Supplier<Throwable> t : List.<Supplier<Throwable>>of(() -> new IllegalStateException("the port's own"),
+                () -> new java.io.IOException("undeclared"))) {
+            CompletionPort done = new CompletionPort() { // done by its query; asked whether it writes the word, it throws
+                @Override public boolean query() { return true; }
+                @Override public boolean storesIntoLine() { throw sneaky(t.get()); }
+                @Override public void block() { }
+                @Override public void arm() { }
+                @Override public boolean park(long boundNanos) { return false; }
+            };
+            // Before: the backstop asked it outside its guard, and every wait of the parker failed ParkerDied.
+            ReactorException e = failsAloneOnItsParker(done);
+            assertTrue(e.getMessage().contains("port storesIntoLine failed"), e.getMessage());
+        }
+    }
+
+    @Test
+    void a_platform_joiner_running_the_plan_codes_a_checked_throwable_its_port_throws_undeclared() throws Exception {
+        // Before, an InterruptedException from query read as the joiner's own interrupt (Interrupted, its flag set,
+        // though nobody interrupted it), and the wait went on querying at ~180,000 a second on a carrier until the close.
+        for (String plan : List.of("poll", "flag:park_us=100,backstop_us=100000")) {
+            try (GpuReactor r = GpuReactor.builder().jmx(false).carriers(1).plan(plan).build();
+                 CompletionLine line = CompletionLine.allocate()) {
+                CompletionPort port = new CompletionPort() {
+                    @Override public boolean query() { throw sneaky(new InterruptedException("undeclared")); }
+                    @Override public void block() { }
+                    @Override public void arm() { }
+                    @Override public boolean park(long boundNanos) { return false; }
+                };
+                GpuFuture<String> f = r.await(new MemoryDescriptor(line, Slot.of(0), 1), port, () -> "never");
+                java.util.concurrent.CompletableFuture<Object> joined = GpuFutureConformanceTest.on(GpuFutureConformanceTest.Caller.PLATFORM, () -> {
+                    try {
+                        return f.join();
+                    } finally {
+                        if (Thread.currentThread().isInterrupted()) throw new AssertionError("the joiner's flag was set: nobody interrupted it");
+                    }
+                });
+                java.util.concurrent.ExecutionException ee = assertThrows(java.util.concurrent.ExecutionException.class,
+                        () -> joined.get(HANG_GUARD.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), plan);
+                ReactorException e = assertInstanceOf(ReactorException.class, ee.getCause(), plan);
+                assertEquals(ErrorCode.Backend, e.code(), e.getMessage());
+                assertTrue(e.getMessage().contains("port query failed"), plan + ": " + e.getMessage());
+                assertInstanceOf(InterruptedException.class, e.getCause().getCause(), "the port's own throwable is the cause");
+            }
         }
     }
 
