@@ -114,11 +114,11 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
     private boolean signal(GpuFuture<?> f) {
         boolean stores;
         try {
-            stores = f.lineWait.port().storesIntoLine();
+            stores = plan instanceof WaitPlan.FlagWait && f.lineWait.port().storesIntoLine();
         } catch (Throwable e) {
             throw PortFault.coded("storesIntoLine", e); // to the caller as any port failure: it fails the wait with it
         }
-        boolean neverWritten = plan instanceof WaitPlan.FlagWait && stores && !f.descriptor().isComplete();
+        boolean neverWritten = stores && !f.descriptor().isComplete();
         if (!f.signal()) return false;
         if (neverWritten) warnings.accept(Warning.of(ErrorCode.WordNeverWritten, f.descriptor()));
         return true;
