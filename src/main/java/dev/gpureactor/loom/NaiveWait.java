@@ -88,6 +88,8 @@ record NaiveWait(WaitPlan plan, PointTable<Object> points, Clock clock, Consumer
             DeadlinePlan d = plan.predict().orElse(null);
             try {
                 if (d != null) points.observe(w.pointKey, d, o);
+            } catch (OutOfMemoryError e) {
+                throw e; // the estimate's own allocation, not the key's
             } catch (Throwable t) { // the key's: its outcome is dropped, the wait (settled already) keeps its own
                 warnings.accept(PointKeyFault.dropped(w.pointKey, t));
             }

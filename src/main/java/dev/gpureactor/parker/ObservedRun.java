@@ -85,6 +85,8 @@ final class ObservedRun {
         if (key == null) return;
         try {
             points.observeRun(key, plan, residuals, count, late);
+        } catch (OutOfMemoryError e) {
+            throw e; // the estimate's own allocation: the loop's, not the key's
         } catch (Throwable t) { // the key's hashCode or equals (a user's): this run is lost, the turn goes on
             keyFailed(key, t);
         } finally {
