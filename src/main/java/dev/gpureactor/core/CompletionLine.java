@@ -190,11 +190,14 @@ public final class CompletionLine implements AutoCloseable {
      */
     public void store(Slot slot, long value) {
         MemorySegment m = live("store");
-        if (m.isReadOnly()) throw new ReactorException(ErrorCode.InvalidArgument, "line " + name, "read-only memory", "a writable segment to store into");
         try {
             WORD.setRelease(m, slot.offset(), value);
         } catch (IllegalStateException closedUnderUs) {
             throw closed("store");
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            // Asked only after the JDK refused: the store itself stays one release write.
+            if (m.isReadOnly()) throw new ReactorException(ErrorCode.InvalidArgument, "line " + name, "read-only memory", "a writable segment to store into");
+            throw e;
         }
     }
 

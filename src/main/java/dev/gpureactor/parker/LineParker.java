@@ -14,7 +14,6 @@ import dev.gpureactor.core.Warning;
 import dev.gpureactor.park.PortFault;
 import dev.gpureactor.park.TimerSlack;
 
-import java.lang.reflect.UndeclaredThrowableException;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -328,7 +327,7 @@ public final class LineParker implements Runnable {
         Throwable lent = loan.takeBack(); // acquire: a lent turn's writes
         if (lent instanceof RuntimeException e) throw e;
         if (lent instanceof Error e) throw e;
-        if (lent != null) throw new UndeclaredThrowableException(lent, "a lent turn threw"); // a checked one, undeclared
+        if (lent != null) throw new java.lang.reflect.UndeclaredThrowableException(lent, "a lent turn threw"); // a checked one, undeclared
         return spun;
     }
 

@@ -8,8 +8,9 @@ import dev.gpureactor.park.PortFault;
 /**
  * A point key whose {@code hashCode} or {@code equals} threw, coded: the key is a user's object, and the estimator's
  * table runs those methods on whichever thread starts, settles or observes a wait (the caller, a parker, a joiner
- * running its plan). At a wait's start it refuses the wait; later it costs only the key's observations, warned
- * once by the thread's owner of them, never the turn that met it (which would fail every wait of its parker).
+ * running its plan). At a wait's start it refuses the wait; later it costs only the key's observations (warned once a
+ * line watch, each time on a joiner running its plan), never the turn that met it, which would fail every wait of
+ * its parker.
  */
 public final class PointKeyFault {
     private PointKeyFault() { }
