@@ -57,7 +57,9 @@ import java.util.function.BooleanSupplier;
  * microsecond); the kernel's state only for a quiet one (one read of a /proc file).
  *
  * The reads are opaque and racy by design: a stale read only makes a compensation a tick late to
- * come or to go. Nothing here decides admission or retirement; those are the pool's ctl word.
+ * come or to go. They are no snapshot either, so a look reads what would excuse a carrier (the JDK
+ * compensating it, its task over) on both sides of the evidence that it is blocked (look): a block
+ * that ends during the look is not compensated as one that goes on. Nothing here decides admission or retirement; those are the pool's ctl word.
  * The decisions are pure (blocked, decide) and tested on their own; the thread is the runner. It
  * leaves only when the pool retires (closed, no live thread, nothing admitted). A closed pool's live
  * threads run to their end (the README's promise), and one parked at the close may resume later and
@@ -118,6 +120,8 @@ public final class CarrierWatch implements Runnable {
     private final WatchRest rest;
     /** The pool's {@code quiet()}, made once: the rest allocates nothing (a full heap must not end the watch). */
     private final BooleanSupplier quiet;
+    /** The look's reads of one carrier (watch thread only). */
+    private final LiveSighting sighting;
     /** Compensations this watch holds now (begun, not given back). Watch thread only. */
     private int held;
     /** Looks taken; stamps the tallies a look visited. Watch thread only. */
@@ -140,6 +144,7 @@ public final class CarrierWatch implements Runnable {
         this.adopted = adopted;
         this.rest = rest;
         this.quiet = pool::quiet;
+        this.sighting = new LiveSighting(carriers);
         this.thread = threads.add(Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(this));
         rest.watchedBy(thread);
     }
@@ -217,30 +222,91 @@ public final class CarrierWatch implements Runnable {
      * Returns whether it began a compensation. Watch thread only.
      */
     boolean tick() {
-        long now = System.nanoTime(), sinceLook = now - lookedAt, look = ++looks, before = compensations;
+        long now = System.nanoTime(), sinceLook = now - lookedAt, stamp = ++looks, before = compensations;
         lookedAt = now;
         boolean queued = carriers.queued() > 0;
         carriers.forEachCarrier((t, tally) -> {
-            long started = tally.started(), finished = tally.tasks(); // opaque: see the class comment
-            Thread.State state = t.getState();
-            // The CPU clock only for a carrier inside a task and RUNNABLE: the one case it decides.
-            long cpuNow = started != finished && state == Thread.State.RUNNABLE ? cpuTime(t) : CPU_UNKNOWN;
-            // Since the last look only if that look read this same carrier's clock (a tally changes owner only between tasks).
-            long cpu = started == tally.watchedStarted && tally.watchedCpuNanos >= 0 && cpuNow >= 0
-                    ? cpuNow - tally.watchedCpuNanos : CPU_UNKNOWN;
-            boolean b = blocked(tally.watchedStarted, started, finished, state, cpu, sinceLook, OsThread.Scheduling.UNKNOWN);
-            // Quiet and RUNNABLE: asleep in the kernel, or starved of a core? Only the kernel knows.
-            if (b && state == Thread.State.RUNNABLE)
-                b = blocked(tally.watchedStarted, started, finished, state, cpu, sinceLook, OsThread.scheduling(tally.osThreadId()));
-            tally.watchedStarted = started;
-            tally.watchedCpuNanos = cpuNow;
-            tally.watchedLook = look;
-            act(tally, decide(b, carriers.jdkCompensating(t), tally.watchHolds, queued));
+            Action action = look(sighting.of(t, tally), tally, sinceLook, queued, true);
+            tally.watchedLook = stamp;
+            act(tally, action);
         });
         // A carrier that left while compensated (its tally back among the spares) gives its compensation back too.
         for (CarrierTally tally : carriers.tallies())
-            if (tally.watchHolds && tally.watchedLook != look) act(tally, Action.END);
+            if (tally.watchHolds && tally.watchedLook != stamp) act(tally, Action.END);
         return compensations != before;
+    }
+
+    /**
+     * One carrier as a look reads it. Each call reads it anew, racily (the class comment): the reads are
+     * no snapshot, so {@link #look} reads them in an order that makes a block or a task that ends during
+     * the look read as ended.
+     */
+    interface Sighting {
+        /** Whether the JDK compensates the carrier now ({@code CarrierThread.compensating} not 0). */
+        boolean jdkCompensating();
+        /** Tasks it began ({@link CarrierTally#started}). */
+        long started();
+        /** Tasks it finished ({@link CarrierTally#tasks}). */
+        long finished();
+        /** Its thread's state. */
+        Thread.State state();
+        /** Its thread's CPU time now, or {@link #CPU_UNKNOWN}. */
+        long cpuNanos();
+        /** What the kernel says its thread does now. */
+        OsThread.Scheduling scheduling();
+    }
+
+    /**
+     * What to do about one carrier at one look, from what {@code s} reads of it now and what the last
+     * look noted in its {@code tally} (updated here). The excuses are read on both sides of the
+     * evidence: the JDK's compensation before it and after it, the tasks after it again. Read only
+     * after it, a pipe reader the JDK compensated, woken between the kernel's "asleep" and the read of
+     * {@code compensating}, read as a block nobody compensates (a spare too many, seen under load);
+     * read only before it, a carrier that finished its task and went to wait for the next one read as
+     * waiting inside it. {@code bracketed} is false only in a jcstress negative control
+     * ({@code CarrierLookNegativeControl}: the excuses read once, after the evidence).
+     */
+    static Action look(Sighting s, CarrierTally tally, long sinceLook, boolean queued, boolean bracketed) {
+        boolean jdk = bracketed && s.jdkCompensating();
+        long started = s.started(), finished = s.finished();
+        Thread.State state = s.state();
+        // The CPU clock only for a carrier inside a task and RUNNABLE: the one case it decides.
+        long cpuNow = started != finished && state == Thread.State.RUNNABLE ? s.cpuNanos() : CPU_UNKNOWN;
+        // Since the last look only if that look read this same carrier's clock (a tally changes owner only between tasks).
+        long cpu = started == tally.watchedStarted && tally.watchedCpuNanos >= 0 && cpuNow >= 0
+                ? cpuNow - tally.watchedCpuNanos : CPU_UNKNOWN;
+        boolean b = blocked(tally.watchedStarted, started, finished, state, cpu, sinceLook, OsThread.Scheduling.UNKNOWN);
+        // Quiet and RUNNABLE: asleep in the kernel, or starved of a core? Only the kernel knows.
+        if (b && state == Thread.State.RUNNABLE)
+            b = blocked(tally.watchedStarted, started, finished, state, cpu, sinceLook, s.scheduling());
+        // Still in the same task after the evidence? The state and the kernel's word are read after the
+        // tally, so they may be of the carrier's wait for its next task.
+        if (b && bracketed) b = s.finished() == finished && s.started() == started;
+        tally.watchedStarted = started;
+        tally.watchedCpuNanos = cpuNow;
+        return decide(b, jdk || s.jdkCompensating(), tally.watchHolds, queued);
+    }
+
+    /** The live carriers as the watch reads them: one, reused for each carrier (the look allocates nothing). */
+    private static final class LiveSighting implements Sighting {
+        private final Carriers carriers;
+        private Thread thread;
+        private CarrierTally tally;
+
+        LiveSighting(Carriers carriers) { this.carriers = carriers; }
+
+        LiveSighting of(Thread t, CarrierTally c) {
+            thread = t;
+            tally = c;
+            return this;
+        }
+
+        @Override public boolean jdkCompensating() { return carriers.jdkCompensating(thread); }
+        @Override public long started() { return tally.started(); } // opaque: see the class comment
+        @Override public long finished() { return tally.tasks(); }
+        @Override public Thread.State state() { return thread.getState(); }
+        @Override public long cpuNanos() { return cpuTime(thread); }
+        @Override public OsThread.Scheduling scheduling() { return OsThread.scheduling(tally.osThreadId()); }
     }
 
     private void act(CarrierTally tally, Action action) {

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The watch's pure decisions: which carrier is blocked, and what to do about it. */
+/** The watch's decisions: which carrier is blocked, what to do about it, and a look's reads of a carrier that moves during it. */
 class CarrierWatchTest {
     private static final long TICK = CarrierWatch.TICK_NANOS, UNKNOWN = CarrierWatch.CPU_UNKNOWN;
     private static final OsThread.Scheduling OS_UNKNOWN = OsThread.Scheduling.UNKNOWN,
@@ -100,5 +100,80 @@ class CarrierWatchTest {
         assertEquals(CarrierWatch.TICK_NANOS, CarrierWatch.nextLookNanos(f, true), "two looks without a compensation: the tick again");
         assertEquals(CarrierWatch.IDLE_TICK_NANOS, CarrierWatch.nextLookNanos(CarrierWatch.FOLLOW_UPS, false), "nothing admitted: idle");
         assertTrue(CarrierWatch.FOLLOW_UP_NANOS < CarrierWatch.TICK_NANOS);
+    }
+
+    /**
+     * A carrier as a look reads it, each read answered by a script: a value per call, the last one
+     * repeated, so a test says what changes between the look's first and second read.
+     */
+    private static final class Script implements CarrierWatch.Sighting {
+        boolean[] jdk = {false};
+        long[] finished = {0};
+        Thread.State state = Thread.State.RUNNABLE;
+        OsThread.Scheduling os = OS_SLEEPING;
+        private int jdkReads, finishedReads;
+
+        @Override public boolean jdkCompensating() { return jdk[Math.min(jdkReads++, jdk.length - 1)]; }
+        @Override public long started() { return 1; }
+        @Override public long finished() { return finished[Math.min(finishedReads++, finished.length - 1)]; }
+        @Override public Thread.State state() { return state; }
+        @Override public long cpuNanos() { return 0; }
+        @Override public OsThread.Scheduling scheduling() { return os; }
+    }
+
+    /** A tally whose last look saw its carrier in task 1 with no CPU used since: a second sighting there is blocked. */
+    private static CarrierTally seenInTaskOne() {
+        CarrierTally t = new CarrierTally();
+        t.watchedStarted = 1;
+        t.watchedCpuNanos = 0;
+        return t;
+    }
+
+    @Test
+    void a_block_nobody_compensates_that_goes_on_through_the_look_is_compensated() {
+        assertEquals(CarrierWatch.Action.BEGIN, CarrierWatch.look(new Script(), seenInTaskOne(), TICK, true, true),
+                "in read(2) of a FIFO, asleep in the kernel, the JDK not compensating: the watch's job");
+        Script waiting = new Script();
+        waiting.state = Thread.State.WAITING; // pinned on a monitor
+        assertEquals(CarrierWatch.Action.BEGIN, CarrierWatch.look(waiting, seenInTaskOne(), TICK, true, true));
+    }
+
+    @Test
+    void a_pipe_read_the_jdk_compensated_that_ends_during_the_look_is_not_compensated_again() {
+        // Compensated by the JDK when the look begins, asleep in the kernel when it asks, its compensation
+        // over when it asks the JDK again: the reader woke in between and ran on.
+        Script reader = new Script();
+        reader.jdk = new boolean[] {true, false};
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.look(reader, seenInTaskOne(), TICK, true, true));
+        Script once = new Script();
+        once.jdk = new boolean[] {false}; // what the last read alone saw: the flake in BlockingCarriersTest
+        assertEquals(CarrierWatch.Action.BEGIN, CarrierWatch.look(once, seenInTaskOne(), TICK, true, false),
+                "the control: the excuse read only after the evidence");
+    }
+
+    @Test
+    void a_task_that_ends_during_the_look_is_not_blocked_in_it() {
+        // The tally read in task 1, then the state of the carrier already waiting for its next task.
+        Script done = new Script();
+        done.finished = new long[] {0, 1};
+        done.state = Thread.State.WAITING;
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.look(done, seenInTaskOne(), TICK, true, true));
+        Script unchecked = new Script();
+        unchecked.finished = new long[] {0, 1};
+        unchecked.state = Thread.State.WAITING;
+        assertEquals(CarrierWatch.Action.BEGIN, CarrierWatch.look(unchecked, seenInTaskOne(), TICK, true, false),
+                "the control: the tasks read only before the evidence");
+    }
+
+    @Test
+    void a_held_compensation_goes_back_when_the_jdk_begins_compensating_during_the_look() {
+        CarrierTally held = seenInTaskOne();
+        held.watchHolds = true;
+        Script s = new Script();
+        s.jdk = new boolean[] {false, true};
+        assertEquals(CarrierWatch.Action.END, CarrierWatch.look(s, held, TICK, true, true), "never two compensations for one block");
+        CarrierTally still = seenInTaskOne();
+        still.watchHolds = true;
+        assertEquals(CarrierWatch.Action.KEEP, CarrierWatch.look(new Script(), still, TICK, true, true), "still blocked: kept");
     }
 }
