@@ -95,6 +95,11 @@ final class Rig {
         @Override public boolean registrarReadsParking() { return false; }
     };
 
+    /** The controls' parker: a relieved host announces itself standing by at once, not after its relief's hand-over. */
+    static final ParkerHooks ANNOUNCES_AT_ONCE = new ParkerHooks() {
+        @Override public boolean awaitsPendingRelief() { return false; }
+    };
+
     /** The controls' parker: a hand-over writes the standby's {@code handed} before {@code thread}. */
     static final ParkerHooks HANDS_FIRST = new ParkerHooks() {
         @Override public boolean handOverWritesThreadFirst() { return false; }

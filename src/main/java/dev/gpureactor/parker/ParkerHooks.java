@@ -37,6 +37,9 @@ public interface ParkerHooks {
     /** Whether a hand-over writes {@code thread} before {@code handed} (false: {@code LoopHandOverNegativeControl}). */
     default boolean handOverWritesThreadFirst() { return true; }
 
+    /** Whether a relieved thread waits for its relief's hand-over before it stands by (false: {@code ReliefStandbyNegativeControl}). */
+    default boolean awaitsPendingRelief() { return true; }
+
     /** Whether the owner waits for a carrier's borrowed turn before it takes its loop back (false: {@code TurnLoanNegativeControl}). */
     default boolean ownerWaitsForBorrower() { return true; }
 

@@ -41,6 +41,8 @@ public final class ParkerHosting {
     private final ParkerHooks hooks;
     /** False only in a jcstress negative control (see {@link ParkerHooks}). */
     private final boolean threadFirst;
+    /** False only in a jcstress negative control: a relieved thread announces itself at once ({@link #announceAfterRelief}). */
+    private final boolean awaitsPendingRelief;
 
     /**
      * Null while the loop's thread watches; that thread while it runs a guest; {@link #RELIEVED} once a
@@ -58,6 +60,7 @@ public final class ParkerHosting {
         this.counters = counters;
         this.hooks = hooks;
         this.threadFirst = hooks.handOverWritesThreadFirst();
+        this.awaitsPendingRelief = hooks.awaitsPendingRelief();
     }
 
     /**
@@ -247,7 +250,7 @@ public final class ParkerHosting {
      * throws: a thread standing by is not the loop's owner.
      */
     boolean standBy(ParkerThread me) {
-        if (!announceStandby(me)) return false;
+        if (!announceAfterRelief(me)) return false;
         // No CPU sample here: what this thread burns from its guests' end (host's drop) to its next sample
         // is the parker's, and that sample books it (as the loop's owner, or as the thread ends). A thread
         // CPU read is a system call; this third one of each hand-over was 0.6 µs a request at 16 clients.
@@ -274,6 +277,43 @@ public final class ParkerHosting {
         me.handed = false;
         return SPARE.compareAndSet(this, null, me);
     }
+
+    /**
+     * A relieved thread's announcement ({@link #announceStandby}), once the relief that took its loop has
+     * handed the loop over. A registrar's relief claims the loop ({@link #claimRelief}) and only then takes
+     * the thread standing by ({@link #handOver}); the host, its guest parked, finds itself relieved
+     * ({@link #endHosting} false) and comes to stand by, maybe between the two. Announced then, it finds
+     * the slot still holding the thread the relief is about to take, fails, and leaves: the parker is left
+     * with no thread standing by, so it never hosts again (a scratch build that hosted more lost its
+     * standby so within seconds: docs/PARKER.md, "Keeping the loop while a guest runs"). So while the loop
+     * is still written as this thread's ({@code thread}: the hand-over writes its new owner after taking the
+     * standby), a relief of it is under way, and it waits for that first: a registrar's few instructions,
+     * bounded ({@link #PENDING_RELIEF_MAX_NANOS}) should the hand-over never come (it ran out of memory).
+     * Public for jcstress ({@code ReliefStandbyStress}). Returns whether it stands by now.
+     */
+    public boolean announceAfterRelief(ParkerThread me) {
+        // Read before the announcement, not after its failure: read after, a hand-over that ended in between
+        // looks like another thread standing by (the first version; ReliefStandbyStress showed it).
+        long deadline = 0;
+        for (int i = 0; awaitsPendingRelief && parker.inbox.loopThread() == me; i++) { // volatile: written after the take
+            if (i < PENDING_RELIEF_SPINS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            long now = System.nanoTime();
+            if (deadline == 0) deadline = now + PENDING_RELIEF_MAX_NANOS;
+            else if (now - deadline >= 0) return false; // no hand-over came: leave, as before
+            LockSupport.parkNanos(PENDING_RELIEF_PARK_NANOS); // the registrar lost its core: let it run
+        }
+        return announceStandby(me); // fails only where another thread stands by: this one leaves
+    }
+
+    /** Spins a relieved thread waits for its relief's hand-over before it parks ({@link #announceAfterRelief}). */
+    static final int PENDING_RELIEF_SPINS = 256;
+    /** Its parks, while it waits: a registrar descheduled between its claim and its hand-over gets the core. */
+    static final long PENDING_RELIEF_PARK_NANOS = 100_000;
+    /** How long it waits at most: a hand-over that never comes ran out of memory making a thread. */
+    static final long PENDING_RELIEF_MAX_NANOS = 1_000_000_000L;
 
     /** Takes the thread standing by, or null (a hand-over, or the leaver after it writes {@code gone}). */
     ParkerThread takeStandby() {
