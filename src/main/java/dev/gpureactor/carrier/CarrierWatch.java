@@ -59,7 +59,8 @@ import java.util.function.BooleanSupplier;
  * The reads are opaque and racy by design: a stale read only makes a compensation a tick late to
  * come or to go. They are no snapshot either, so a look reads what would excuse a carrier (the JDK
  * compensating it, its task over) on both sides of the evidence that it is blocked (look): a block
- * that ends during the look is not compensated as one that goes on. Nothing here decides admission or retirement; those are the pool's ctl word.
+ * that ends during the look is not compensated as one that goes on. Nothing here decides admission
+ * or retirement; those are the pool's ctl word.
  * The decisions are pure (blocked, decide) and tested on their own; the thread is the runner. It
  * leaves only when the pool retires (closed, no live thread, nothing admitted). A closed pool's live
  * threads run to their end (the README's promise), and one parked at the close may resume later and

@@ -284,8 +284,9 @@ public final class ParkerHosting {
      * the thread standing by ({@link #handOver}); the host, its guest parked, finds itself relieved
      * ({@link #endHosting} false) and comes to stand by, maybe between the two. Announced then, it finds
      * the slot still holding the thread the relief is about to take, fails, and leaves: the parker is left
-     * with no thread standing by, so it never hosts again (a scratch build that hosted more lost its
-     * standby so within seconds: docs/PARKER.md, "Keeping the loop while a guest runs"). So while the loop
+     * with no thread standing by, so it never hosts again (a service started at low load, where reliefs are
+     * frequent, lost it in its first seconds: docs/RELIABILITY.md, "A parker that stopped hosting for
+     * good"). So while the loop
      * is still written as this thread's ({@code thread}: the hand-over writes its new owner after taking the
      * standby), a relief of it is under way, and it waits for that first: a registrar's few instructions,
      * bounded ({@link #PENDING_RELIEF_MAX_NANOS}) should the hand-over never come (it ran out of memory).
